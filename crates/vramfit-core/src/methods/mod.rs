@@ -1,0 +1,92 @@
+//! The estimation methods. Each is a named function of the same
+//! [`Scenario`](crate::scenario::Scenario) that returns a [`MethodResult`];
+//! each reproduces one seed document exactly (see `docs/methodology.md`).
+
+pub mod quick;
+
+use crate::verdict::Verdict;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
+
+/// The methods vramfit knows, by their stable name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum MethodId {
+    /// Seed 004: weights + KV cache + a percentage of overhead, decimal GB.
+    #[default]
+    Quick,
+}
+
+impl MethodId {
+    /// Every method, in the order they are listed side by side.
+    pub const ALL: [MethodId; 1] = [MethodId::Quick];
+
+    /// The method's stable name (`"quick"`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            MethodId::Quick => "quick",
+        }
+    }
+
+    /// Parses a method name, case-insensitively.
+    pub fn from_name(name: &str) -> Option<MethodId> {
+        MethodId::ALL
+            .into_iter()
+            .find(|m| m.id().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// One named term of an estimate, in bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Component {
+    /// Stable name (`weights`, `kv_cache`, `overhead`, ...).
+    pub name: &'static str,
+    pub bytes: u64,
+}
+
+/// Components serialize as one JSON object, keeping their order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Components(pub Vec<Component>);
+
+impl Serialize for Components {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for c in &self.0 {
+            map.serialize_entry(c.name, &c.bytes)?;
+        }
+        map.end()
+    }
+}
+
+impl Components {
+    /// The bytes of the component called `name`, if the method has one.
+    pub fn get(&self, name: &str) -> Option<u64> {
+        self.0.iter().find(|c| c.name == name).map(|c| c.bytes)
+    }
+}
+
+/// What a method says about a scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MethodResult {
+    /// Which method produced this.
+    pub method: MethodId,
+    /// The terms, in the order the method adds them.
+    pub components: Components,
+    /// Total on the most loaded GPU, in bytes.
+    pub total_bytes: u64,
+    /// Lower end, where the method gives a range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub low_bytes: Option<u64>,
+    /// Upper end, where the method gives a range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub high_bytes: Option<u64>,
+    /// Fit against the method's usable memory.
+    pub verdict: Verdict,
+}
+
+/// Runs one method on a validated scenario. Cannot fail.
+pub fn run(method: MethodId, scenario: &crate::scenario::Scenario) -> MethodResult {
+    match method {
+        MethodId::Quick => quick::estimate(scenario),
+    }
+}

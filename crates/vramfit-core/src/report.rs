@@ -1,0 +1,124 @@
+//! The JSON contract (`schema: "vramfit/1"`): one document that the CLI
+//! prints with `--json` and the web app exports, byte for byte the same for
+//! the same inputs. All sizes are integer bytes.
+
+use crate::methods::{self, quick, MethodId, MethodResult};
+use crate::scenario::{InputError, Scenario, ScenarioInput};
+use serde::Serialize;
+
+/// Version of the document layout; bumped only on a breaking change.
+pub const SCHEMA: &str = "vramfit/1";
+
+/// The application version written into every document.
+pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// What vramfit understood of the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModelSummary {
+    /// Where the shape came from (`"manual"`: typed numbers).
+    pub source: &'static str,
+    /// All parameters.
+    pub params_total: u64,
+    /// Parameters used per token (equal to the total for a dense model).
+    pub params_active: u64,
+    pub layers: u64,
+    pub kv_heads: u64,
+    pub head_dim: u64,
+    /// Bytes one more token of context adds, across all layers, at the
+    /// chosen KV dtype, for one sequence.
+    pub kv_bytes_per_token: u64,
+}
+
+/// The whole document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub schema: &'static str,
+    pub app_version: &'static str,
+    /// Everything needed to reproduce (and re-import) the calculation.
+    pub inputs: ScenarioInput,
+    pub model: ModelSummary,
+    /// The selected method's result.
+    pub estimate: MethodResult,
+    /// Every method that applies, in [`MethodId::ALL`] order.
+    pub methods: Vec<MethodResult>,
+}
+
+impl Report {
+    /// The document as pretty-printed JSON (what the CLI prints and the app
+    /// downloads), ending with a newline.
+    pub fn to_json(&self) -> String {
+        // Serializing plain structs of integers and strings cannot fail.
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+/// Validates the input and builds the document.
+///
+/// ```
+/// use vramfit_core::{report, scenario::ScenarioInput};
+/// let doc = report::build(&ScenarioInput::default()).unwrap();
+/// assert_eq!(doc.estimate.total_bytes, 18_781_116_006);
+/// assert_eq!(doc.model.kv_bytes_per_token, 131_072);
+/// ```
+pub fn build(input: &ScenarioInput) -> Result<Report, Vec<InputError>> {
+    let scenario = input.validate()?;
+    Ok(build_valid(input, &scenario))
+}
+
+/// Builds the document for an input that already validated to `scenario`.
+pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Report {
+    let methods: Vec<MethodResult> = MethodId::ALL
+        .iter()
+        .map(|m| methods::run(*m, scenario))
+        .collect();
+    let estimate = methods::run(scenario.method, scenario);
+    Report {
+        schema: SCHEMA,
+        app_version: APP_VERSION,
+        inputs: input.clone(),
+        model: ModelSummary {
+            source: "manual",
+            params_total: scenario.params,
+            params_active: scenario.params,
+            layers: scenario.layers,
+            kv_heads: scenario.kv_heads,
+            head_dim: scenario.head_dim,
+            kv_bytes_per_token: quick::kv_bytes_per_token(scenario),
+        },
+        estimate,
+        methods,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_has_the_contract_keys() {
+        let doc: serde_json::Value =
+            serde_json::from_str(&build(&ScenarioInput::default()).unwrap().to_json()).unwrap();
+        assert_eq!(doc["schema"], "vramfit/1");
+        assert_eq!(doc["estimate"]["method"], "quick");
+        assert_eq!(doc["estimate"]["verdict"]["status"], "con_margen");
+        assert_eq!(doc["estimate"]["components"]["weights"], 16_000_000_000u64);
+        assert_eq!(
+            doc["methods"].as_array().unwrap().len(),
+            MethodId::ALL.len()
+        );
+        // inputs round-trip into the same scenario
+        let back: ScenarioInput = serde_json::from_value(doc["inputs"].clone()).unwrap();
+        assert_eq!(back, ScenarioInput::default());
+    }
+
+    #[test]
+    fn components_keep_their_order() {
+        let text = build(&ScenarioInput::default()).unwrap().to_json();
+        let w = text.find("\"weights\"").unwrap();
+        let k = text.find("\"kv_cache\"").unwrap();
+        let o = text.find("\"overhead\"").unwrap();
+        assert!(w < k && k < o);
+    }
+}

@@ -1,0 +1,143 @@
+//! The fit verdict: the four ring states and the headroom or shortfall.
+//!
+//! Thresholds follow seed 002's ring (also required for every method's ring):
+//! utilization `u = total / usable`; `u ≤ 60 %` *holgada*, `60 % < u ≤ 85 %`
+//! *con margen*, `85 % < u ≤ 100 %` *ajustada*, `u > 100 %` *no cabe*.
+//! The utilization is never clamped: 130 % stays 130 %.
+
+use serde::{Deserialize, Serialize};
+
+/// One of the four ring states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FitStatus {
+    /// ≤ 60 % of usable memory.
+    Holgada,
+    /// More than 60 % and at most 85 %.
+    ConMargen,
+    /// More than 85 % and at most 100 %.
+    Ajustada,
+    /// More than 100 %: does not fit without changes.
+    NoCabe,
+}
+
+impl FitStatus {
+    /// The stable identifier used in `data-status` and the JSON contract.
+    pub const fn id(self) -> &'static str {
+        match self {
+            FitStatus::Holgada => "holgada",
+            FitStatus::ConMargen => "con_margen",
+            FitStatus::Ajustada => "ajustada",
+            FitStatus::NoCabe => "no_cabe",
+        }
+    }
+
+    /// Classifies `total` bytes against `usable` bytes with exact integer
+    /// comparisons (no floating-point edge at 60/85/100 %).
+    ///
+    /// ```
+    /// use vramfit_core::verdict::FitStatus;
+    /// assert_eq!(FitStatus::classify(60, 100), FitStatus::Holgada);
+    /// assert_eq!(FitStatus::classify(61, 100), FitStatus::ConMargen);
+    /// assert_eq!(FitStatus::classify(85, 100), FitStatus::ConMargen);
+    /// assert_eq!(FitStatus::classify(100, 100), FitStatus::Ajustada);
+    /// assert_eq!(FitStatus::classify(101, 100), FitStatus::NoCabe);
+    /// ```
+    pub fn classify(total: u64, usable: u64) -> FitStatus {
+        let total = total as u128;
+        let usable = usable as u128;
+        if total * 100 <= usable * 60 {
+            FitStatus::Holgada
+        } else if total * 100 <= usable * 85 {
+            FitStatus::ConMargen
+        } else if total <= usable {
+            FitStatus::Ajustada
+        } else {
+            FitStatus::NoCabe
+        }
+    }
+}
+
+/// Whether an estimate fits, and by how much.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The ring state.
+    pub status: FitStatus,
+    /// `total / usable` as a fraction (1.3 means 130 %); not clamped.
+    pub utilization: f64,
+    /// Memory the method counts as usable on the most loaded GPU, in bytes.
+    pub usable_bytes: u64,
+    /// Bytes missing for the estimate to fit (0 when it fits).
+    pub short_by_bytes: u64,
+    /// Bytes to spare when it fits (0 when it does not).
+    pub headroom_bytes: u64,
+}
+
+impl Verdict {
+    /// The verdict for `total` bytes against `usable` bytes.
+    ///
+    /// A zero `usable` cannot come out of validated input; it is still
+    /// handled (utilization reads as infinitely over, reported as `f64::MAX`)
+    /// so that the function is total.
+    pub fn new(total: u64, usable: u64) -> Verdict {
+        let utilization = if usable == 0 {
+            f64::MAX
+        } else {
+            total as f64 / usable as f64
+        };
+        Verdict {
+            status: if usable == 0 {
+                FitStatus::NoCabe
+            } else {
+                FitStatus::classify(total, usable)
+            },
+            utilization,
+            usable_bytes: usable,
+            short_by_bytes: total.saturating_sub(usable),
+            headroom_bytes: usable.saturating_sub(total),
+        }
+    }
+
+    /// Utilization in percent, rounded to one decimal, unclamped.
+    pub fn percent(&self) -> f64 {
+        (self.utilization * 1000.0).round() / 10.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn over_one_hundred_percent_is_not_clamped() {
+        let v = Verdict::new(130, 100);
+        assert_eq!(v.status, FitStatus::NoCabe);
+        assert_eq!(v.percent(), 130.0);
+        assert_eq!(v.short_by_bytes, 30);
+        assert_eq!(v.headroom_bytes, 0);
+    }
+
+    #[test]
+    fn boundaries_at_59_60_85_100_101() {
+        let cases = [
+            (59, FitStatus::Holgada),
+            (60, FitStatus::Holgada),
+            (61, FitStatus::ConMargen),
+            (85, FitStatus::ConMargen),
+            (86, FitStatus::Ajustada),
+            (100, FitStatus::Ajustada),
+            (101, FitStatus::NoCabe),
+        ];
+        for (pct, want) in cases {
+            assert_eq!(Verdict::new(pct * GBU, 100 * GBU).status, want, "{pct} %");
+        }
+    }
+    const GBU: u64 = 1_000_000_000;
+
+    #[test]
+    fn zero_usable_is_total_not_a_panic() {
+        let v = Verdict::new(1, 0);
+        assert_eq!(v.status, FitStatus::NoCabe);
+        assert!(v.utilization.is_finite());
+    }
+}
