@@ -1,3 +1,20 @@
-//! The vramfit web app (Leptos, client-side). Everything here is built for
-//! wasm32 only; the estimator itself lives in `vramfit-core`.
+//! The vramfit web app (Leptos, client-side rendering).
+//!
+//! Everything here is built for wasm32 only; the estimator lives in
+//! `vramfit-core`, and this crate only reads its results. One memo holds the
+//! report ([`app::App`]); every component reads from it.
 #![cfg(target_arch = "wasm32")]
+
+pub mod app;
+pub mod components;
+pub mod download;
+pub mod text;
+
+pub use app::App;
+
+/// Mounts the app on `<body>`. A panic prints its message to the console
+/// instead of failing silently.
+pub fn start() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(App);
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Installs exactly what is missing, from the package registries only, and
+# skips everything already present (a second run takes seconds).
+#   - the wasm32-unknown-unknown target       (rustup)
+#   - trunk, pinned                           (crates.io)
+#   - wasm-bindgen-cli = Cargo.lock's wasm-bindgen (crates.io)
+#   - chromium + chromium-driver              (Debian)
+#   - npm packages from package-lock.json     (npm: playwright-core, binaryen's wasm-opt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+
+say() { printf 'setup: %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "wasm32-unknown-unknown target: present"
+else
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; then
+  say "trunk $TRUNK_VERSION: present"
+else
+  say "installing trunk $TRUNK_VERSION (several minutes)"
+  cargo install trunk --version "=$TRUNK_VERSION" --locked
+fi
+
+WB_VERSION=$(wasm_bindgen_version)
+if [ -z "$WB_VERSION" ]; then
+  say "Cargo.lock names no wasm-bindgen version"; exit 1
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WB_VERSION" ] &&
+   command -v wasm-bindgen-test-runner >/dev/null; then
+  say "wasm-bindgen-cli $WB_VERSION: present"
+else
+  say "installing wasm-bindgen-cli $WB_VERSION"
+  # Its lockfile pins a crate the registry no longer serves: fall back.
+  cargo install wasm-bindgen-cli --version "=$WB_VERSION" --locked ||
+    cargo install wasm-bindgen-cli --version "=$WB_VERSION"
+fi
+
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+  say "chromium + chromedriver: present"
+else
+  say "installing Debian chromium + chromium-driver"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# node_modules/.package-lock.json is written by npm after a complete install.
+if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] &&
+   [ -x node_modules/.bin/wasm-opt ]; then
+  say "npm packages: present"
+else
+  say "installing npm packages from package-lock.json"
+  npm ci --no-audit --no-fund
+fi
+
+say "done"

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs every gate and every test layer, then prints one line:
+#   N passed, M failed
+# Layers: native cargo tests (core + CLI), wasm-bindgen-test in headless
+# Chromium, end-to-end (node:test + playwright-core on the release build).
+# A layer that runs zero tests counts as a failure. A failing gate (fmt,
+# clippy native, clippy wasm32) counts as one failed check.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+LOGS=target/test-logs
+mkdir -p "$LOGS"
+
+passed=0
+failed=0
+
+# run NAME CMD...: runs a step with its output in $LOGS/NAME.log.
+run() {
+  local name=$1; shift
+  printf '== %s\n' "$name"
+  if "$@" >"$LOGS/$name.log" 2>&1; then
+    return 0
+  else
+    tail -n 40 "$LOGS/$name.log"
+    return 1
+  fi
+}
+
+gate() {
+  local name=$1; shift
+  if run "$name" "$@"; then
+    printf '   ok\n'
+  else
+    printf '   FAILED: %s\n' "$name"
+    failed=$((failed + 1))
+  fi
+}
+
+# count NAME PASS FAIL STATUS: adds a layer's counts; zero tests is a failure.
+count() {
+  local name=$1 p=$2 f=$3 status=$4
+  printf '   %s: %d passed, %d failed\n' "$name" "$p" "$f"
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+    printf '   FAILED: %s ran no test\n' "$name"
+    failed=$((failed + 1))
+  elif [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+    printf '   FAILED: %s exited with %d\n' "$name" "$status"
+    failed=$((failed + 1))
+  fi
+}
+
+# Sums cargo's "test result: ... N passed; M failed" lines.
+cargo_counts() {
+  awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed;?$/) p += $(i-1); if ($i ~ /^failed;?$/) f += $(i-1) } }
+       END { printf "%d %d\n", p, f }' "$1"
+}
+
+gate fmt cargo fmt --all --check
+gate clippy-native cargo clippy --workspace --all-targets -- -D warnings
+gate clippy-wasm32 cargo clippy --target wasm32-unknown-unknown -p vramfit-app --all-targets -- -D warnings
+
+run native cargo test --workspace; status=$?
+read -r p f < <(cargo_counts "$LOGS/native.log")
+count native "$p" "$f" "$status"
+
+run wasm cargo test --target wasm32-unknown-unknown -p vramfit-app --test web; status=$?
+read -r p f < <(cargo_counts "$LOGS/wasm.log")
+count browser "$p" "$f" "$status"
+
+if run build trunk build --release; then
+  run e2e node --test --test-concurrency=1 tests/e2e/; status=$?
+  p=$(awk '/^# pass / { print $3 }' "$LOGS/e2e.log"); f=$(awk '/^# fail / { print $3 }' "$LOGS/e2e.log")
+  count end-to-end "${p:-0}" "${f:-0}" "$status"
+else
+  printf '   FAILED: release build\n'
+  failed=$((failed + 1))
+fi
+
+printf '%d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,53 @@
+//! User-facing text of the app. Spanish is the seeds' language and the
+//! default; every label lives here so that views hold no wording.
+
+use vramfit_core::scenario::{Field, InputError, InputProblem};
+use vramfit_core::verdict::FitStatus;
+
+/// Label, unit and one-line hint of each input field.
+pub fn field_label(field: Field) -> (&'static str, &'static str, &'static str) {
+    match field {
+        Field::ParamsB => ("Parámetros", "B", "Miles de millones de parámetros del modelo."),
+        Field::Layers => ("Capas", "", "num_hidden_layers en config.json."),
+        Field::KvHeads => ("Cabezas KV", "", "num_key_value_heads (GQA usa menos que las de atención)."),
+        Field::HeadDim => ("Dimensión de cabeza", "", "head_dim, o hidden_size / num_attention_heads."),
+        Field::WeightBits => ("Bits por peso", "bits", "16 en FP16/BF16, 8 en FP8/INT8, 4 en 4 bits."),
+        Field::KvBytes => ("Bytes por valor KV", "B", "2 en FP16, 1 en FP8."),
+        Field::Context => ("Contexto", "tokens", "Longitud de contexto por secuencia."),
+        Field::Batch => ("Secuencias a la vez", "", "Secuencias atendidas simultáneamente."),
+        Field::OverheadPct => ("Sobrecarga", "%", "Activaciones, contexto CUDA y búferes: 10–20 % es razonable."),
+        Field::GpuMemoryGb => ("Memoria de la GPU", "GB", "Capacidad nominal en GB decimales (10⁹ bytes)."),
+    }
+}
+
+/// Why a typed value was rejected, in words.
+pub fn input_error(e: &InputError) -> String {
+    match e.problem {
+        InputProblem::Empty => "Escribe un número.".into(),
+        InputProblem::NotANumber => "No es un número.".into(),
+        InputProblem::NotAnInteger => "Debe ser un número entero.".into(),
+        InputProblem::TooSmall | InputProblem::TooLarge => {
+            format!("Debe estar entre {} y {}.", e.min, e.max)
+        }
+    }
+}
+
+/// The ring state in words.
+pub fn status_word(status: FitStatus) -> &'static str {
+    match status {
+        FitStatus::Holgada => "holgada",
+        FitStatus::ConMargen => "con margen",
+        FitStatus::Ajustada => "ajustada",
+        FitStatus::NoCabe => "no cabe",
+    }
+}
+
+/// A component's display name.
+pub fn component_name(name: &str) -> &str {
+    match name {
+        "weights" => "Pesos",
+        "kv_cache" => "Caché KV",
+        "overhead" => "Sobrecarga",
+        other => other,
+    }
+}

@@ -1,0 +1,81 @@
+// What a person does with the calculator: read the default answer, change
+// an input, see the total and the ring change, export the result.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT, serveDist, launchBrowser, openApp } from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The CLI's document for the same inputs (same core, same JSON). */
+function cliJson(args) {
+  const bin = process.env.VRAMFIT_CLI ?? join(ROOT, 'target', 'debug', 'vramfit');
+  return JSON.parse(execFileSync(bin, ['estimate', ...args, '--json'], { encoding: 'utf8' }));
+}
+
+test('the first screen already answers: seed 004 example on a 24 GB card', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await assert.doesNotReject(page.getByTestId('total-memory').filter({ hasText: '18.78 GB' }).waitFor());
+  const ring = page.getByRole('progressbar');
+  assert.equal(await ring.getAttribute('data-status'), 'con_margen');
+  assert.equal(await ring.getAttribute('aria-valuenow'), '78.3');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a longer context raises the total and turns the ring to no_cabe', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  const ring = page.getByTestId('utilization-ring');
+  await page.getByLabel('Contexto').fill('65536');
+  await page.getByTestId('total-memory').filter({ hasText: '27.05 GB' }).waitFor();
+  assert.equal(await ring.getAttribute('data-status'), 'no_cabe');
+  assert.equal(await ring.getAttribute('aria-valuenow'), '112.7');
+  assert.match(await page.getByTestId('ring-detail').innerText(), /faltan 3\.05 GB/);
+  // A 4-bit model at the same context fits again, with room to spare.
+  await page.getByLabel('Bits por peso').fill('4');
+  await page.getByTestId('total-memory').filter({ hasText: '13.85 GB' }).waitFor();
+  assert.equal(await ring.getAttribute('data-status'), 'con_margen');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a bad value is explained and the last good result stays', async () => {
+  const { page } = await openApp(browser, server.url);
+  await page.getByLabel('Capas').fill('-3');
+  await page.getByTestId('hint-layers').filter({ hasText: 'Debe estar entre 1 y 1024.' }).waitFor();
+  assert.equal(await page.getByTestId('total-memory').innerText(), '18.78 GB');
+  assert.equal(await page.getByLabel('Capas').getAttribute('aria-invalid'), 'true');
+  await page.close();
+});
+
+test('export downloads the complete result, identical to the CLI document', async () => {
+  const { page } = await openApp(browser, server.url);
+  await page.getByLabel('Contexto').fill('32768');
+  await page.getByLabel('Memoria de la GPU').fill('48');
+  await page.getByTestId('total-memory').filter({ hasText: '22.32 GB' }).waitFor();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('export-json').click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'vramfit.json');
+  const doc = JSON.parse(await readFile(await download.path(), 'utf8'));
+  assert.equal(doc.schema, 'vramfit/1');
+  assert.equal(doc.inputs.context, 32768);
+  assert.equal(doc.estimate.total_bytes, 22_324_464_026);
+  assert.equal(doc.estimate.verdict.status, 'holgada');
+  assert.deepEqual(doc, cliJson(['--seq', '32768', '--capacity-gb', '48']));
+  await page.close();
+});

@@ -1,0 +1,74 @@
+// Shared helpers for the end-to-end suite: a static server for the release
+// build in dist/ and headless Debian Chromium driven by playwright-core.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const DIST = join(ROOT, 'dist');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** Serves dist/ on a free loopback port; resolves to { url, close }. */
+export async function serveDist() {
+  await stat(join(DIST, 'index.html')).catch(() => {
+    throw new Error('dist/index.html is missing: run `make build` (trunk build --release) first');
+  });
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    const file = join(DIST, path.endsWith('/') ? `${path}index.html` : path);
+    if (!file.startsWith(DIST)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Headless Debian Chromium with the flags this environment needs. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** A new page on the app, waiting until the first result is on screen. */
+export async function openApp(browser, url) {
+  const page = await browser.newPage({ acceptDownloads: true });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(new Error(m.text()));
+  });
+  await page.goto(url);
+  await page.getByTestId('total-memory').waitFor();
+  return { page, errors };
+}

@@ -1,0 +1,159 @@
+//! Browser tests (wasm-bindgen-test in headless Chromium): components are
+//! mounted into the DOM and checked after input.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use vramfit_app::components::UtilizationRing;
+use vramfit_app::App;
+use vramfit_core::units::{DisplayUnit, GB};
+use vramfit_core::verdict::Verdict;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A fresh element in the page to mount into.
+fn host() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let el = document
+        .create_element("div")
+        .unwrap()
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap();
+    document.body().unwrap().append_child(&el).unwrap();
+    el
+}
+
+/// Lets scheduled reactive effects run.
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn find(root: &web_sys::HtmlElement, testid: &str) -> web_sys::Element {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element with data-testid={testid}"))
+}
+
+/// Types `text` into an input as a person would (value + input event).
+fn type_into(root: &web_sys::HtmlElement, testid: &str, text: &str) {
+    let input = find(root, testid)
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .unwrap();
+    input.set_value(text);
+    let event = web_sys::Event::new("input").unwrap();
+    input.dispatch_event(&event).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn ring_states_at_each_threshold() {
+    let cases = [
+        (59, "holgada"),
+        (60, "holgada"),
+        (61, "con_margen"),
+        (85, "con_margen"),
+        (86, "ajustada"),
+        (100, "ajustada"),
+        (101, "no_cabe"),
+        (130, "no_cabe"),
+    ];
+    for (pct, status) in cases {
+        let root = host();
+        let verdict = Verdict::new(pct * GB, 100 * GB);
+        leptos::mount::mount_to(root.clone(), move || {
+            view! { <UtilizationRing verdict=verdict.clone() unit=DisplayUnit::Gb /> }
+        })
+        .forget();
+        settle().await;
+        let ring = find(&root, "utilization-ring");
+        assert_eq!(ring.get_attribute("role").as_deref(), Some("progressbar"));
+        assert_eq!(ring.get_attribute("data-status").as_deref(), Some(status), "{pct} %");
+        assert_eq!(ring.get_attribute("aria-valuenow"), Some(pct.to_string()));
+        assert!(find(&root, "ring-percent").text_content().unwrap().starts_with(&pct.to_string()));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn ring_says_what_is_missing_when_over() {
+    let root = host();
+    let verdict = Verdict::new(30 * GB, 24 * GB);
+    leptos::mount::mount_to(root.clone(), move || {
+        view! { <UtilizationRing verdict=verdict.clone() unit=DisplayUnit::Gb /> }
+    })
+    .forget();
+    settle().await;
+    assert_eq!(find(&root, "ring-detail").text_content().unwrap(), "faltan 6.00 GB");
+    assert_eq!(
+        find(&root, "utilization-ring").get_attribute("aria-valuenow").as_deref(),
+        Some("125")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn app_opens_on_the_default_scenario() {
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    settle().await;
+    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "18.78 GB");
+    let ring = find(&root, "utilization-ring");
+    assert_eq!(ring.get_attribute("data-status").as_deref(), Some("con_margen"));
+    assert_eq!(
+        find(&root, "component-kv_cache").text_content().unwrap(),
+        "Caché KV1.07 GB"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn typing_a_longer_context_updates_total_and_ring() {
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    settle().await;
+    type_into(&root, "field-context", "65536");
+    settle().await;
+    // (16 GB + 8.59 GB) × 1.1 = 27.05 GB > 24 GB
+    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "27.05 GB");
+    let ring = find(&root, "utilization-ring");
+    assert_eq!(ring.get_attribute("data-status").as_deref(), Some("no_cabe"));
+    assert_eq!(ring.get_attribute("aria-valuenow").as_deref(), Some("112.7"));
+}
+
+#[wasm_bindgen_test]
+async fn invalid_text_explains_itself_and_keeps_the_last_result() {
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    settle().await;
+    type_into(&root, "field-layers", "abc");
+    settle().await;
+    assert_eq!(find(&root, "hint-layers").text_content().unwrap(), "No es un número.");
+    assert_eq!(
+        find(&root, "field-layers").get_attribute("aria-invalid").as_deref(),
+        Some("true")
+    );
+    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "18.78 GB");
+    type_into(&root, "field-layers", "0");
+    settle().await;
+    assert_eq!(find(&root, "hint-layers").text_content().unwrap(), "Debe estar entre 1 y 1024.");
+    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "18.78 GB");
+}
+
+#[wasm_bindgen_test]
+async fn unit_switch_changes_every_figure() {
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    settle().await;
+    let button = find(&root, "unit-gib").dyn_into::<web_sys::HtmlElement>().unwrap();
+    button.click();
+    settle().await;
+    // 18,781,116,006 bytes / 2³⁰ = 17.49 GiB
+    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "17.49 GiB");
+    assert_eq!(
+        find(&root, "component-kv_cache").text_content().unwrap(),
+        "Caché KV1.00 GiB"
+    );
+}
