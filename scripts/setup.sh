@@ -6,6 +6,7 @@
 #   - wasm-bindgen-cli = Cargo.lock's wasm-bindgen (crates.io)
 #   - chromium + chromium-driver              (Debian)
 #   - npm packages from package-lock.json     (npm: playwright-core, binaryen's wasm-opt)
+#   - the crates in Cargo.lock                (crates.io; Trunk builds offline)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,6 +66,14 @@ if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -
 else
   say "installing npm packages from package-lock.json"
   npm ci --no-audit --no-fund
+fi
+
+# Trunk builds offline (Trunk.toml), so the crates must be in cargo's cache.
+if cargo fetch --locked --quiet 2>/dev/null; then
+  say "crates: fetched"
+else
+  say "fetching crates"
+  cargo fetch
 fi
 
 say "done"

@@ -44,10 +44,10 @@ test('a longer context raises the total and turns the ring to no_cabe', async ()
   assert.equal(await ring.getAttribute('data-status'), 'no_cabe');
   assert.equal(await ring.getAttribute('aria-valuenow'), '112.7');
   assert.match(await page.getByTestId('ring-detail').innerText(), /faltan 3\.05 GB/);
-  // A 4-bit model at the same context fits again, with room to spare.
+  // A 4-bit model at the same context fits again, with room to spare (58 %).
   await page.getByLabel('Bits por peso').fill('4');
   await page.getByTestId('total-memory').filter({ hasText: '13.85 GB' }).waitFor();
-  assert.equal(await ring.getAttribute('data-status'), 'con_margen');
+  assert.equal(await ring.getAttribute('data-status'), 'holgada');
   assert.deepEqual(errors, []);
   await page.close();
 });
