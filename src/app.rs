@@ -1,9 +1,14 @@
 //! The page: inputs on the left, results on the right. One memo holds the
-//! report; the ring, the total, the breakdown and the export read from it.
+//! report; the ring, the total, the breakdown, the methods table and the
+//! export all read from it.
 
-use crate::components::{Breakdown, NumberField, TotalMemory, UtilizationRing};
+use crate::components::{
+    Breakdown, MethodPicker, MethodsTable, ModePicker, NumberField, TotalMemory, UnitSwitch,
+    UtilizationRing,
+};
 use crate::download::download_text;
 use leptos::prelude::*;
+use vramfit_core::methods::MethodId;
 use vramfit_core::report::{self, Report};
 use vramfit_core::scenario::{Field, ScenarioInput};
 use vramfit_core::units::DisplayUnit;
@@ -20,6 +25,7 @@ pub fn App() -> impl IntoView {
             .ok()
             .or_else(|| previous.cloned().flatten())
     });
+    let method = Memo::new(move |_| input.with(|i| i.method));
     view! {
         <header class="vf-header">
             <h1 class="vf-title">"vramfit"</h1>
@@ -30,16 +36,35 @@ pub fn App() -> impl IntoView {
         <main class="vf-layout">
             <section class="vf-steps" aria-labelledby="vf-step-1">
                 <h2 id="vf-step-1" class="vf-step"><span class="vf-step__n">"01"</span>"Configurar"</h2>
+                <ModePicker input />
+                <MethodPicker input />
                 <div class="vf-fields">
-                    {Field::ALL.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
+                    {shared_fields().into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
                 </div>
+                <h3 class="vf-subhead">"Ajustes del método"</h3>
+                {move || {
+                    let fields = method.get().own_fields();
+                    view! {
+                        <div class="vf-fields">
+                            {fields.iter().map(|&field| view! { <NumberField field input /> }).collect_view()}
+                        </div>
+                    }
+                }}
             </section>
             <aside class="vf-results" aria-labelledby="vf-step-3">
                 <h2 id="vf-step-3" class="vf-step"><span class="vf-step__n">"03"</span>"Revisar resultados"</h2>
-                {move || report.get().map(|doc| view! { <ResultsPanel doc unit /> })}
+                {move || report.get().map(|doc| view! { <ResultsPanel doc unit input /> })}
             </aside>
         </main>
     }
+}
+
+/// The fields every method reads (model, formats, workload, GPU).
+fn shared_fields() -> Vec<Field> {
+    Field::ALL
+        .into_iter()
+        .filter(|f| !MethodId::ALL.iter().any(|m| m.own_fields().contains(f)))
+        .collect()
 }
 
 /// The results column for one report.
@@ -49,6 +74,8 @@ fn ResultsPanel(
     doc: Report,
     /// Display unit, switchable here.
     unit: RwSignal<DisplayUnit>,
+    /// The scenario, so that a method can be picked from the table.
+    input: RwSignal<ScenarioInput>,
 ) -> impl IntoView {
     let estimate = doc.estimate.clone();
     let verdict = Signal::derive({
@@ -56,6 +83,7 @@ fn ResultsPanel(
         move || v.clone()
     });
     let result = Signal::derive(move || estimate.clone());
+    let methods = doc.methods.clone();
     let json = doc.to_json();
     let export = move |_| {
         if let Err(message) = download_text("vramfit.json", "application/json", &json) {
@@ -67,38 +95,12 @@ fn ResultsPanel(
         <TotalMemory result unit />
         <UnitSwitch unit />
         <Breakdown result unit />
+        <MethodsTable methods selected=doc.estimate.method unit input />
         <button class="vf-button" type="button" data-testid="export-json" on:click=export>
             "Exportar JSON"
         </button>
         <p class="vf-note">
             "La vista puede estar truncada; el JSON exportado incluye todos los resultados calculados."
         </p>
-    }
-}
-
-/// GB (10⁹) / GiB (2³⁰) switch for every figure.
-#[component]
-fn UnitSwitch(
-    /// The unit every figure is shown in.
-    unit: RwSignal<DisplayUnit>,
-) -> impl IntoView {
-    let option = move |u: DisplayUnit| {
-        view! {
-            <button
-                type="button"
-                class="vf-seg__option"
-                data-testid=format!("unit-{}", u.label().to_lowercase())
-                aria-pressed=move || (unit.get() == u).to_string()
-                on:click=move |_| unit.set(u)
-            >
-                {u.label()}
-            </button>
-        }
-    };
-    view! {
-        <div class="vf-seg" role="group" aria-label="Unidad">
-            {option(DisplayUnit::Gb)}
-            {option(DisplayUnit::Gib)}
-        </div>
     }
 }

@@ -3,8 +3,8 @@
 
 use crate::text;
 use leptos::prelude::*;
-use vramfit_core::methods::MethodResult;
-use vramfit_core::scenario::{Field, ScenarioInput};
+use vramfit_core::methods::{MethodId, MethodResult};
+use vramfit_core::scenario::{Field, Mode, ScenarioInput};
 use vramfit_core::units::DisplayUnit;
 use vramfit_core::verdict::{FitStatus, Verdict};
 
@@ -184,8 +184,15 @@ pub fn Breakdown(
         r.components
             .0
             .iter()
-            .enumerate()
-            .map(|(i, c)| (i, c.name, c.bytes, c.bytes as f64 / total * 100.0))
+            .filter(|c| c.bytes > 0)
+            .map(|c| {
+                (
+                    colour_index(c.name),
+                    c.name,
+                    c.bytes,
+                    c.bytes as f64 / total * 100.0,
+                )
+            })
             .collect::<Vec<_>>()
     };
     view! {
@@ -213,5 +220,140 @@ pub fn Breakdown(
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// One colour per component name, the same in every method and view.
+fn colour_index(name: &str) -> usize {
+    const ORDER: [&str; 7] = [
+        "weights",
+        "kv_cache",
+        "overhead",
+        "training_states",
+        "runtime",
+        "activation",
+        "margin",
+    ];
+    ORDER
+        .iter()
+        .position(|n| *n == name)
+        .unwrap_or(ORDER.len() - 1)
+}
+
+/// GB (10⁹) / GiB (2³⁰) switch for every figure.
+#[component]
+pub fn UnitSwitch(
+    /// The unit every figure is shown in.
+    unit: RwSignal<DisplayUnit>,
+) -> impl IntoView {
+    let option = move |u: DisplayUnit| {
+        view! {
+            <button
+                type="button"
+                class="vf-seg__option"
+                data-testid=format!("unit-{}", u.label().to_lowercase())
+                aria-pressed=move || (unit.get() == u).to_string()
+                on:click=move |_| unit.set(u)
+            >
+                {u.label()}
+            </button>
+        }
+    };
+    view! {
+        <div class="vf-seg" role="group" aria-label="Unidad">
+            {option(DisplayUnit::Gb)}
+            {option(DisplayUnit::Gib)}
+        </div>
+    }
+}
+
+/// Inference or training, as segmented buttons.
+#[component]
+pub fn ModePicker(
+    /// The scenario whose mode this sets.
+    input: RwSignal<ScenarioInput>,
+) -> impl IntoView {
+    view! {
+        <div class="vf-seg" role="group" aria-label="Modo">
+            {Mode::ALL.into_iter().map(|m| view! {
+                <button
+                    type="button"
+                    class="vf-seg__option"
+                    data-testid=format!("mode-{}", m.id())
+                    aria-pressed=move || (input.with(|i| i.mode) == m).to_string()
+                    on:click=move |_| input.update(|i| i.set_mode(m))
+                >
+                    {text::mode_name(m)}
+                </button>
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// The method behind the headline figure; methods that do not estimate the
+/// current mode are disabled.
+#[component]
+pub fn MethodPicker(
+    /// The scenario whose method this sets.
+    input: RwSignal<ScenarioInput>,
+) -> impl IntoView {
+    view! {
+        <div class="vf-seg" role="group" aria-label="Método">
+            {MethodId::ALL.into_iter().map(|m| view! {
+                <button
+                    type="button"
+                    class="vf-seg__option"
+                    data-testid=format!("method-{}", m.id())
+                    title=text::method_summary(m)
+                    aria-pressed=move || (input.with(|i| i.method) == m).to_string()
+                    disabled=move || !m.applies_to(input.with(|i| i.mode))
+                    on:click=move |_| input.update(|i| i.method = m)
+                >
+                    {text::method_name(m)}
+                </button>
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// Every method that applies, side by side: total, verdict, what it counts.
+#[component]
+pub fn MethodsTable(
+    /// Each applicable method's result.
+    methods: Vec<MethodResult>,
+    /// The method behind the headline figure.
+    selected: MethodId,
+    /// Display unit.
+    #[prop(into)]
+    unit: Signal<DisplayUnit>,
+    /// The scenario, to switch method from a row.
+    input: RwSignal<ScenarioInput>,
+) -> impl IntoView {
+    view! {
+        <table class="vf-methods" data-testid="methods-table">
+            <caption>"Métodos comparados"</caption>
+            <thead>
+                <tr><th scope="col">"Método"</th><th scope="col" class="vf-num">"Total"</th><th scope="col">"Veredicto"</th></tr>
+            </thead>
+            <tbody>
+                {methods.into_iter().map(|r| {
+                    let m = r.method;
+                    view! {
+                        <tr data-testid=format!("method-row-{}", m.id()) class:vf-methods__selected=m == selected>
+                            <th scope="row">
+                                <button type="button" class="vf-link" on:click=move |_| input.update(|i| i.method = m)>
+                                    {text::method_name(m)}
+                                </button>
+                                <span class="vf-methods__summary">{text::method_summary(m)}</span>
+                            </th>
+                            <td class="vf-num">{move || unit.get().format(r.total_bytes)}</td>
+                            <td data-status=r.verdict.status.id()>
+                                {status_icon(r.verdict.status)} " " {text::status_word(r.verdict.status)}
+                            </td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
     }
 }

@@ -73,9 +73,16 @@ async fn ring_states_at_each_threshold() {
         settle().await;
         let ring = find(&root, "utilization-ring");
         assert_eq!(ring.get_attribute("role").as_deref(), Some("progressbar"));
-        assert_eq!(ring.get_attribute("data-status").as_deref(), Some(status), "{pct} %");
+        assert_eq!(
+            ring.get_attribute("data-status").as_deref(),
+            Some(status),
+            "{pct} %"
+        );
         assert_eq!(ring.get_attribute("aria-valuenow"), Some(pct.to_string()));
-        assert!(find(&root, "ring-percent").text_content().unwrap().starts_with(&pct.to_string()));
+        assert!(find(&root, "ring-percent")
+            .text_content()
+            .unwrap()
+            .starts_with(&pct.to_string()));
     }
 }
 
@@ -88,9 +95,14 @@ async fn ring_says_what_is_missing_when_over() {
     })
     .forget();
     settle().await;
-    assert_eq!(find(&root, "ring-detail").text_content().unwrap(), "faltan 6.00 GB");
     assert_eq!(
-        find(&root, "utilization-ring").get_attribute("aria-valuenow").as_deref(),
+        find(&root, "ring-detail").text_content().unwrap(),
+        "faltan 6.00 GB"
+    );
+    assert_eq!(
+        find(&root, "utilization-ring")
+            .get_attribute("aria-valuenow")
+            .as_deref(),
         Some("125")
     );
 }
@@ -100,9 +112,15 @@ async fn app_opens_on_the_default_scenario() {
     let root = host();
     leptos::mount::mount_to(root.clone(), App).forget();
     settle().await;
-    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "18.78 GB");
+    assert_eq!(
+        find(&root, "total-memory").text_content().unwrap(),
+        "18.78 GB"
+    );
     let ring = find(&root, "utilization-ring");
-    assert_eq!(ring.get_attribute("data-status").as_deref(), Some("con_margen"));
+    assert_eq!(
+        ring.get_attribute("data-status").as_deref(),
+        Some("con_margen")
+    );
     assert_eq!(
         find(&root, "component-kv_cache").text_content().unwrap(),
         "Caché KV1.07 GB"
@@ -117,10 +135,19 @@ async fn typing_a_longer_context_updates_total_and_ring() {
     type_into(&root, "field-context", "65536");
     settle().await;
     // (16 GB + 8.59 GB) × 1.1 = 27.05 GB > 24 GB
-    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "27.05 GB");
+    assert_eq!(
+        find(&root, "total-memory").text_content().unwrap(),
+        "27.05 GB"
+    );
     let ring = find(&root, "utilization-ring");
-    assert_eq!(ring.get_attribute("data-status").as_deref(), Some("no_cabe"));
-    assert_eq!(ring.get_attribute("aria-valuenow").as_deref(), Some("112.7"));
+    assert_eq!(
+        ring.get_attribute("data-status").as_deref(),
+        Some("no_cabe")
+    );
+    assert_eq!(
+        ring.get_attribute("aria-valuenow").as_deref(),
+        Some("112.7")
+    );
 }
 
 #[wasm_bindgen_test]
@@ -130,16 +157,30 @@ async fn invalid_text_explains_itself_and_keeps_the_last_result() {
     settle().await;
     type_into(&root, "field-layers", "abc");
     settle().await;
-    assert_eq!(find(&root, "hint-layers").text_content().unwrap(), "No es un número.");
     assert_eq!(
-        find(&root, "field-layers").get_attribute("aria-invalid").as_deref(),
+        find(&root, "hint-layers").text_content().unwrap(),
+        "No es un número."
+    );
+    assert_eq!(
+        find(&root, "field-layers")
+            .get_attribute("aria-invalid")
+            .as_deref(),
         Some("true")
     );
-    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "18.78 GB");
+    assert_eq!(
+        find(&root, "total-memory").text_content().unwrap(),
+        "18.78 GB"
+    );
     type_into(&root, "field-layers", "0");
     settle().await;
-    assert_eq!(find(&root, "hint-layers").text_content().unwrap(), "Debe estar entre 1 y 1024.");
-    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "18.78 GB");
+    assert_eq!(
+        find(&root, "hint-layers").text_content().unwrap(),
+        "Debe estar entre 1 y 1024."
+    );
+    assert_eq!(
+        find(&root, "total-memory").text_content().unwrap(),
+        "18.78 GB"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -147,13 +188,72 @@ async fn unit_switch_changes_every_figure() {
     let root = host();
     leptos::mount::mount_to(root.clone(), App).forget();
     settle().await;
-    let button = find(&root, "unit-gib").dyn_into::<web_sys::HtmlElement>().unwrap();
+    let button = find(&root, "unit-gib")
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap();
     button.click();
     settle().await;
     // 18,781,116,006 bytes / 2³⁰ = 17.49 GiB
-    assert_eq!(find(&root, "total-memory").text_content().unwrap(), "17.49 GiB");
+    assert_eq!(
+        find(&root, "total-memory").text_content().unwrap(),
+        "17.49 GiB"
+    );
     assert_eq!(
         find(&root, "component-kv_cache").text_content().unwrap(),
         "Caché KV1.00 GiB"
     );
+}
+
+#[wasm_bindgen_test]
+async fn methods_table_lists_every_method_that_applies() {
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    settle().await;
+    let table = find(&root, "methods-table");
+    assert_eq!(table.query_selector_all("tbody tr").unwrap().length(), 2);
+    let quick = find(&root, "method-row-quick").text_content().unwrap();
+    assert!(quick.contains("18.78 GB"), "{quick}");
+    // lesson on the same inputs: 16 GB + 1.07 GB + 2 GiB + 4 GiB, + 15 %.
+    let lesson = find(&root, "method-row-lesson").text_content().unwrap();
+    assert!(lesson.contains("27.04 GB"), "{lesson}");
+}
+
+#[wasm_bindgen_test]
+async fn training_mode_switches_to_a_method_that_estimates_it() {
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    settle().await;
+    find(&root, "mode-full")
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+    settle().await;
+    let quick = find(&root, "method-quick");
+    assert!(quick.has_attribute("disabled"));
+    assert_eq!(
+        find(&root, "method-lesson")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    // 8 × 10⁹ × 18 B + 6 GiB, + 15 % = 173.01 GB
+    assert_eq!(
+        find(&root, "total-memory").text_content().unwrap(),
+        "173.01 GB"
+    );
+    assert_eq!(
+        find(&root, "utilization-ring")
+            .get_attribute("data-status")
+            .as_deref(),
+        Some("no_cabe")
+    );
+    // The lesson method's own knobs are on screen; quick's are not.
+    assert!(root
+        .query_selector("[data-testid=field-margin_pct]")
+        .unwrap()
+        .is_some());
+    assert!(root
+        .query_selector("[data-testid=field-overhead_pct]")
+        .unwrap()
+        .is_none());
 }

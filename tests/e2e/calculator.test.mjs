@@ -79,3 +79,21 @@ test('export downloads the complete result, identical to the CLI document', asyn
   assert.deepEqual(doc, cliJson(['--seq', '32768', '--capacity-gb', '48']));
   await page.close();
 });
+
+test('training mode moves to a method that estimates it and compares methods', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  const table = page.getByTestId('methods-table');
+  await assert.doesNotReject(table.getByRole('row').nth(2).waitFor());
+  assert.match(await page.getByTestId('method-row-lesson').innerText(), /27\.04 GB/);
+  await page.getByTestId('mode-full').click();
+  await page.getByTestId('total-memory').filter({ hasText: '173.01 GB' }).waitFor();
+  assert.equal(await page.getByTestId('method-quick').isDisabled(), true);
+  assert.equal(await page.getByTestId('method-lesson').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.getByRole('progressbar').getAttribute('data-status'), 'no_cabe');
+  // Back to inference, quick is available again and one click away.
+  await page.getByTestId('mode-inference').click();
+  await page.getByTestId('method-quick').click();
+  await page.getByTestId('total-memory').filter({ hasText: '18.78 GB' }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -3,23 +3,31 @@
 //! readable breakdown.
 
 use std::process::ExitCode;
+use vramfit_core::catalog::{self, gpus};
 use vramfit_core::methods::MethodId;
 use vramfit_core::report::{self, Report};
-use vramfit_core::scenario::{Field, ScenarioInput};
+use vramfit_core::scenario::{Field, Mode, ScenarioInput};
 use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{GB, GIB};
 
 const USAGE: &str = "\
 usage:
-  vramfit estimate [--method quick] --params B --layers N --kv-heads N --head-dim N
+  vramfit estimate [--method quick|lesson] [--mode inference|full] [--train]
+                   --params B --layers N --kv-heads N --head-dim N
                    [--weight-bits N] [--kv-bytes N] [--seq N] [--batch N]
-                   [--overhead-pct X] [--capacity-gb X] [--json]
+                   [--gpu NAME | --capacity-gb X | --capacity-gib X]
+                   [--overhead-pct X]                                 (quick)
+                   [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
+                   [--json]
+  vramfit gpus [--json]          the GPU catalog, with sources
   vramfit --help | --version
 
 Omitted options take seed 004's worked example (8B, 32 layers, 8 KV heads,
-head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB).";
+head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB) and seed 000's
+reserves (2 GiB runtime, 4 GiB activation, 15 % margin).";
 
 /// The CLI flag of each scenario field.
-const FLAGS: [(&str, Field); 10] = [
+const FLAGS: [(&str, Field); 13] = [
     ("--params", Field::ParamsB),
     ("--layers", Field::Layers),
     ("--kv-heads", Field::KvHeads),
@@ -28,8 +36,11 @@ const FLAGS: [(&str, Field); 10] = [
     ("--kv-bytes", Field::KvBytes),
     ("--seq", Field::Context),
     ("--batch", Field::Batch),
-    ("--overhead-pct", Field::OverheadPct),
     ("--capacity-gb", Field::GpuMemoryGb),
+    ("--overhead-pct", Field::OverheadPct),
+    ("--runtime-gib", Field::RuntimeGib),
+    ("--activation-gib", Field::ActivationGib),
+    ("--margin", Field::MarginPct),
 ];
 
 /// What the command line asked for.
@@ -38,6 +49,7 @@ enum Command {
     Help,
     Version,
     Estimate { input: ScenarioInput, json: bool },
+    Gpus { json: bool },
 }
 
 fn main() -> ExitCode {
@@ -49,6 +61,10 @@ fn main() -> ExitCode {
         }
         Ok(Command::Version) => {
             println!("vramfit {}", report::APP_VERSION);
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Gpus { json }) => {
+            print!("{}", render_gpus(json));
             ExitCode::SUCCESS
         }
         Ok(Command::Estimate { input, json }) => match report::build(&input) {
@@ -81,6 +97,13 @@ fn parse(args: &[String]) -> Result<Command, String> {
         "-h" | "--help" | "help" => return Ok(Command::Help),
         "-V" | "--version" => return Ok(Command::Version),
         "estimate" => {}
+        "gpus" => {
+            return match rest {
+                [] => Ok(Command::Gpus { json: false }),
+                [flag] if flag == "--json" => Ok(Command::Gpus { json: true }),
+                _ => Err("usage: vramfit gpus [--json]".to_string()),
+            }
+        }
         other => return Err(format!("unknown command `{other}` (try `vramfit --help`)")),
     }
     let mut input = ScenarioInput::default();
@@ -94,10 +117,44 @@ fn parse(args: &[String]) -> Result<Command, String> {
         match flag {
             "--json" => json = true,
             "-h" | "--help" => return Ok(Command::Help),
+            "--train" => input.mode = Mode::Full,
+            "--mode" => {
+                let name = value(flag, inline, &mut iter)?;
+                input.mode = Mode::ALL
+                    .into_iter()
+                    .find(|m| m.id() == name.trim().to_ascii_lowercase())
+                    .ok_or_else(|| {
+                        format!(
+                            "unknown mode `{name}` (known: {})",
+                            names(&Mode::ALL.map(|m| m.id()))
+                        )
+                    })?;
+            }
             "--method" => {
                 let name = value(flag, inline, &mut iter)?;
-                input.method = MethodId::from_name(&name)
-                    .ok_or_else(|| format!("unknown method `{name}` (known: quick)"))?;
+                input.method = MethodId::from_name(&name).ok_or_else(|| {
+                    format!(
+                        "unknown method `{name}` (known: {})",
+                        names(&MethodId::ALL.map(|m| m.id()))
+                    )
+                })?;
+            }
+            "--gpu" => {
+                let name = value(flag, inline, &mut iter)?;
+                let gpu = catalog::find_gpu(&name).map_err(|e| format!("--gpu: {e}"))?;
+                input.gpu_memory_gb = gpu.memory_gb;
+            }
+            "--capacity-gib" => {
+                // Same field as --capacity-gb, entered in binary units.
+                let text = value(flag, inline, &mut iter)?;
+                let gib: f64 = text
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("{flag} {text}: is not a number"))?;
+                let gb = Field::GpuMemoryGb
+                    .check(gib * GIB as f64 / GB as f64)
+                    .map_err(|e| format!("{flag} {text}: {}", problem(&e.to_string())))?;
+                input.gpu_memory_gb = gb;
             }
             _ => {
                 let field = FLAGS
@@ -114,6 +171,11 @@ fn parse(args: &[String]) -> Result<Command, String> {
         }
     }
     Ok(Command::Estimate { input, json })
+}
+
+/// `a, b, c`.
+fn names(list: &[&str]) -> String {
+    list.join(", ")
 }
 
 /// The error text without the field key (the flag already names it).
@@ -160,6 +222,28 @@ fn render(doc: &Report) -> String {
     out
 }
 
+/// The GPU catalog: a table, or the rows as JSON.
+fn render_gpus(json: bool) -> String {
+    let all = gpus::all();
+    if json {
+        let mut text = serde_json::to_string_pretty(all).unwrap_or_default();
+        text.push('\n');
+        return text;
+    }
+    let mut out = format!("{:<48}{:>8}{:>12}{:>12}\n", "name", "GB", "GB/s", "BF16 TF");
+    for g in all {
+        let opt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v}"));
+        out += &format!(
+            "{:<48}{:>8}{:>12}{:>12}\n",
+            g.name,
+            g.memory_gb,
+            g.bandwidth_gb_s,
+            opt(g.bf16_dense_tflops)
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,9 +254,9 @@ mod tests {
 
     #[test]
     fn flags_set_fields() {
-        let Ok(Command::Estimate { input, json }) =
-            parse(&args("estimate --params 70 --weight-bits=4 --capacity-gb 48 --json"))
-        else {
+        let Ok(Command::Estimate { input, json }) = parse(&args(
+            "estimate --params 70 --weight-bits=4 --capacity-gb 48 --json",
+        )) else {
             panic!("expected an estimate");
         };
         assert!(json);
@@ -195,7 +279,9 @@ mod tests {
         assert!(parse(&args("estimate --bogus 1"))
             .unwrap_err()
             .contains("unknown option `--bogus`"));
-        assert!(parse(&args("frobnicate")).unwrap_err().contains("unknown command"));
+        assert!(parse(&args("frobnicate"))
+            .unwrap_err()
+            .contains("unknown command"));
     }
 
     #[test]

@@ -43,3 +43,96 @@ fn errors_exit_non_zero_with_one_line() {
     assert_eq!(err, "vramfit: --batch -4: must be between 1 and 1000000\n");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn lesson_method_reproduces_seed_000_example() {
+    let out = vramfit(&[
+        "estimate",
+        "--method",
+        "lesson",
+        "--params",
+        "7",
+        "--layers",
+        "32",
+        "--kv-heads",
+        "8",
+        "--head-dim",
+        "128",
+        "--seq",
+        "4096",
+        "--batch",
+        "1",
+        "--kv-bytes",
+        "2",
+        "--runtime-gib",
+        "2",
+        "--activation-gib",
+        "4",
+        "--margin",
+        "15",
+        "--capacity-gib",
+        "24",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["estimate"]["method"], "lesson");
+    assert_eq!(doc["estimate"]["components"]["kv_cache"], 536_870_912u64); // 0.5 GiB
+    assert_eq!(doc["estimate"]["total_bytes"], 24_126_220_134u64);
+    assert_eq!(
+        doc["estimate"]["verdict"]["usable_bytes"],
+        25_769_803_776u64
+    );
+    // Both methods apply to inference and are listed side by side.
+    assert_eq!(doc["methods"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn training_with_an_inference_only_method_is_a_clear_error() {
+    let out = vramfit(&["estimate", "--method", "quick", "--train"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "vramfit: method quick does not estimate full (it applies to: inference)\n"
+    );
+    let ok = vramfit(&["estimate", "--method", "lesson", "--train", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+    assert_eq!(doc["methods"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn gpu_names_resolve_from_the_catalog() {
+    let out = vramfit(&["estimate", "--gpu", "rtx 4090", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["estimate"]["verdict"]["usable_bytes"],
+        24_000_000_000u64
+    );
+    let miss = vramfit(&["estimate", "--gpu", "RTX 4909"]);
+    assert_eq!(miss.status.code(), Some(2));
+    let err = String::from_utf8(miss.stderr).unwrap();
+    assert!(
+        err.contains("did you mean") && err.contains("RTX 4090"),
+        "{err}"
+    );
+}
+
+#[test]
+fn gpus_lists_the_catalog() {
+    let out = vramfit(&["gpus", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert!(rows.len() > 10);
+    assert!(rows.iter().all(|g| g["memory_gb"].as_f64().unwrap() > 0.0));
+    let text = String::from_utf8(vramfit(&["gpus"]).stdout).unwrap();
+    assert!(text.contains("NVIDIA H100"), "{text}");
+}

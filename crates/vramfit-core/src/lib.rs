@@ -6,7 +6,9 @@
 //! - [`units`]: integer bytes, labelled GB (10⁹) and GiB (2³⁰);
 //! - [`report`]: the `vramfit/1` JSON document shared by CLI and app.
 
+pub mod catalog;
 pub mod methods;
+pub mod model;
 pub mod report;
 pub mod scenario;
 pub mod units;

@@ -2,8 +2,8 @@
 //! prints with `--json` and the web app exports, byte for byte the same for
 //! the same inputs. All sizes are integer bytes.
 
-use crate::methods::{self, quick, MethodId, MethodResult};
-use crate::scenario::{InputError, Scenario, ScenarioInput};
+use crate::methods::{self, dense, MethodId, MethodResult};
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
 
 /// Version of the document layout; bumped only on a breaking change.
@@ -39,7 +39,7 @@ pub struct Report {
     pub model: ModelSummary,
     /// The selected method's result.
     pub estimate: MethodResult,
-    /// Every method that applies, in [`MethodId::ALL`] order.
+    /// Every method that applies to the mode, in [`MethodId::ALL`] order.
     pub methods: Vec<MethodResult>,
 }
 
@@ -62,7 +62,7 @@ impl Report {
 /// assert_eq!(doc.estimate.total_bytes, 18_781_116_006);
 /// assert_eq!(doc.model.kv_bytes_per_token, 131_072);
 /// ```
-pub fn build(input: &ScenarioInput) -> Result<Report, Vec<InputError>> {
+pub fn build(input: &ScenarioInput) -> Result<Report, Vec<ScenarioError>> {
     let scenario = input.validate()?;
     Ok(build_valid(input, &scenario))
 }
@@ -71,6 +71,7 @@ pub fn build(input: &ScenarioInput) -> Result<Report, Vec<InputError>> {
 pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Report {
     let methods: Vec<MethodResult> = MethodId::ALL
         .iter()
+        .filter(|m| m.applies_to(scenario.mode))
         .map(|m| methods::run(*m, scenario))
         .collect();
     let estimate = methods::run(scenario.method, scenario);
@@ -85,7 +86,7 @@ pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Report {
             layers: scenario.layers,
             kv_heads: scenario.kv_heads,
             head_dim: scenario.head_dim,
-            kv_bytes_per_token: quick::kv_bytes_per_token(scenario),
+            kv_bytes_per_token: dense::kv_bytes_per_token(scenario),
         },
         estimate,
         methods,

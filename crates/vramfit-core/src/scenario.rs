@@ -14,12 +14,15 @@ use std::fmt;
 ///
 /// The default is seed 004's worked example: an 8B model with 32 layers,
 /// 8 KV heads and head dimension 128, FP16 weights and cache, 8,192 tokens,
-/// one sequence, 10 % overhead, on a 24 GB GPU.
+/// one sequence, 10 % overhead, on a 24 GB GPU. The `lesson` knobs default
+/// to seed 000's example (2 GiB runtime, 4 GiB activation, 15 % margin).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScenarioInput {
     /// The method that produces the headline estimate.
     pub method: MethodId,
+    /// Serving or training.
+    pub mode: Mode,
     /// Parameters, in billions (10⁹).
     pub params_b: f64,
     /// Transformer layers (`num_hidden_layers`).
@@ -36,16 +39,23 @@ pub struct ScenarioInput {
     pub context: u64,
     /// Sequences served at once.
     pub batch: u64,
-    /// Overhead on weights + KV cache, in percent.
-    pub overhead_pct: f64,
     /// Memory of the GPU, in decimal GB (as marketed).
     pub gpu_memory_gb: f64,
+    /// `quick`: overhead on weights + KV cache, in percent.
+    pub overhead_pct: f64,
+    /// `lesson`: runtime reserve (CUDA context, kernels), in GiB (2³⁰).
+    pub runtime_gib: f64,
+    /// `lesson`: activation reserve, in GiB (2³⁰).
+    pub activation_gib: f64,
+    /// `lesson`: safety margin on the subtotal with reserves, in percent.
+    pub margin_pct: f64,
 }
 
 impl Default for ScenarioInput {
     fn default() -> Self {
         ScenarioInput {
             method: MethodId::Quick,
+            mode: Mode::Inference,
             params_b: 8.0,
             layers: 32,
             kv_heads: 8,
@@ -54,8 +64,37 @@ impl Default for ScenarioInput {
             kv_bytes: 2.0,
             context: 8192,
             batch: 1,
-            overhead_pct: 10.0,
             gpu_memory_gb: 24.0,
+            overhead_pct: 10.0,
+            runtime_gib: 2.0,
+            activation_gib: 4.0,
+            margin_pct: 15.0,
+        }
+    }
+}
+
+/// What the memory is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Serving: weights and KV cache.
+    #[default]
+    Inference,
+    /// Full fine-tuning: every parameter trained. Also read from
+    /// `"training"` and `"train"`.
+    #[serde(alias = "training", alias = "train")]
+    Full,
+}
+
+impl Mode {
+    /// Every mode, in the order the UI offers them.
+    pub const ALL: [Mode; 2] = [Mode::Inference, Mode::Full];
+
+    /// The stable name (`"inference"`, `"full"`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Mode::Inference => "inference",
+            Mode::Full => "full",
         }
     }
 }
@@ -72,8 +111,11 @@ pub enum Field {
     KvBytes,
     Context,
     Batch,
-    OverheadPct,
     GpuMemoryGb,
+    OverheadPct,
+    RuntimeGib,
+    ActivationGib,
+    MarginPct,
 }
 
 /// What is wrong with one field's value.
@@ -118,7 +160,7 @@ impl fmt::Display for InputError {
 
 impl Field {
     /// All fields, in the order the UI shows them.
-    pub const ALL: [Field; 10] = [
+    pub const ALL: [Field; 13] = [
         Field::ParamsB,
         Field::Layers,
         Field::KvHeads,
@@ -127,8 +169,11 @@ impl Field {
         Field::KvBytes,
         Field::Context,
         Field::Batch,
-        Field::OverheadPct,
         Field::GpuMemoryGb,
+        Field::OverheadPct,
+        Field::RuntimeGib,
+        Field::ActivationGib,
+        Field::MarginPct,
     ];
 
     /// The field's key in JSON, in `data-testid`s (`field-<key>`) and, with
@@ -143,8 +188,11 @@ impl Field {
             Field::KvBytes => "kv_bytes",
             Field::Context => "context",
             Field::Batch => "batch",
-            Field::OverheadPct => "overhead_pct",
             Field::GpuMemoryGb => "gpu_memory_gb",
+            Field::OverheadPct => "overhead_pct",
+            Field::RuntimeGib => "runtime_gib",
+            Field::ActivationGib => "activation_gib",
+            Field::MarginPct => "margin_pct",
         }
     }
 
@@ -162,8 +210,11 @@ impl Field {
             Field::KvBytes => (0.25, 4.0),
             Field::Context => (1.0, 100_000_000.0),
             Field::Batch => (1.0, 1_000_000.0),
-            Field::OverheadPct => (0.0, 1_000.0),
             Field::GpuMemoryGb => (0.001, 1_000_000.0),
+            Field::OverheadPct => (0.0, 1_000.0),
+            Field::RuntimeGib => (0.0, 1_000_000.0),
+            Field::ActivationGib => (0.0, 1_000_000.0),
+            Field::MarginPct => (0.0, 1_000.0),
         }
     }
 
@@ -240,8 +291,11 @@ impl ScenarioInput {
             Field::KvBytes => self.kv_bytes,
             Field::Context => self.context as f64,
             Field::Batch => self.batch as f64,
-            Field::OverheadPct => self.overhead_pct,
             Field::GpuMemoryGb => self.gpu_memory_gb,
+            Field::OverheadPct => self.overhead_pct,
+            Field::RuntimeGib => self.runtime_gib,
+            Field::ActivationGib => self.activation_gib,
+            Field::MarginPct => self.margin_pct,
         }
     }
 
@@ -257,22 +311,53 @@ impl ScenarioInput {
             Field::KvBytes => self.kv_bytes = value,
             Field::Context => self.context = value as u64,
             Field::Batch => self.batch = value as u64,
-            Field::OverheadPct => self.overhead_pct = value,
             Field::GpuMemoryGb => self.gpu_memory_gb = value,
+            Field::OverheadPct => self.overhead_pct = value,
+            Field::RuntimeGib => self.runtime_gib = value,
+            Field::ActivationGib => self.activation_gib = value,
+            Field::MarginPct => self.margin_pct = value,
         }
     }
 
-    /// Checks every field; on success the exact, typed [`Scenario`].
-    pub fn validate(&self) -> Result<Scenario, Vec<InputError>> {
-        let errors: Vec<InputError> = Field::ALL
+    /// Switches to `mode`; when the selected method does not estimate it,
+    /// also switches to the first method (in [`MethodId::ALL`] order) that
+    /// does, so the scenario stays valid.
+    ///
+    /// ```
+    /// use vramfit_core::{methods::MethodId, scenario::{Mode, ScenarioInput}};
+    /// let mut input = ScenarioInput::default(); // quick, inference
+    /// input.set_mode(Mode::Full);
+    /// assert_eq!(input.method, MethodId::Lesson);
+    /// ```
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+        if !self.method.applies_to(mode) {
+            if let Some(m) = MethodId::ALL.into_iter().find(|m| m.applies_to(mode)) {
+                self.method = m;
+            }
+        }
+    }
+
+    /// Checks every field and that the method estimates the mode; on
+    /// success the exact, typed [`Scenario`].
+    pub fn validate(&self) -> Result<Scenario, Vec<ScenarioError>> {
+        let mut errors: Vec<ScenarioError> = Field::ALL
             .iter()
             .filter_map(|f| f.check(self.get(*f)).err())
+            .map(ScenarioError::Field)
             .collect();
+        if !self.method.applies_to(self.mode) {
+            errors.push(ScenarioError::MethodMode {
+                method: self.method,
+                mode: self.mode,
+            });
+        }
         if !errors.is_empty() {
             return Err(errors);
         }
         Ok(Scenario {
             method: self.method,
+            mode: self.mode,
             params: (self.params_b * 1e9).round() as u64,
             layers: self.layers,
             kv_heads: self.kv_heads,
@@ -281,9 +366,48 @@ impl ScenarioInput {
             kv_milli_bits: (self.kv_bytes * 8_000.0).round() as u64,
             context: self.context,
             batch: self.batch,
-            overhead_centi_pct: (self.overhead_pct * 100.0).round() as u64,
             gpu_bytes: (self.gpu_memory_gb * 1e9).round() as u64,
+            overhead_centi_pct: (self.overhead_pct * 100.0).round() as u64,
+            runtime_bytes: gib_to_bytes(self.runtime_gib),
+            activation_bytes: gib_to_bytes(self.activation_gib),
+            margin_centi_pct: (self.margin_pct * 100.0).round() as u64,
         })
+    }
+}
+
+/// `gib × 2³⁰`, rounded to the byte; for checked values (finite, ≥ 0,
+/// ≤ 10⁶ GiB, where the product is exact in `f64`).
+fn gib_to_bytes(gib: f64) -> u64 {
+    (gib * crate::units::GIB as f64).round() as u64
+}
+
+/// Why a scenario was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ScenarioError {
+    /// One field's value is not accepted.
+    Field(InputError),
+    /// The selected method does not estimate this mode.
+    MethodMode { method: MethodId, mode: Mode },
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScenarioError::Field(e) => e.fmt(f),
+            ScenarioError::MethodMode { method, mode } => write!(
+                f,
+                "method {} does not estimate {} (it applies to: {})",
+                method.id(),
+                mode.id(),
+                Mode::ALL
+                    .iter()
+                    .filter(|m| method.applies_to(**m))
+                    .map(|m| m.id())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
     }
 }
 
@@ -292,6 +416,7 @@ impl ScenarioInput {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scenario {
     pub method: MethodId,
+    pub mode: Mode,
     /// Parameter count.
     pub params: u64,
     pub layers: u64,
@@ -303,10 +428,16 @@ pub struct Scenario {
     pub kv_milli_bits: u64,
     pub context: u64,
     pub batch: u64,
-    /// Overhead in hundredths of a percent (10 % = 1,000).
-    pub overhead_centi_pct: u64,
     /// GPU memory in bytes (decimal GB × 10⁹).
     pub gpu_bytes: u64,
+    /// `quick` overhead, in hundredths of a percent (10 % = 1,000).
+    pub overhead_centi_pct: u64,
+    /// `lesson` runtime reserve, in bytes (GiB × 2³⁰).
+    pub runtime_bytes: u64,
+    /// `lesson` activation reserve, in bytes (GiB × 2³⁰).
+    pub activation_bytes: u64,
+    /// `lesson` margin, in hundredths of a percent (15 % = 1,500).
+    pub margin_centi_pct: u64,
 }
 
 #[cfg(test)]
@@ -331,9 +462,33 @@ mod tests {
             ..ScenarioInput::default()
         };
         let errors = input.validate().unwrap_err();
-        let fields: Vec<Field> = errors.iter().map(|e| e.field).collect();
+        let fields: Vec<Field> = errors
+            .iter()
+            .filter_map(|e| match e {
+                ScenarioError::Field(f) => Some(f.field),
+                ScenarioError::MethodMode { .. } => None,
+            })
+            .collect();
         assert_eq!(fields, [Field::Layers, Field::KvBytes, Field::GpuMemoryGb]);
         assert_eq!(errors[0].to_string(), "layers must be between 1 and 1024");
+    }
+
+    #[test]
+    fn a_method_that_does_not_estimate_the_mode_is_rejected() {
+        let input = ScenarioInput {
+            mode: Mode::Full,
+            ..ScenarioInput::default()
+        };
+        let errors = input.validate().unwrap_err();
+        assert_eq!(
+            errors[0].to_string(),
+            "method quick does not estimate full (it applies to: inference)"
+        );
+        let lesson = ScenarioInput {
+            method: MethodId::Lesson,
+            ..input
+        };
+        assert!(lesson.validate().is_ok());
     }
 
     #[test]

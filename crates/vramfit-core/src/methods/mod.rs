@@ -2,8 +2,11 @@
 //! [`Scenario`](crate::scenario::Scenario) that returns a [`MethodResult`];
 //! each reproduces one seed document exactly (see `docs/methodology.md`).
 
+pub mod dense;
+pub mod lesson;
 pub mod quick;
 
+use crate::scenario::{Field, Mode};
 use crate::verdict::Verdict;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -15,16 +18,37 @@ pub enum MethodId {
     /// Seed 004: weights + KV cache + a percentage of overhead, decimal GB.
     #[default]
     Quick,
+    /// Seed 000: weights, KV cache or 18-byte training states, the user's
+    /// reserves and a margin, binary GiB.
+    Lesson,
 }
 
 impl MethodId {
     /// Every method, in the order they are listed side by side.
-    pub const ALL: [MethodId; 1] = [MethodId::Quick];
+    pub const ALL: [MethodId; 2] = [MethodId::Quick, MethodId::Lesson];
 
     /// The method's stable name (`"quick"`).
     pub const fn id(self) -> &'static str {
         match self {
             MethodId::Quick => "quick",
+            MethodId::Lesson => "lesson",
+        }
+    }
+
+    /// Whether the method estimates `mode` (seed 004 is for inference only).
+    pub const fn applies_to(self, mode: Mode) -> bool {
+        match self {
+            MethodId::Quick => matches!(mode, Mode::Inference),
+            MethodId::Lesson => matches!(mode, Mode::Inference | Mode::Full),
+        }
+    }
+
+    /// The scenario fields the method reads beyond the shared ones
+    /// (model, formats, workload, GPU).
+    pub const fn own_fields(self) -> &'static [Field] {
+        match self {
+            MethodId::Quick => &[Field::OverheadPct],
+            MethodId::Lesson => &[Field::RuntimeGib, Field::ActivationGib, Field::MarginPct],
         }
     }
 
@@ -88,5 +112,6 @@ pub struct MethodResult {
 pub fn run(method: MethodId, scenario: &crate::scenario::Scenario) -> MethodResult {
     match method {
         MethodId::Quick => quick::estimate(scenario),
+        MethodId::Lesson => lesson::estimate(scenario),
     }
 }

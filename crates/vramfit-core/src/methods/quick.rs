@@ -22,6 +22,9 @@
 //! FP16, 8,192 tokens → weights 16 GB, KV 1.07 GB (131 KB per token),
 //! total ≈ 18.8 GB, fits 24 GB.
 //!
+//! `weights` and `kv_cache` are the shared dense formulas of
+//! [`dense`](crate::methods::dense).
+//!
 //! ```
 //! use vramfit_core::{methods::quick, scenario::ScenarioInput};
 //! let r = quick::estimate(&ScenarioInput::default().validate().unwrap());
@@ -30,33 +33,11 @@
 //! assert_eq!(r.total_bytes, 18_781_116_006);
 //! ```
 
+use crate::methods::dense::{kv_cache_bytes, weights_bytes};
 use crate::methods::{Component, Components, MethodId, MethodResult};
 use crate::scenario::Scenario;
-use crate::units::{bytes_for_bits, percent_of, saturate, sum};
+use crate::units::{percent_of, sum};
 use crate::verdict::Verdict;
-
-/// Bytes one more token of context adds, for one sequence:
-/// `2 × L × H_kv × d_head × b_kv`.
-///
-/// ```
-/// use vramfit_core::{methods::quick, scenario::ScenarioInput};
-/// let s = ScenarioInput::default().validate().unwrap();
-/// assert_eq!(quick::kv_bytes_per_token(&s), 131_072); // "131 KB por token"
-/// ```
-pub fn kv_bytes_per_token(s: &Scenario) -> u64 {
-    let elements = 2u128 * s.layers as u128 * s.kv_heads as u128 * s.head_dim as u128;
-    bytes_for_bits(saturate(elements), s.kv_milli_bits)
-}
-
-/// Weight storage: `P × b_w / 8`.
-pub fn weights_bytes(s: &Scenario) -> u64 {
-    bytes_for_bits(s.params, s.weight_milli_bits)
-}
-
-/// KV cache for the whole workload: `kv/token × S × B`.
-pub fn kv_cache_bytes(s: &Scenario) -> u64 {
-    saturate(kv_bytes_per_token(s) as u128 * s.context as u128 * s.batch as u128)
-}
 
 /// Seed 004's estimate for a validated scenario.
 pub fn estimate(s: &Scenario) -> MethodResult {

@@ -1,0 +1,328 @@
+//! Method `lesson` — seed 000 ("Estimador de memoria GPU. Desglosa pesos,
+//! caché KV y estados de entrenamiento antes de ejecutar."): a
+//! single-device estimate in binary GiB (2³⁰ bytes) for inference or full
+//! training, with the user's own reserves and a safety margin.
+//!
+//! ```text
+//! inference:
+//!   weights         = P × b_w / 8
+//!   cache           = 2 × L × H_kv × d_head × S × B × b_kv
+//!   training_states = 0
+//! training:
+//!   weights         = 0          (inside the 18 bytes below)
+//!   cache           = 0
+//!   training_states = P × 18
+//! both:
+//!   runtime         = R × 2³⁰
+//!   activation      = A × 2³⁰
+//!   subtotal        = weights + cache + training_states + runtime + activation
+//!   margin          = subtotal × m / 100
+//!   total           = subtotal + margin
+//!   fits            ⇔ total ≤ C × 2³⁰
+//! ```
+//!
+//! Symbols: `P` parameters (the input is in billions, 10⁹), `b_w` bits per
+//! weight, `L` layers, `H_kv` key/value heads, `d_head` head dimension,
+//! `S` sequence length in tokens, `B` batch (sequences), `b_kv` bytes per
+//! cached element, `R` runtime reserve and `A` activation reserve in GiB,
+//! `m` margin in percent, `C` device capacity in GiB. The factor 2 in the
+//! cache is one key and one value vector per KV head per layer.
+//!
+//! Source, seed 000, verbatim: "GiB = 2³⁰ bytes. Estados = parámetros × 18
+//! bytes. KV = 2 × capas × cabezas KV × dimensión × secuencia × lote ×
+//! bytes. El margen multiplica el subtotal con reservas." The 18 bytes are
+//! "2 working-weight + 4 master-weight + 4 gradient + 8 Adam-moment bytes
+//! per parameter", mixed-precision AdamW; "one dtype layout, not a
+//! universal framework constant or measured peak". Inference assumes ideal
+//! weight storage and a dense KV cache; quantization metadata, kernels and
+//! allocators are what the reserves are for.
+//!
+//! Readings of the seed where it is not explicit:
+//!
+//! - **Training does not add the weights again.** The 18 bytes already hold
+//!   the 2-byte working copy of every weight, so in training `weights` is 0
+//!   and `b_w` does not change the estimate. Nor is there a KV cache: the
+//!   seed's training estimate is "18 bytes/parameter … plus your reserves",
+//!   and activations belong to the activation reserve.
+//! - **Both reserves count in both modes.** The seed's own example passes
+//!   `activation: 4` in inference mode.
+//! - **The margin is on the subtotal with reserves**, rounded to the byte.
+//! - **Every component is always listed**, in the order weights, kv_cache,
+//!   training_states, runtime, activation, margin, with 0 where the mode
+//!   does not count it, so the shape of the result does not depend on the
+//!   mode. The seed's `cache` is called `kv_cache` here, as in every other
+//!   method, so that one component keeps one name and one colour.
+//! - **The capacity is the scenario's GPU memory.** The seed enters it in
+//!   GiB (24 GiB = 25,769,803,776 bytes); the CLI's `--capacity-gib` does
+//!   the same.
+//! - **Fitting is `total ≤ capacity`**; the verdict's ring uses the whole
+//!   capacity as usable memory.
+//!
+//! Worked example (seed 000): 7B, 16-bit weights, 32 layers, 8 KV heads,
+//! head dimension 128, 4,096 tokens, batch 1, 2-byte cache, 2 GiB runtime,
+//! 4 GiB activation, 15 % margin, 24 GiB device → cache 0.5 GiB (the
+//! seed's stated result); weights 14 × 10⁹ bytes = 13.04 GiB, subtotal
+//! 19.54 GiB, margin 2.93 GiB, total 22.47 GiB: fits, at 93.6 %.
+//!
+//! ```
+//! use vramfit_core::methods::lesson;
+//! let s = lesson::seed_example().validate().unwrap();
+//! let r = lesson::estimate(&s);
+//! assert_eq!(r.components.get("kv_cache"), Some(1 << 29)); // 0.5 GiB
+//! assert_eq!(r.components.get("weights"), Some(14_000_000_000));
+//! assert_eq!(r.components.get("margin"), Some(3_146_898_278));
+//! assert_eq!(r.total_bytes, 24_126_220_134);
+//! assert_eq!(r.verdict.usable_bytes, 24 << 30);
+//! assert_eq!(r.verdict.short_by_bytes, 0);
+//! ```
+
+use crate::methods::dense::{kv_cache_bytes, weights_bytes};
+use crate::methods::{Component, Components, MethodId, MethodResult};
+use crate::scenario::{Mode, Scenario, ScenarioInput};
+use crate::units::{percent_of, saturate, sum, GB, GIB};
+use crate::verdict::Verdict;
+
+/// Bytes of the working (BF16/FP16) copy of each weight in training.
+pub const WORKING_WEIGHT_BYTES: u64 = 2;
+/// Bytes of the FP32 master copy of each weight.
+pub const MASTER_WEIGHT_BYTES: u64 = 4;
+/// Bytes of the FP32 gradient of each weight.
+pub const GRADIENT_BYTES: u64 = 4;
+/// Bytes of the two FP32 Adam moments of each weight.
+pub const ADAM_MOMENT_BYTES: u64 = 8;
+/// Seed 000's training baseline: 2 + 4 + 4 + 8 = 18 bytes per parameter.
+pub const TRAINING_BYTES_PER_PARAM: u64 =
+    WORKING_WEIGHT_BYTES + MASTER_WEIGHT_BYTES + GRADIENT_BYTES + ADAM_MOMENT_BYTES;
+
+/// Seed 000's worked example as a scenario: `estimateVRAM({mode:'inference',
+/// params:7, weightBits:16, layers:32, kvHeads:8, headDim:128,
+/// sequence:4096, batch:1, kvBytes:2, runtime:2, activation:4, margin:15,
+/// capacity:24})`.
+pub fn seed_example() -> ScenarioInput {
+    ScenarioInput {
+        method: MethodId::Lesson,
+        mode: Mode::Inference,
+        params_b: 7.0,
+        weight_bits: 16.0,
+        layers: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        context: 4096,
+        batch: 1,
+        kv_bytes: 2.0,
+        runtime_gib: 2.0,
+        activation_gib: 4.0,
+        margin_pct: 15.0,
+        gpu_memory_gb: (24 * GIB) as f64 / GB as f64,
+        ..ScenarioInput::default()
+    }
+}
+
+/// Training states: `P × 18` bytes (2 working weight + 4 master weight +
+/// 4 gradient + 8 Adam moments).
+///
+/// ```
+/// use vramfit_core::methods::lesson;
+/// let s = lesson::seed_example().validate().unwrap();
+/// assert_eq!(lesson::training_states_bytes(&s), 126_000_000_000);
+/// ```
+pub fn training_states_bytes(s: &Scenario) -> u64 {
+    saturate(s.params as u128 * TRAINING_BYTES_PER_PARAM as u128)
+}
+
+/// Seed 000's estimate. Cannot fail or panic; see the module documentation
+/// for the formula.
+pub fn estimate(s: &Scenario) -> MethodResult {
+    let (weights, kv_cache, training_states) = match s.mode {
+        Mode::Inference => (weights_bytes(s), kv_cache_bytes(s), 0),
+        Mode::Full => (0, 0, training_states_bytes(s)),
+    };
+    let subtotal = sum([
+        weights,
+        kv_cache,
+        training_states,
+        s.runtime_bytes,
+        s.activation_bytes,
+    ]);
+    let margin = percent_of(subtotal, s.margin_centi_pct);
+    let total = sum([subtotal, margin]);
+    let component = |name: &'static str, bytes: u64| Component { name, bytes };
+    MethodResult {
+        method: MethodId::Lesson,
+        components: Components(vec![
+            component("weights", weights),
+            component("kv_cache", kv_cache),
+            component("training_states", training_states),
+            component("runtime", s.runtime_bytes),
+            component("activation", s.activation_bytes),
+            component("margin", margin),
+        ]),
+        total_bytes: total,
+        low_bytes: None,
+        high_bytes: None,
+        verdict: Verdict::new(total, s.gpu_bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Golden tests: seed 000's worked example, its training counterpart,
+    //! and the boundaries of each reading.
+    use super::*;
+    use crate::units::DisplayUnit;
+    use crate::verdict::FitStatus;
+
+    fn run(input: ScenarioInput) -> MethodResult {
+        estimate(&input.validate().unwrap())
+    }
+
+    fn gib2(bytes: u64) -> String {
+        DisplayUnit::Gib.format(bytes)
+    }
+
+    fn training() -> ScenarioInput {
+        ScenarioInput {
+            mode: Mode::Full,
+            ..seed_example()
+        }
+    }
+
+    #[test]
+    fn seed_000_example_exact_bytes() {
+        let r = run(seed_example());
+        let names: Vec<&str> = r.components.0.iter().map(|c| c.name).collect();
+        assert_eq!(
+            names,
+            [
+                "weights",
+                "kv_cache",
+                "training_states",
+                "runtime",
+                "activation",
+                "margin"
+            ]
+        );
+        // 7 × 10⁹ × 16 / 8.
+        assert_eq!(r.components.get("weights"), Some(14_000_000_000));
+        // 2 × 32 × 8 × 128 × 4096 × 1 × 2 = 2²⁹: "0.5 GiB".
+        assert_eq!(r.components.get("kv_cache"), Some(536_870_912));
+        assert_eq!(
+            DisplayUnit::Gib.of(r.components.get("kv_cache").unwrap()),
+            0.5
+        );
+        assert_eq!(r.components.get("training_states"), Some(0));
+        assert_eq!(r.components.get("runtime"), Some(2_147_483_648));
+        assert_eq!(r.components.get("activation"), Some(4_294_967_296));
+        // Subtotal 20,979,321,856; 15 % of it = 3,146,898,278.4 → nearest byte.
+        assert_eq!(r.components.get("margin"), Some(3_146_898_278));
+        assert_eq!(r.total_bytes, 24_126_220_134);
+        // In GiB as the seed displays them.
+        assert_eq!(gib2(r.components.get("weights").unwrap()), "13.04 GiB");
+        assert_eq!(gib2(r.components.get("margin").unwrap()), "2.93 GiB");
+        assert_eq!(gib2(r.total_bytes), "22.47 GiB");
+        // Fits 24 GiB with 1,643,583,642 bytes to spare, at 93.6 %.
+        assert_eq!(r.verdict.usable_bytes, 25_769_803_776);
+        assert_eq!(r.verdict.headroom_bytes, 1_643_583_642);
+        assert_eq!(r.verdict.percent(), 93.6);
+        assert_eq!(r.verdict.status, FitStatus::Ajustada);
+    }
+
+    #[test]
+    fn seed_000_training_is_18_bytes_per_parameter_plus_reserves() {
+        let r = run(training());
+        assert_eq!(TRAINING_BYTES_PER_PARAM, 18);
+        assert_eq!(r.components.get("training_states"), Some(126_000_000_000));
+        assert_eq!(gib2(126_000_000_000), "117.35 GiB");
+        // Weights are inside the 18 bytes; no KV cache in training.
+        assert_eq!(r.components.get("weights"), Some(0));
+        assert_eq!(r.components.get("kv_cache"), Some(0));
+        // Subtotal 132,442,450,944; 15 % = 19,866,367,641.6 → nearest byte.
+        assert_eq!(r.components.get("margin"), Some(19_866_367_642));
+        assert_eq!(r.total_bytes, 152_308_818_586);
+        assert_eq!(gib2(r.total_bytes), "141.85 GiB");
+        assert_eq!(r.verdict.status, FitStatus::NoCabe);
+    }
+
+    #[test]
+    fn training_does_not_count_weights_twice() {
+        let at = |weight_bits: f64| {
+            run(ScenarioInput {
+                weight_bits,
+                runtime_gib: 0.0,
+                activation_gib: 0.0,
+                margin_pct: 0.0,
+                ..training()
+            })
+        };
+        // Total is exactly P × 18: not P × 18 + P × 2.
+        assert_eq!(at(16.0).total_bytes, 7_000_000_000 * 18);
+        // The weight format does not move a training estimate.
+        assert_eq!(at(4.0).total_bytes, at(16.0).total_bytes);
+    }
+
+    #[test]
+    fn both_reserves_count_in_both_modes() {
+        for base in [seed_example(), training()] {
+            let bare = ScenarioInput {
+                runtime_gib: 0.0,
+                activation_gib: 0.0,
+                margin_pct: 0.0,
+                ..base.clone()
+            };
+            let reserved = ScenarioInput {
+                runtime_gib: 1.0,
+                activation_gib: 3.0,
+                ..bare.clone()
+            };
+            assert_eq!(run(reserved).total_bytes - run(bare).total_bytes, 4 * GIB);
+        }
+    }
+
+    #[test]
+    fn margin_multiplies_the_subtotal_with_reserves() {
+        let no_margin = run(ScenarioInput {
+            margin_pct: 0.0,
+            ..seed_example()
+        });
+        let doubled = run(ScenarioInput {
+            margin_pct: 100.0,
+            ..seed_example()
+        });
+        assert_eq!(doubled.total_bytes, 2 * no_margin.total_bytes);
+    }
+
+    #[test]
+    fn fits_is_total_at_most_capacity() {
+        let total = run(seed_example()).total_bytes;
+        let at = |bytes: u64| {
+            run(ScenarioInput {
+                gpu_memory_gb: bytes as f64 / 1e9,
+                ..seed_example()
+            })
+            .verdict
+        };
+        assert_eq!(at(total).short_by_bytes, 0);
+        assert_eq!(at(total).status, FitStatus::Ajustada);
+        assert_eq!(at(total - 1).status, FitStatus::NoCabe);
+    }
+
+    #[test]
+    fn largest_inputs_saturate_instead_of_panicking() {
+        let r = run(ScenarioInput {
+            params_b: 100_000.0,
+            layers: 1024,
+            kv_heads: 1024,
+            head_dim: 16_384,
+            context: 100_000_000,
+            batch: 1_000_000,
+            kv_bytes: 4.0,
+            runtime_gib: 1_000_000.0,
+            activation_gib: 1_000_000.0,
+            margin_pct: 1_000.0,
+            ..seed_example()
+        });
+        assert_eq!(r.components.get("kv_cache"), Some(u64::MAX));
+        assert_eq!(r.total_bytes, u64::MAX);
+        assert!(r.verdict.utilization.is_finite());
+    }
+}

@@ -1,0 +1,243 @@
+//! A model's shape from its Hugging Face `config.json`.
+//!
+//! [`parse_config`] turns the text of a `config.json` into a typed
+//! [`ModelSpec`] or a [`ConfigError`] naming the keys at fault. It is the
+//! edge: a `ModelSpec` is validated, and every helper on it is total.
+//!
+//! The parser is driven by keys; family rules ([`Family`]) cover only what
+//! keys do not say (Gemma's implicit tied embeddings, Phi-3's fused
+//! projections, GPT-2's biases and learned positions, q/k norms, gpt-oss
+//! sinks and biases, Qwen2's q/k/v biases). It reads:
+//!
+//! - sizes under their usual names and GPT-2's (`n_embd`, `n_layer`,
+//!   `n_head`, `n_positions`, `n_inner` = 4·`n_embd` when absent);
+//! - the text model of multimodal wrappers (`text_config`, with the outer
+//!   keys as fallback);
+//! - per-layer attention kinds from `layer_types`, `sliding_window`
+//!   (+ `use_sliding_window`, `max_window_layers`), `sliding_window_pattern`,
+//!   Gemma-2's alternation, `attention_chunk_size`, `full_attention_interval`
+//!   and `hybrid_override_pattern`;
+//! - MLA ranks, MoE experts and the layers that route, and the
+//!   `quantization_config` (FP8 blocks, MXFP4, GPTQ/AWQ);
+//! - the non-standard JSON tokens `NaN` and `Infinity` Python writes.
+//!
+//! From the shapes it counts parameters per group ([`ParamGroups`]), total
+//! and active, the bytes of the checkpoint as published, and the KV cache
+//! ([`ModelSpec::kv_cache_bytes`]).
+//!
+//! ```
+//! use vramfit_core::model::{parse_config, AttentionKind};
+//! let spec = parse_config(r#"{
+//!     "model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
+//!     "num_attention_heads": 32, "num_key_value_heads": 8,
+//!     "intermediate_size": 14336, "vocab_size": 128256,
+//!     "torch_dtype": "bfloat16"
+//! }"#).unwrap();
+//! assert_eq!(spec.params_total, 8_030_261_248); // Llama-3-8B
+//! assert_eq!(spec.attention[0], AttentionKind::Full);
+//! assert_eq!(spec.kv_bytes_per_token(16_000), 131_072);
+//! ```
+
+mod dtype;
+mod error;
+mod family;
+mod json;
+mod kv;
+mod layers;
+mod mixer;
+mod moe;
+mod params;
+mod quant;
+mod shape;
+
+#[cfg(test)]
+mod tests;
+
+pub use dtype::Dtype;
+pub use error::{ConfigError, ConfigErrorKind};
+pub use family::Family;
+pub use kv::LayerCount;
+pub use layers::{AttentionKind, FfnKind};
+pub use mixer::LinearMixer;
+pub use moe::MoeSpec;
+pub use params::ParamGroups;
+pub use quant::{QuantScheme, Quantization};
+pub use shape::MlaSpec;
+
+use json::Reader;
+use serde::Serialize;
+
+/// What vramfit understood of a model's `config.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModelSpec {
+    /// `_name_or_path`, where the config has one.
+    pub name: Option<String>,
+    /// `model_type` of the text model (`"gemma3_text"`, ...).
+    pub model_type: Option<String>,
+    /// First entry of `architectures`.
+    pub architecture: Option<String>,
+    /// The family whose rules were applied ([`Family::Generic`]: keys only).
+    pub family: Family,
+    /// The text model was read from a multimodal wrapper (`text_config`);
+    /// counts cover the text model only, not a vision tower.
+    pub nested_text_config: bool,
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_attention_heads: u64,
+    pub num_kv_heads: u64,
+    /// Head dimension of attention layers (for MLA, the query/key width
+    /// `qk_nope_head_dim + qk_rope_head_dim`).
+    pub head_dim: u64,
+    pub vocab_size: u64,
+    /// Width of a dense MLP layer, where the config gives one.
+    pub intermediate_size: Option<u64>,
+    /// Longest context the model was configured for
+    /// (`max_position_embeddings`).
+    pub max_context: Option<u64>,
+    /// The output head reuses the input embedding.
+    pub tied_embeddings: bool,
+    /// Storage type of unquantized tensors.
+    pub dtype: Dtype,
+    /// The config gave no dtype; `dtype` is a default.
+    pub dtype_assumed: bool,
+    /// Attention kind of each layer, one entry per layer.
+    pub attention: Vec<AttentionKind>,
+    /// Feed-forward kind of each layer, one entry per layer.
+    pub ffn: Vec<FfnKind>,
+    pub mla: Option<MlaSpec>,
+    /// The mixer of `Linear` layers.
+    pub linear_mixer: Option<LinearMixer>,
+    pub moe: Option<MoeSpec>,
+    /// Parameters by group.
+    pub params: ParamGroups,
+    /// All parameters (the sum of `params`); MTP layers not included.
+    pub params_total: u64,
+    /// Parameters used per token: the total less the routed experts a
+    /// token does not visit (and, for gpt-oss, less the input embedding,
+    /// as its model card counts).
+    pub params_active: u64,
+    /// Parameters of multi-token-prediction layers stored with the
+    /// checkpoint but not part of the model's published size.
+    pub mtp_params: u64,
+    pub quantization: Option<Quantization>,
+    /// Parameters stored in the quantized format, by group.
+    pub quantized_params: ParamGroups,
+    /// Bytes of the checkpoint as published, by group: quantized tensors
+    /// with their scales, the rest at `dtype`.
+    pub published_bytes: ParamGroups,
+    /// Keys absent from the config whose values were taken from the
+    /// family's defaults (as `transformers` does), so the UI can say so.
+    pub defaults_used: Vec<String>,
+}
+
+impl ModelSpec {
+    /// Bytes of the weights as published (MTP layers not included).
+    pub fn published_weight_bytes(&self) -> u64 {
+        self.published_bytes.total()
+    }
+}
+
+/// Parses the text of a Hugging Face `config.json`.
+///
+/// Never panics: anything that is not a usable config is a
+/// [`ConfigError`] naming the keys at fault.
+pub fn parse_config(text: &str) -> Result<ModelSpec, ConfigError> {
+    let object = json::parse_object(text)?;
+    let r = Reader::new(&object);
+    let model_type = r.text("model_type")?;
+    let architecture = first_architecture(&r);
+    let family = family_of(model_type, architecture.as_deref());
+    let r = r.with_defaults(family.defaults());
+    let shape = shape::read(&r, family)?;
+    let mut moe = moe::read(&r, family, shape.rules, shape.layers)?;
+    let routes = moe.as_ref().map(|m| m.selection.clone());
+    let routes_fn = routes.as_ref().map(|s| move |i| s.routes(i));
+    let plan = layers::plan(
+        &r,
+        &shape,
+        routes_fn.as_ref().map(|f| f as &dyn Fn(u64) -> bool),
+    )?;
+    check_dense_width(&shape, &plan)?;
+    if let Some(m) = moe.as_mut() {
+        m.moe_layers = count(&plan.ffn, FfnKind::Moe);
+        m.dense_layers = count(&plan.ffn, FfnKind::Dense);
+    }
+    let arch = params::Arch {
+        shape: &shape,
+        moe: moe.as_ref(),
+        mixer: plan.mixer,
+    };
+    let (params, unrouted) = params::count(&arch, &plan);
+    let quantization = quant::read(&r)?;
+    let (quantized_params, published_bytes) =
+        quant::weigh(&arch, &plan, quantization.as_ref(), shape.dtype);
+    let params_total = params.total();
+    let excluded_embedding = match shape.rules.active_excludes_embedding {
+        true => params.embedding,
+        false => 0,
+    };
+    Ok(ModelSpec {
+        name: r
+            .get_outer("_name_or_path")
+            .and_then(|v| v.as_str())
+            .map(str::to_string),
+        model_type: model_type.map(str::to_string),
+        architecture,
+        family,
+        nested_text_config: r.is_nested(),
+        hidden_size: shape.hidden,
+        num_layers: shape.layers,
+        num_attention_heads: shape.heads,
+        num_kv_heads: shape.kv_heads,
+        head_dim: shape.head_dim,
+        vocab_size: shape.vocab,
+        intermediate_size: shape.intermediate,
+        max_context: shape.max_context,
+        tied_embeddings: shape.tied,
+        dtype: shape.dtype,
+        dtype_assumed: shape.dtype_assumed,
+        mtp_params: params::mtp_params(&arch, &plan),
+        attention: plan.attention,
+        ffn: plan.ffn,
+        mla: shape.mla,
+        linear_mixer: plan.mixer,
+        moe,
+        params,
+        params_total,
+        params_active: params_total
+            .saturating_sub(unrouted)
+            .saturating_sub(excluded_embedding),
+        quantization,
+        quantized_params,
+        published_bytes,
+        defaults_used: r.used_defaults(),
+    })
+}
+
+fn count(kinds: &[FfnKind], wanted: FfnKind) -> u64 {
+    kinds.iter().filter(|k| **k == wanted).count() as u64
+}
+
+/// The first entry of `architectures` (outer object first), if a string.
+fn first_architecture(r: &Reader) -> Option<String> {
+    let list = r
+        .get_outer("architectures")
+        .or_else(|| r.get("architectures"))?;
+    list.as_array()?.first()?.as_str().map(str::to_string)
+}
+
+/// The family from `model_type`, else from the architecture's class name.
+fn family_of(model_type: Option<&str>, architecture: Option<&str>) -> Family {
+    match model_type.map(Family::of) {
+        Some(f) if f != Family::Generic => f,
+        _ => architecture.map(Family::of).unwrap_or(Family::Generic),
+    }
+}
+
+/// A layer with a dense MLP needs its width.
+fn check_dense_width(shape: &shape::Shape, plan: &layers::Plan) -> Result<(), ConfigError> {
+    if shape.intermediate.is_none() && plan.ffn.contains(&FfnKind::Dense) {
+        return Err(ConfigError::missing(vec!["intermediate_size".to_string()]));
+    }
+    Ok(())
+}
