@@ -2,7 +2,8 @@
 # Runs every gate and every test layer, then prints one line:
 #   N passed, M failed
 # Layers: native cargo tests (core + CLI), wasm-bindgen-test in headless
-# Chromium, end-to-end (node:test + playwright-core on the release build).
+# Chromium, the measurement harness's Python unit tests (CPU only),
+# end-to-end (node:test + playwright-core on the release build).
 # A layer that runs zero tests counts as a failure. A failing gate (fmt,
 # clippy native, clippy wasm32) counts as one failed check.
 set -uo pipefail
@@ -69,6 +70,11 @@ count native "$p" "$f" "$status"
 run wasm cargo test --target wasm32-unknown-unknown -p vramfit-app --test web; status=$?
 read -r p f < <(cargo_counts "$LOGS/wasm.log")
 count browser "$p" "$f" "$status"
+
+# The measurement harness's own tests (CPU only, standard library).
+run python python3 -m unittest discover -s bench -p 'test_*.py' -v; status=$?
+p=$(grep -cE ' \.\.\. ok$' "$LOGS/python.log"); f=$(grep -cE ' \.\.\. (FAIL|ERROR)$' "$LOGS/python.log")
+count bench-python "$p" "$f" "$status"
 
 if run build trunk build --release; then
   run e2e node --test --test-concurrency=1 tests/e2e/; status=$?

@@ -59,12 +59,9 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The fields every method reads (model, formats, workload, GPU).
-fn shared_fields() -> Vec<Field> {
-    Field::ALL
-        .into_iter()
-        .filter(|f| !MethodId::ALL.iter().any(|m| m.own_fields().contains(f)))
-        .collect()
+/// The fields every method reads (model shape, formats, workload, GPU).
+fn shared_fields() -> [Field; 9] {
+    MethodId::SHARED_FIELDS
 }
 
 /// The results column for one report.

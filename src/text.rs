@@ -46,6 +46,8 @@ pub fn field_label(field: Field) -> (&'static str, &'static str, &'static str) {
             "GB",
             "Capacidad nominal en GB decimales (10⁹ bytes).",
         ),
+        Field::Gpus => ("GPU", "×", "Número de GPU que reparten el modelo."),
+        Field::LoraRank => ("Rango LoRA", "r", "Rango de los adaptadores LoRA/QLoRA."),
         Field::RuntimeGib => (
             "Reserva de runtime",
             "GiB",
@@ -78,6 +80,22 @@ pub fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::Field(f) => format!("{}: {}", field_label(f.field).0, input_error(f)),
         ScenarioError::MethodMode { method, .. } => {
             format!("El método {} no estima este modo.", method_name(*method))
+        }
+        ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
+            format!("No hay ningún modelo «{}» en el catálogo.", miss.query)
+        }
+        ScenarioError::UnknownModel(miss) => format!(
+            "No hay ningún modelo «{}» en el catálogo. ¿Quizá {}?",
+            miss.query,
+            miss.suggestions.join(", ")
+        ),
+        ScenarioError::Config(e) => format!(
+            "config.json no se puede usar: {} (claves: {}).",
+            e,
+            e.keys().join(", ")
+        ),
+        ScenarioError::NeedsModel(_) => {
+            "El formato «como se publicó» necesita un modelo real (catálogo o config.json).".into()
         }
     }
 }

@@ -3,8 +3,10 @@
 //! the same inputs. All sizes are integer bytes.
 
 use crate::methods::{self, dense, MethodId, MethodResult};
-use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
+use crate::model::{LayerCount, ModelSpec};
+use crate::scenario::{ModelRef, Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Version of the document layout; bumped only on a breaking change.
 pub const SCHEMA: &str = "vramfit/1";
@@ -15,7 +17,8 @@ pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// What vramfit understood of the model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModelSummary {
-    /// Where the shape came from (`"manual"`: typed numbers).
+    /// Where the shape came from: `"manual"` (typed numbers), `"catalog"`
+    /// or `"config"`.
     pub source: &'static str,
     /// All parameters.
     pub params_total: u64,
@@ -24,9 +27,43 @@ pub struct ModelSummary {
     pub layers: u64,
     pub kv_heads: u64,
     pub head_dim: u64,
-    /// Bytes one more token of context adds, across all layers, at the
-    /// chosen KV dtype, for one sequence.
+    /// Bytes one more token of context adds, for one sequence, at the
+    /// chosen KV dtype, across all layers that grow with context (a real
+    /// model's sliding-window, latent and linear layers are counted as
+    /// they are; typed numbers are all full attention).
     pub kv_bytes_per_token: u64,
+    /// Layers by attention kind (a real model only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layers_by_kind: Vec<LayerCount>,
+    /// Everything parsed from the config (a real model only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<Arc<ModelSpec>>,
+}
+
+impl ModelSummary {
+    /// The summary of a validated scenario's model.
+    pub fn of(input: &ScenarioInput, scenario: &Scenario) -> ModelSummary {
+        let source = match &input.model {
+            None => "manual",
+            Some(ModelRef::Catalog(_)) => "catalog",
+            Some(ModelRef::Config(_)) => "config",
+        };
+        let model = scenario.model.as_deref();
+        ModelSummary {
+            source,
+            params_total: scenario.params,
+            params_active: model.map_or(scenario.params, |m| m.params_active),
+            layers: scenario.layers,
+            kv_heads: scenario.kv_heads,
+            head_dim: scenario.head_dim,
+            kv_bytes_per_token: model.map_or_else(
+                || dense::kv_bytes_per_token(scenario),
+                |m| m.kv_bytes_per_token(scenario.kv_milli_bits),
+            ),
+            layers_by_kind: model.map(|m| m.layers_by_kind()).unwrap_or_default(),
+            spec: scenario.model.clone(),
+        }
+    }
 }
 
 /// The whole document.
@@ -79,15 +116,7 @@ pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Report {
         schema: SCHEMA,
         app_version: APP_VERSION,
         inputs: input.clone(),
-        model: ModelSummary {
-            source: "manual",
-            params_total: scenario.params,
-            params_active: scenario.params,
-            layers: scenario.layers,
-            kv_heads: scenario.kv_heads,
-            head_dim: scenario.head_dim,
-            kv_bytes_per_token: dense::kv_bytes_per_token(scenario),
-        },
+        model: ModelSummary::of(input, scenario),
         estimate,
         methods,
     }

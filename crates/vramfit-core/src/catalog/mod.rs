@@ -2,6 +2,9 @@
 //!
 //! - [`gpus`]: accelerators with their marketed memory (decimal GB), memory
 //!   bandwidth and dense tensor throughput, from `data/gpus.json`;
+//! - [`models`]: the checked-in `config.json` files of `data/configs/`,
+//!   each with its provenance, its published parameter count and whether
+//!   vramfit can compute it;
 //! - [`fuzzy`]: edit distance and "did you mean" suggestions shared by
 //!   every catalog lookup.
 //!
@@ -10,8 +13,10 @@
 
 pub mod fuzzy;
 pub mod gpus;
+pub mod models;
 
 pub use gpus::{find_gpu, Gpu, GpuCategory};
+pub use models::{find_model, ModelEntry};
 
 use serde::Serialize;
 use std::fmt;

@@ -2,6 +2,7 @@
 //! [`Scenario`](crate::scenario::Scenario) that returns a [`MethodResult`];
 //! each reproduces one seed document exactly (see `docs/methodology.md`).
 
+pub mod allocator;
 pub mod dense;
 pub mod lesson;
 pub mod quick;
@@ -42,6 +43,19 @@ impl MethodId {
             MethodId::Lesson => matches!(mode, Mode::Inference | Mode::Full),
         }
     }
+
+    /// The fields every method reads: model shape, formats, workload, GPU.
+    pub const SHARED_FIELDS: [Field; 9] = [
+        Field::ParamsB,
+        Field::Layers,
+        Field::KvHeads,
+        Field::HeadDim,
+        Field::WeightBits,
+        Field::KvBytes,
+        Field::Context,
+        Field::Batch,
+        Field::GpuMemoryGb,
+    ];
 
     /// The scenario fields the method reads beyond the shared ones
     /// (model, formats, workload, GPU).

@@ -3,14 +3,25 @@
 //!
 //! Validation happens once, here, at the edge. [`ScenarioInput`] is what the
 //! UI, the CLI and an imported JSON document hold; [`ScenarioInput::validate`]
-//! turns it into a [`Scenario`] or a list of [`InputError`]s naming each bad
-//! field. Every method takes a [`Scenario`] and cannot fail.
+//! turns it into a [`Scenario`] or a list of [`ScenarioError`]s naming each
+//! bad field, an unknown model or a config that cannot be used. Every
+//! method takes a [`Scenario`] and cannot fail.
 
+mod field;
+mod format;
+
+pub use field::{Field, InputError, InputProblem};
+pub use format::WeightFormat;
+
+use crate::catalog::{self, NotFound};
 use crate::methods::MethodId;
+use crate::model::{parse_config, ConfigError, ModelSpec};
+use crate::units::{GB, GIB};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
-/// A scenario as entered: model shape, formats, workload and GPU.
+/// A scenario as entered: model, formats, workload and GPU.
 ///
 /// The default is seed 004's worked example: an 8B model with 32 layers,
 /// 8 KV heads and head dimension 128, FP16 weights and cache, 8,192 tokens,
@@ -23,6 +34,10 @@ pub struct ScenarioInput {
     pub method: MethodId,
     /// Serving or training.
     pub mode: Mode,
+    /// A real model (catalog id or `config.json` text). When set, its shape
+    /// replaces `params_b`, `layers`, `kv_heads` and `head_dim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelRef>,
     /// Parameters, in billions (10⁹).
     pub params_b: f64,
     /// Transformer layers (`num_hidden_layers`).
@@ -31,6 +46,10 @@ pub struct ScenarioInput {
     pub kv_heads: u64,
     /// Dimension of one attention head.
     pub head_dim: u64,
+    /// A named weight format; when set, its bits per weight replace
+    /// `weight_bits`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight_format: Option<WeightFormat>,
     /// Bits per weight (16 for FP16/BF16, 8 for FP8/INT8, 4 for 4-bit).
     pub weight_bits: f64,
     /// Bytes per cached key or value element (2 for FP16, 1 for FP8).
@@ -39,8 +58,12 @@ pub struct ScenarioInput {
     pub context: u64,
     /// Sequences served at once.
     pub batch: u64,
-    /// Memory of the GPU, in decimal GB (as marketed).
+    /// GPUs the model is spread over.
+    pub gpus: u64,
+    /// Memory of one GPU, in decimal GB (as marketed).
     pub gpu_memory_gb: f64,
+    /// LoRA/QLoRA adapter rank.
+    pub lora_rank: u64,
     /// `quick`: overhead on weights + KV cache, in percent.
     pub overhead_pct: f64,
     /// `lesson`: runtime reserve (CUDA context, kernels), in GiB (2³⁰).
@@ -56,21 +79,36 @@ impl Default for ScenarioInput {
         ScenarioInput {
             method: MethodId::Quick,
             mode: Mode::Inference,
+            model: None,
             params_b: 8.0,
             layers: 32,
             kv_heads: 8,
             head_dim: 128,
+            weight_format: None,
             weight_bits: 16.0,
             kv_bytes: 2.0,
             context: 8192,
             batch: 1,
+            gpus: 1,
             gpu_memory_gb: 24.0,
+            lora_rank: 16,
             overhead_pct: 10.0,
             runtime_gib: 2.0,
             activation_gib: 4.0,
             margin_pct: 15.0,
         }
     }
+}
+
+/// Where a real model's shape comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelRef {
+    /// A catalog id such as `meta-llama/Llama-3.1-8B` (case-insensitive).
+    Catalog(String),
+    /// The text of a Hugging Face `config.json`, kept verbatim so that an
+    /// exported document reproduces the calculation on its own.
+    Config(String),
 }
 
 /// What the memory is for.
@@ -97,184 +135,13 @@ impl Mode {
             Mode::Full => "full",
         }
     }
-}
 
-/// Every numeric field of [`ScenarioInput`], with its accepted range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    ParamsB,
-    Layers,
-    KvHeads,
-    HeadDim,
-    WeightBits,
-    KvBytes,
-    Context,
-    Batch,
-    GpuMemoryGb,
-    OverheadPct,
-    RuntimeGib,
-    ActivationGib,
-    MarginPct,
-}
-
-/// What is wrong with one field's value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InputProblem {
-    /// The text is empty.
-    Empty,
-    /// The text is not a number.
-    NotANumber,
-    /// A whole number was expected.
-    NotAnInteger,
-    /// Below the field's minimum.
-    TooSmall,
-    /// Above the field's maximum.
-    TooLarge,
-}
-
-/// One rejected field, with the range it accepts, so that every front end
-/// can say what is wrong in its own language.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct InputError {
-    pub field: Field,
-    pub problem: InputProblem,
-    pub min: f64,
-    pub max: f64,
-}
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.problem {
-            InputProblem::Empty => "is empty".to_string(),
-            InputProblem::NotANumber => "is not a number".to_string(),
-            InputProblem::NotAnInteger => "must be a whole number".to_string(),
-            InputProblem::TooSmall | InputProblem::TooLarge => {
-                format!("must be between {} and {}", self.min, self.max)
-            }
-        };
-        write!(f, "{} {what}", self.field.key())
-    }
-}
-
-impl Field {
-    /// All fields, in the order the UI shows them.
-    pub const ALL: [Field; 13] = [
-        Field::ParamsB,
-        Field::Layers,
-        Field::KvHeads,
-        Field::HeadDim,
-        Field::WeightBits,
-        Field::KvBytes,
-        Field::Context,
-        Field::Batch,
-        Field::GpuMemoryGb,
-        Field::OverheadPct,
-        Field::RuntimeGib,
-        Field::ActivationGib,
-        Field::MarginPct,
-    ];
-
-    /// The field's key in JSON, in `data-testid`s (`field-<key>`) and, with
-    /// `-` for `_`, as a CLI flag.
-    pub const fn key(self) -> &'static str {
-        match self {
-            Field::ParamsB => "params_b",
-            Field::Layers => "layers",
-            Field::KvHeads => "kv_heads",
-            Field::HeadDim => "head_dim",
-            Field::WeightBits => "weight_bits",
-            Field::KvBytes => "kv_bytes",
-            Field::Context => "context",
-            Field::Batch => "batch",
-            Field::GpuMemoryGb => "gpu_memory_gb",
-            Field::OverheadPct => "overhead_pct",
-            Field::RuntimeGib => "runtime_gib",
-            Field::ActivationGib => "activation_gib",
-            Field::MarginPct => "margin_pct",
-        }
-    }
-
-    /// Accepted range `(min, max)`, inclusive.
-    ///
-    /// The limits are generous (a 100-trillion-parameter model, 100 M tokens)
-    /// but finite, so every product downstream stays finite.
-    pub const fn range(self) -> (f64, f64) {
-        match self {
-            Field::ParamsB => (0.001, 100_000.0),
-            Field::Layers => (1.0, 1024.0),
-            Field::KvHeads => (1.0, 1024.0),
-            Field::HeadDim => (1.0, 16_384.0),
-            Field::WeightBits => (1.0, 32.0),
-            Field::KvBytes => (0.25, 4.0),
-            Field::Context => (1.0, 100_000_000.0),
-            Field::Batch => (1.0, 1_000_000.0),
-            Field::GpuMemoryGb => (0.001, 1_000_000.0),
-            Field::OverheadPct => (0.0, 1_000.0),
-            Field::RuntimeGib => (0.0, 1_000_000.0),
-            Field::ActivationGib => (0.0, 1_000_000.0),
-            Field::MarginPct => (0.0, 1_000.0),
-        }
-    }
-
-    /// Whether the field only takes whole numbers.
-    pub const fn integer(self) -> bool {
-        matches!(
-            self,
-            Field::Layers | Field::KvHeads | Field::HeadDim | Field::Context | Field::Batch
-        )
-    }
-
-    /// Parses and range-checks the text a person typed.
-    ///
-    /// Accepts a decimal comma (`"0,5"`) and surrounding spaces.
-    ///
-    /// ```
-    /// use vramfit_core::scenario::{Field, InputProblem};
-    /// assert_eq!(Field::Context.parse(" 8192 "), Ok(8192.0));
-    /// assert_eq!(Field::KvBytes.parse("0,5"), Ok(0.5));
-    /// assert_eq!(Field::Layers.parse("3.5").unwrap_err().problem, InputProblem::NotAnInteger);
-    /// assert_eq!(Field::Batch.parse("-1").unwrap_err().problem, InputProblem::TooSmall);
-    /// assert_eq!(Field::ParamsB.parse("abc").unwrap_err().problem, InputProblem::NotANumber);
-    /// ```
-    pub fn parse(self, text: &str) -> Result<f64, InputError> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(self.error(InputProblem::Empty));
-        }
-        let value: f64 = text
-            .replace(',', ".")
-            .parse()
-            .map_err(|_| self.error(InputProblem::NotANumber))?;
-        self.check(value)
-    }
-
-    /// Range-checks a number that is already parsed.
-    pub fn check(self, value: f64) -> Result<f64, InputError> {
-        let (min, max) = self.range();
-        if !value.is_finite() {
-            return Err(self.error(InputProblem::NotANumber));
-        }
-        if value < min {
-            return Err(self.error(InputProblem::TooSmall));
-        }
-        if value > max {
-            return Err(self.error(InputProblem::TooLarge));
-        }
-        if self.integer() && value.fract() != 0.0 {
-            return Err(self.error(InputProblem::NotAnInteger));
-        }
-        Ok(value)
-    }
-
-    fn error(self, problem: InputProblem) -> InputError {
-        let (min, max) = self.range();
-        InputError {
-            field: self,
-            problem,
-            min,
-            max,
+    /// Parses a mode name, case-insensitively (`train`, `training` = full).
+    pub fn from_name(name: &str) -> Option<Mode> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "inference" => Some(Mode::Inference),
+            "full" | "train" | "training" => Some(Mode::Full),
+            _ => None,
         }
     }
 }
@@ -291,7 +158,9 @@ impl ScenarioInput {
             Field::KvBytes => self.kv_bytes,
             Field::Context => self.context as f64,
             Field::Batch => self.batch as f64,
+            Field::Gpus => self.gpus as f64,
             Field::GpuMemoryGb => self.gpu_memory_gb,
+            Field::LoraRank => self.lora_rank as f64,
             Field::OverheadPct => self.overhead_pct,
             Field::RuntimeGib => self.runtime_gib,
             Field::ActivationGib => self.activation_gib,
@@ -300,6 +169,7 @@ impl ScenarioInput {
     }
 
     /// Sets one field from a number that [`Field::check`] accepted.
+    /// Typing bits per weight by hand drops a named format.
     pub fn set(&mut self, field: Field, value: f64) {
         // `as u64` saturates and drops no fraction here: `check` passed.
         match field {
@@ -307,16 +177,34 @@ impl ScenarioInput {
             Field::Layers => self.layers = value as u64,
             Field::KvHeads => self.kv_heads = value as u64,
             Field::HeadDim => self.head_dim = value as u64,
-            Field::WeightBits => self.weight_bits = value,
+            Field::WeightBits => {
+                self.weight_bits = value;
+                self.weight_format = None;
+            }
             Field::KvBytes => self.kv_bytes = value,
             Field::Context => self.context = value as u64,
             Field::Batch => self.batch = value as u64,
+            Field::Gpus => self.gpus = value as u64,
             Field::GpuMemoryGb => self.gpu_memory_gb = value,
+            Field::LoraRank => self.lora_rank = value as u64,
             Field::OverheadPct => self.overhead_pct = value,
             Field::RuntimeGib => self.runtime_gib = value,
             Field::ActivationGib => self.activation_gib = value,
             Field::MarginPct => self.margin_pct = value,
         }
+    }
+
+    /// Chooses a named weight format and shows its bits per weight.
+    pub fn set_weight_format(&mut self, format: WeightFormat) {
+        self.weight_format = Some(format);
+        if let Some(milli) = format.milli_bits() {
+            self.weight_bits = milli as f64 / 1_000.0;
+        }
+    }
+
+    /// Sets the GPU memory from a capacity in GiB (seed 000 enters it so).
+    pub fn set_capacity_gib(&mut self, gib: f64) {
+        self.gpu_memory_gb = gib * GIB as f64 / GB as f64;
     }
 
     /// Switches to `mode`; when the selected method does not estimate it,
@@ -338,8 +226,8 @@ impl ScenarioInput {
         }
     }
 
-    /// Checks every field and that the method estimates the mode; on
-    /// success the exact, typed [`Scenario`].
+    /// Checks every field, the model and that the method estimates the
+    /// mode; on success the exact, typed [`Scenario`].
     pub fn validate(&self) -> Result<Scenario, Vec<ScenarioError>> {
         let mut errors: Vec<ScenarioError> = Field::ALL
             .iter()
@@ -352,21 +240,53 @@ impl ScenarioInput {
                 mode: self.mode,
             });
         }
+        let model = match self.model.as_ref().map(resolve_model).transpose() {
+            Ok(model) => model,
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        };
+        let published_milli_bits = model.as_ref().map(published_milli_bits);
+        let weight_milli_bits = match self.weight_format {
+            Some(WeightFormat::AsPublished) => match published_milli_bits {
+                Some(bits) => bits,
+                None => {
+                    errors.push(ScenarioError::NeedsModel(WeightFormat::AsPublished));
+                    0
+                }
+            },
+            Some(format) => format.milli_bits().unwrap_or(16_000),
+            None => (self.weight_bits * 1_000.0).round() as u64,
+        };
         if !errors.is_empty() {
             return Err(errors);
         }
+        let shape = model.as_ref().map_or(
+            [
+                (self.params_b * 1e9).round() as u64,
+                self.layers,
+                self.kv_heads,
+                self.head_dim,
+            ],
+            |m| [m.params_total, m.num_layers, m.num_kv_heads, m.head_dim],
+        );
         Ok(Scenario {
             method: self.method,
             mode: self.mode,
-            params: (self.params_b * 1e9).round() as u64,
-            layers: self.layers,
-            kv_heads: self.kv_heads,
-            head_dim: self.head_dim,
-            weight_milli_bits: (self.weight_bits * 1_000.0).round() as u64,
+            params: shape[0],
+            layers: shape[1],
+            kv_heads: shape[2],
+            head_dim: shape[3],
+            model: model.map(Arc::new),
+            weight_format: self.weight_format,
+            weight_milli_bits,
             kv_milli_bits: (self.kv_bytes * 8_000.0).round() as u64,
             context: self.context,
             batch: self.batch,
+            gpus: self.gpus,
             gpu_bytes: (self.gpu_memory_gb * 1e9).round() as u64,
+            lora_rank: self.lora_rank,
             overhead_centi_pct: (self.overhead_pct * 100.0).round() as u64,
             runtime_bytes: gib_to_bytes(self.runtime_gib),
             activation_bytes: gib_to_bytes(self.activation_gib),
@@ -375,20 +295,44 @@ impl ScenarioInput {
     }
 }
 
+/// The model a [`ModelRef`] names, parsed.
+fn resolve_model(model: &ModelRef) -> Result<ModelSpec, ScenarioError> {
+    match model {
+        ModelRef::Catalog(id) => {
+            let entry = catalog::find_model(id).map_err(ScenarioError::UnknownModel)?;
+            entry.spec().map_err(ScenarioError::Config)
+        }
+        ModelRef::Config(text) => parse_config(text).map_err(ScenarioError::Config),
+    }
+}
+
+/// Average bits per parameter of the checkpoint as published:
+/// `published bytes × 8 / parameters`, in thousandths of a bit.
+fn published_milli_bits(model: &ModelSpec) -> u64 {
+    let params = model.params_total.max(1) as u128;
+    crate::units::saturate((model.published_weight_bytes() as u128 * 8_000).div_ceil(params))
+}
+
 /// `gib × 2³⁰`, rounded to the byte; for checked values (finite, ≥ 0,
 /// ≤ 10⁶ GiB, where the product is exact in `f64`).
 fn gib_to_bytes(gib: f64) -> u64 {
-    (gib * crate::units::GIB as f64).round() as u64
+    (gib * GIB as f64).round() as u64
 }
 
 /// Why a scenario was rejected.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ScenarioError {
     /// One field's value is not accepted.
     Field(InputError),
     /// The selected method does not estimate this mode.
     MethodMode { method: MethodId, mode: Mode },
+    /// The catalog has no such model.
+    UnknownModel(NotFound),
+    /// The model's `config.json` cannot be used.
+    Config(ConfigError),
+    /// This weight format needs a real model (catalog or config).
+    NeedsModel(WeightFormat),
 }
 
 impl fmt::Display for ScenarioError {
@@ -407,6 +351,13 @@ impl fmt::Display for ScenarioError {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            ScenarioError::UnknownModel(e) => e.fmt(f),
+            ScenarioError::Config(e) => write!(f, "config.json: {e}"),
+            ScenarioError::NeedsModel(format) => write!(
+                f,
+                "weight format {} needs a model (catalog id or config.json)",
+                format.id()
+            ),
         }
     }
 }
@@ -417,19 +368,25 @@ impl fmt::Display for ScenarioError {
 pub struct Scenario {
     pub method: MethodId,
     pub mode: Mode,
-    /// Parameter count.
+    /// Parameter count (the model's total when a model is given).
     pub params: u64,
     pub layers: u64,
     pub kv_heads: u64,
     pub head_dim: u64,
+    /// The parsed model, when one was given.
+    pub model: Option<Arc<ModelSpec>>,
+    /// The named weight format, when one was chosen.
+    pub weight_format: Option<WeightFormat>,
     /// Bits per weight, in thousandths of a bit.
     pub weight_milli_bits: u64,
     /// Bits per cached element, in thousandths of a bit.
     pub kv_milli_bits: u64,
     pub context: u64,
     pub batch: u64,
-    /// GPU memory in bytes (decimal GB × 10⁹).
+    pub gpus: u64,
+    /// Memory of one GPU, in bytes (decimal GB × 10⁹).
     pub gpu_bytes: u64,
+    pub lora_rank: u64,
     /// `quick` overhead, in hundredths of a percent (10 % = 1,000).
     pub overhead_centi_pct: u64,
     /// `lesson` runtime reserve, in bytes (GiB × 2³⁰).
@@ -466,7 +423,7 @@ mod tests {
             .iter()
             .filter_map(|e| match e {
                 ScenarioError::Field(f) => Some(f.field),
-                ScenarioError::MethodMode { .. } => None,
+                _ => None,
             })
             .collect();
         assert_eq!(fields, [Field::Layers, Field::KvBytes, Field::GpuMemoryGb]);
@@ -502,5 +459,63 @@ mod tests {
         let input: ScenarioInput = serde_json::from_str(r#"{"context": 4096}"#).unwrap();
         assert_eq!(input.context, 4096);
         assert_eq!(input.layers, 32);
+    }
+
+    #[test]
+    fn a_catalog_model_replaces_the_typed_shape() {
+        let input = ScenarioInput {
+            model: Some(ModelRef::Catalog("meta-llama/llama-3.1-70b".into())),
+            ..ScenarioInput::default()
+        };
+        let s = input.validate().unwrap();
+        assert_eq!(s.params, 70_553_706_496);
+        assert_eq!((s.layers, s.kv_heads, s.head_dim), (80, 8, 128));
+        assert!(s.model.is_some());
+    }
+
+    #[test]
+    fn model_problems_are_named() {
+        let unknown = ScenarioInput {
+            model: Some(ModelRef::Catalog("Lama-3.1-8B".into())),
+            ..ScenarioInput::default()
+        };
+        let text = unknown.validate().unwrap_err()[0].to_string();
+        assert!(
+            text.contains("did you mean meta-llama/Llama-3.1-8B"),
+            "{text}"
+        );
+        let broken = ScenarioInput {
+            model: Some(ModelRef::Config(
+                r#"{"model_type": "llama", "hidden_size": 4096"#.into(),
+            )),
+            ..ScenarioInput::default()
+        };
+        assert!(matches!(
+            broken.validate().unwrap_err()[0],
+            ScenarioError::Config(_)
+        ));
+    }
+
+    #[test]
+    fn as_published_needs_a_model_and_reads_the_checkpoint() {
+        let mut input = ScenarioInput::default();
+        input.set_weight_format(WeightFormat::AsPublished);
+        assert_eq!(
+            input.validate().unwrap_err(),
+            [ScenarioError::NeedsModel(WeightFormat::AsPublished)]
+        );
+        input.model = Some(ModelRef::Catalog("openai/gpt-oss-20b".into()));
+        let s = input.validate().unwrap();
+        // MXFP4 experts + BF16 rest: about 5.26 bits per parameter on average.
+        assert_eq!(s.weight_milli_bits, 5_264);
+    }
+
+    #[test]
+    fn typing_bits_drops_the_named_format() {
+        let mut input = ScenarioInput::default();
+        input.set_weight_format(WeightFormat::Awq);
+        assert_eq!(input.weight_bits, 4.16);
+        input.set(Field::WeightBits, 5.0);
+        assert_eq!(input.weight_format, None);
     }
 }

@@ -1,0 +1,300 @@
+//! Command-line parsing: every mistake becomes one readable sentence.
+
+use std::path::Path;
+use vramfit_core::catalog;
+use vramfit_core::methods::MethodId;
+use vramfit_core::scenario::{Field, Mode, ModelRef, ScenarioInput, WeightFormat};
+
+/// What the command line asked for.
+#[derive(Debug, PartialEq)]
+pub enum Command {
+    Help,
+    Version,
+    Estimate { input: ScenarioInput, json: bool },
+    Inspect { model: ModelRef, json: bool },
+    Gpus { json: bool },
+}
+
+pub const USAGE: &str = "\
+usage:
+  vramfit estimate [MODEL] [--method quick|lesson] [--mode inference|full] [--train]
+                   [--quant FORMAT] [--weight-bits N] [--kv-dtype DTYPE] [--kv-bytes N]
+                   [--seq N] [--batch N] [--lora R]
+                   [--gpu NAME | --capacity-gb X | --capacity-gib X] [--gpus N]
+                   [--overhead-pct X]                                    (quick)
+                   [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
+                   [--json]
+  vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
+  vramfit inspect MODEL [--json]     the parsed architecture
+  vramfit gpus [--json]              the GPU catalog, with sources
+  vramfit --help | --version
+
+MODEL is a path to a config.json, a folder holding one, or a catalog id such
+as meta-llama/Llama-3.1-8B. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
+q5_k_m q4_k_m mxfp4 nf4 as_published. DTYPE: fp32 bf16 fp16 fp8 int8 int4.
+Omitted options take seed 004's worked example (8B, 32 layers, 8 KV heads,
+head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB) and seed 000's
+reserves (2 GiB runtime, 4 GiB activation, 15 % margin).";
+
+/// The CLI flag of each numeric scenario field.
+const FLAGS: [(&str, Field); 15] = [
+    ("--params", Field::ParamsB),
+    ("--layers", Field::Layers),
+    ("--kv-heads", Field::KvHeads),
+    ("--head-dim", Field::HeadDim),
+    ("--weight-bits", Field::WeightBits),
+    ("--kv-bytes", Field::KvBytes),
+    ("--seq", Field::Context),
+    ("--batch", Field::Batch),
+    ("--gpus", Field::Gpus),
+    ("--capacity-gb", Field::GpuMemoryGb),
+    ("--lora", Field::LoraRank),
+    ("--overhead-pct", Field::OverheadPct),
+    ("--runtime-gib", Field::RuntimeGib),
+    ("--activation-gib", Field::ActivationGib),
+    ("--margin", Field::MarginPct),
+];
+
+/// KV-cache dtypes by name, in bytes per element.
+const KV_DTYPES: [(&str, f64); 6] = [
+    ("fp32", 4.0),
+    ("bf16", 2.0),
+    ("fp16", 2.0),
+    ("fp8", 1.0),
+    ("int8", 1.0),
+    ("int4", 0.5),
+];
+
+/// Parses the arguments (without the program name).
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(format!("missing command\n{USAGE}"));
+    };
+    match command.as_str() {
+        "-h" | "--help" | "help" => Ok(Command::Help),
+        "-V" | "--version" => Ok(Command::Version),
+        "estimate" => parse_estimate(rest),
+        "inspect" => parse_inspect(rest),
+        "gpus" => match rest {
+            [] => Ok(Command::Gpus { json: false }),
+            [flag] if flag == "--json" => Ok(Command::Gpus { json: true }),
+            _ => Err("usage: vramfit gpus [--json]".to_string()),
+        },
+        other => Err(format!("unknown command `{other}` (try `vramfit --help`)")),
+    }
+}
+
+fn parse_inspect(rest: &[String]) -> Result<Command, String> {
+    let json = rest.iter().any(|a| a == "--json");
+    let models: Vec<&String> = rest.iter().filter(|a| *a != "--json").collect();
+    match models.as_slice() {
+        [model] if !model.starts_with("--") => Ok(Command::Inspect {
+            model: model_ref(model)?,
+            json,
+        }),
+        _ => Err("usage: vramfit inspect MODEL [--json]".to_string()),
+    }
+}
+
+fn parse_estimate(rest: &[String]) -> Result<Command, String> {
+    let mut input = ScenarioInput::default();
+    let mut json = false;
+    let mut iter = rest.iter();
+    while let Some(arg) = iter.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        match flag {
+            "--json" => json = true,
+            "-h" | "--help" => return Ok(Command::Help),
+            "--train" => input.mode = Mode::Full,
+            _ if !flag.starts_with('-') => {
+                if input.model.is_some() {
+                    return Err(format!("unexpected argument `{flag}`: one MODEL only"));
+                }
+                input.model = Some(model_ref(flag)?);
+            }
+            _ => {
+                let text = value(flag, inline, &mut iter)?;
+                apply(&mut input, flag, &text)?;
+            }
+        }
+    }
+    if !rest
+        .iter()
+        .any(|a| a == "--method" || a.starts_with("--method="))
+    {
+        // No method asked for: take one that estimates the mode.
+        input.set_mode(input.mode);
+    }
+    Ok(Command::Estimate { input, json })
+}
+
+/// Applies one `--flag value` to the scenario.
+fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String> {
+    match flag {
+        "--mode" => {
+            let mode = Mode::from_name(text).ok_or_else(|| {
+                format!(
+                    "unknown mode `{text}` (known: {})",
+                    list(&Mode::ALL.map(|m| m.id()))
+                )
+            })?;
+            input.mode = mode;
+        }
+        "--method" => {
+            input.method = MethodId::from_name(text).ok_or_else(|| {
+                format!(
+                    "unknown method `{text}` (known: {})",
+                    list(&MethodId::ALL.map(|m| m.id()))
+                )
+            })?;
+        }
+        "--quant" => {
+            let format = WeightFormat::from_name(text).ok_or_else(|| {
+                format!(
+                    "unknown format `{text}` (known: {})",
+                    list(&WeightFormat::ALL.map(|f| f.id()))
+                )
+            })?;
+            input.set_weight_format(format);
+        }
+        "--kv-dtype" => {
+            let bytes = KV_DTYPES
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(text.trim()))
+                .map(|(_, b)| *b)
+                .ok_or_else(|| {
+                    format!(
+                        "unknown KV dtype `{text}` (known: {})",
+                        list(&KV_DTYPES.map(|d| d.0))
+                    )
+                })?;
+            input.kv_bytes = bytes;
+        }
+        "--gpu" => {
+            let gpu = catalog::find_gpu(text).map_err(|e| format!("--gpu: {e}"))?;
+            input.gpu_memory_gb = gpu.memory_gb;
+        }
+        "--capacity-gib" => {
+            let gib: f64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("{flag} {text}: is not a number"))?;
+            input.set_capacity_gib(gib);
+            Field::GpuMemoryGb
+                .check(input.gpu_memory_gb)
+                .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
+        }
+        _ => {
+            let field = FLAGS
+                .iter()
+                .find(|(f, _)| *f == flag)
+                .map(|(_, field)| *field)
+                .ok_or_else(|| format!("unknown option `{flag}` (try `vramfit --help`)"))?;
+            let number = field
+                .parse(text)
+                .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
+            input.set(field, number);
+        }
+    }
+    Ok(())
+}
+
+/// MODEL: a config.json, a folder holding one, or a catalog id.
+fn model_ref(arg: &str) -> Result<ModelRef, String> {
+    let path = Path::new(arg);
+    let file = if path.is_dir() {
+        path.join("config.json")
+    } else {
+        path.to_path_buf()
+    };
+    if file.is_file() {
+        return std::fs::read_to_string(&file)
+            .map(ModelRef::Config)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()));
+    }
+    if path.is_dir() {
+        return Err(format!("{arg} holds no config.json"));
+    }
+    Ok(ModelRef::Catalog(arg.to_string()))
+}
+
+/// `a, b, c`.
+fn list(names: &[&str]) -> String {
+    names.join(", ")
+}
+
+/// The error text without the field key (the flag already names it).
+fn without_key(message: &str) -> &str {
+    message.split_once(' ').map_or(message, |(_, rest)| rest)
+}
+
+/// The value of `flag`, inline (`--seq=8192`) or as the next argument.
+fn value<'a>(
+    flag: &str,
+    inline: Option<String>,
+    iter: &mut impl Iterator<Item = &'a String>,
+) -> Result<String, String> {
+    inline
+        .or_else(|| iter.next().cloned())
+        .ok_or_else(|| format!("{flag} needs a value"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn estimate(s: &str) -> ScenarioInput {
+        match parse(&args(s)) {
+            Ok(Command::Estimate { input, .. }) => input,
+            other => panic!("expected an estimate, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn flags_set_fields() {
+        let input = estimate("estimate --params 70 --weight-bits=4 --capacity-gb 48 --json");
+        assert_eq!(input.params_b, 70.0);
+        assert_eq!(input.weight_bits, 4.0);
+        assert_eq!(input.gpu_memory_gb, 48.0);
+        assert_eq!(input.layers, 32);
+    }
+
+    #[test]
+    fn named_formats_and_dtypes() {
+        let input = estimate("estimate --quant Q4_K_M --kv-dtype fp8");
+        assert_eq!(input.weight_format, Some(WeightFormat::Q4KM));
+        assert_eq!(input.weight_bits, 4.89);
+        assert_eq!(input.kv_bytes, 1.0);
+    }
+
+    #[test]
+    fn a_word_is_a_catalog_id() {
+        let input = estimate("estimate meta-llama/Llama-3.1-8B --seq 4096");
+        assert_eq!(
+            input.model,
+            Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into()))
+        );
+    }
+
+    #[test]
+    fn bad_values_are_one_clear_sentence() {
+        let err = |s: &str| parse(&args(s)).unwrap_err();
+        assert_eq!(
+            err("estimate --layers 0"),
+            "--layers 0: must be between 1 and 1024"
+        );
+        assert_eq!(err("estimate --seq"), "--seq needs a value");
+        assert!(err("estimate --bogus 1").contains("unknown option `--bogus`"));
+        assert!(err("estimate --quant int3").starts_with("unknown format `int3` (known: bf16"));
+        assert!(err("estimate a b").contains("one MODEL only"));
+        assert!(err("frobnicate").contains("unknown command"));
+        assert_eq!(err("inspect"), "usage: vramfit inspect MODEL [--json]");
+    }
+}

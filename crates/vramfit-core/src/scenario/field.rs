@@ -1,0 +1,198 @@
+//! The numeric fields of a scenario: their keys, ranges and parsing.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Every numeric field of [`ScenarioInput`], with its accepted range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    ParamsB,
+    Layers,
+    KvHeads,
+    HeadDim,
+    WeightBits,
+    KvBytes,
+    Context,
+    Batch,
+    Gpus,
+    GpuMemoryGb,
+    LoraRank,
+    OverheadPct,
+    RuntimeGib,
+    ActivationGib,
+    MarginPct,
+}
+
+/// What is wrong with one field's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputProblem {
+    /// The text is empty.
+    Empty,
+    /// The text is not a number.
+    NotANumber,
+    /// A whole number was expected.
+    NotAnInteger,
+    /// Below the field's minimum.
+    TooSmall,
+    /// Above the field's maximum.
+    TooLarge,
+}
+
+/// One rejected field, with the range it accepts, so that every front end
+/// can say what is wrong in its own language.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct InputError {
+    pub field: Field,
+    pub problem: InputProblem,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.problem {
+            InputProblem::Empty => "is empty".to_string(),
+            InputProblem::NotANumber => "is not a number".to_string(),
+            InputProblem::NotAnInteger => "must be a whole number".to_string(),
+            InputProblem::TooSmall | InputProblem::TooLarge => {
+                format!("must be between {} and {}", self.min, self.max)
+            }
+        };
+        write!(f, "{} {what}", self.field.key())
+    }
+}
+
+impl Field {
+    /// All fields, in the order the UI shows them.
+    pub const ALL: [Field; 15] = [
+        Field::ParamsB,
+        Field::Layers,
+        Field::KvHeads,
+        Field::HeadDim,
+        Field::WeightBits,
+        Field::KvBytes,
+        Field::Context,
+        Field::Batch,
+        Field::Gpus,
+        Field::GpuMemoryGb,
+        Field::LoraRank,
+        Field::OverheadPct,
+        Field::RuntimeGib,
+        Field::ActivationGib,
+        Field::MarginPct,
+    ];
+
+    /// The field's key in JSON, in `data-testid`s (`field-<key>`) and, with
+    /// `-` for `_`, as a CLI flag.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Field::ParamsB => "params_b",
+            Field::Layers => "layers",
+            Field::KvHeads => "kv_heads",
+            Field::HeadDim => "head_dim",
+            Field::WeightBits => "weight_bits",
+            Field::KvBytes => "kv_bytes",
+            Field::Context => "context",
+            Field::Batch => "batch",
+            Field::Gpus => "gpus",
+            Field::GpuMemoryGb => "gpu_memory_gb",
+            Field::LoraRank => "lora_rank",
+            Field::OverheadPct => "overhead_pct",
+            Field::RuntimeGib => "runtime_gib",
+            Field::ActivationGib => "activation_gib",
+            Field::MarginPct => "margin_pct",
+        }
+    }
+
+    /// Accepted range `(min, max)`, inclusive.
+    ///
+    /// The limits are generous (a 100-trillion-parameter model, 100 M tokens)
+    /// but finite, so every product downstream stays finite.
+    pub const fn range(self) -> (f64, f64) {
+        match self {
+            Field::ParamsB => (0.001, 100_000.0),
+            Field::Layers => (1.0, 1024.0),
+            Field::KvHeads => (1.0, 1024.0),
+            Field::HeadDim => (1.0, 16_384.0),
+            Field::WeightBits => (1.0, 32.0),
+            Field::KvBytes => (0.25, 4.0),
+            Field::Context => (1.0, 100_000_000.0),
+            Field::Batch => (1.0, 1_000_000.0),
+            Field::Gpus => (1.0, 64.0),
+            Field::GpuMemoryGb => (0.001, 1_000_000.0),
+            Field::LoraRank => (1.0, 4096.0),
+            Field::OverheadPct => (0.0, 1_000.0),
+            Field::RuntimeGib => (0.0, 1_000_000.0),
+            Field::ActivationGib => (0.0, 1_000_000.0),
+            Field::MarginPct => (0.0, 1_000.0),
+        }
+    }
+
+    /// Whether the field only takes whole numbers.
+    pub const fn integer(self) -> bool {
+        matches!(
+            self,
+            Field::Layers
+                | Field::KvHeads
+                | Field::HeadDim
+                | Field::Context
+                | Field::Batch
+                | Field::Gpus
+                | Field::LoraRank
+        )
+    }
+
+    /// Parses and range-checks the text a person typed.
+    ///
+    /// Accepts a decimal comma (`"0,5"`) and surrounding spaces.
+    ///
+    /// ```
+    /// use vramfit_core::scenario::{Field, InputProblem};
+    /// assert_eq!(Field::Context.parse(" 8192 "), Ok(8192.0));
+    /// assert_eq!(Field::KvBytes.parse("0,5"), Ok(0.5));
+    /// assert_eq!(Field::Layers.parse("3.5").unwrap_err().problem, InputProblem::NotAnInteger);
+    /// assert_eq!(Field::Batch.parse("-1").unwrap_err().problem, InputProblem::TooSmall);
+    /// assert_eq!(Field::ParamsB.parse("abc").unwrap_err().problem, InputProblem::NotANumber);
+    /// ```
+    pub fn parse(self, text: &str) -> Result<f64, InputError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(self.error(InputProblem::Empty));
+        }
+        let value: f64 = text
+            .replace(',', ".")
+            .parse()
+            .map_err(|_| self.error(InputProblem::NotANumber))?;
+        self.check(value)
+    }
+
+    /// Range-checks a number that is already parsed.
+    pub fn check(self, value: f64) -> Result<f64, InputError> {
+        let (min, max) = self.range();
+        if !value.is_finite() {
+            return Err(self.error(InputProblem::NotANumber));
+        }
+        if value < min {
+            return Err(self.error(InputProblem::TooSmall));
+        }
+        if value > max {
+            return Err(self.error(InputProblem::TooLarge));
+        }
+        if self.integer() && value.fract() != 0.0 {
+            return Err(self.error(InputProblem::NotAnInteger));
+        }
+        Ok(value)
+    }
+
+    fn error(self, problem: InputProblem) -> InputError {
+        let (min, max) = self.range();
+        InputError {
+            field: self,
+            problem,
+            min,
+            max,
+        }
+    }
+}
