@@ -27,6 +27,14 @@ pub fn NumberField(
     let hint_id = format!("{id}-hint");
     let text_value = RwSignal::new(format_number(input.get_untracked().get(field)));
     let error = RwSignal::new(None::<String>);
+    // A value changed elsewhere (a suggestion, a format) shows up here too.
+    Effect::new(move |_| {
+        let value = input.with(|i| i.get(field));
+        if field.parse(&text_value.get_untracked()).ok() != Some(value) {
+            text_value.set(format_number(value));
+            error.set(None);
+        }
+    });
     let on_input = move |ev| {
         let raw = event_target_value(&ev);
         text_value.set(raw.clone());

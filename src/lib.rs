@@ -5,10 +5,13 @@
 //! report ([`app::App`]); every component reads from it.
 #![cfg(target_arch = "wasm32")]
 
+pub mod advice_panel;
 pub mod app;
 pub mod components;
 pub mod download;
+pub mod model_panel;
 pub mod text;
+pub mod training_panel;
 
 pub use app::App;
 

@@ -1,7 +1,10 @@
 //! User-facing text of the app. Spanish is the seeds' language and the
 //! default; every label lives here so that views hold no wording.
 
+use vramfit_core::advice::{Change, Cost};
+use vramfit_core::methods::allocator::{Feature, OutOfScope};
 use vramfit_core::methods::MethodId;
+use vramfit_core::model::AttentionKind;
 use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
 use vramfit_core::verdict::FitStatus;
 
@@ -10,7 +13,7 @@ pub fn field_label(field: Field) -> (&'static str, &'static str, &'static str) {
     match field {
         Field::ParamsB => (
             "Parámetros",
-            "B",
+            "× 10⁹",
             "Miles de millones de parámetros del modelo.",
         ),
         Field::Layers => ("Capas", "", "num_hidden_layers en config.json."),
@@ -29,7 +32,7 @@ pub fn field_label(field: Field) -> (&'static str, &'static str, &'static str) {
             "bits",
             "16 en FP16/BF16, 8 en FP8/INT8, 4 en 4 bits.",
         ),
-        Field::KvBytes => ("Bytes por valor KV", "B", "2 en FP16, 1 en FP8."),
+        Field::KvBytes => ("Bytes por valor KV", "bytes", "2 en FP16, 1 en FP8."),
         Field::Context => ("Contexto", "tokens", "Longitud de contexto por secuencia."),
         Field::Batch => (
             "Secuencias a la vez",
@@ -81,6 +84,11 @@ pub fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::MethodMode { method, .. } => {
             format!("El método {} no estima este modo.", method_name(*method))
         }
+        ScenarioError::MethodScope { method, reason } => format!(
+            "El método {} no puede estimar esto: {}.",
+            method_name(*method),
+            out_of_scope(reason)
+        ),
         ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
             format!("No hay ningún modelo «{}» en el catálogo.", miss.query)
         }
@@ -105,6 +113,7 @@ pub fn mode_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Inference => "Inferencia",
         Mode::Full => "Ajuste completo",
+        Mode::Lora => "LoRA",
     }
 }
 
@@ -113,6 +122,7 @@ pub fn method_name(method: MethodId) -> &'static str {
     match method {
         MethodId::Quick => "quick",
         MethodId::Lesson => "lesson",
+        MethodId::Allocator => "allocator",
     }
 }
 
@@ -122,6 +132,9 @@ pub fn method_summary(method: MethodId) -> &'static str {
         MethodId::Quick => "Pesos + caché KV + sobrecarga en % (GB decimales).",
         MethodId::Lesson => {
             "Pesos + caché KV (o 18 bytes/parámetro al entrenar) + reservas + margen (GiB)."
+        }
+        MethodId::Allocator => {
+            "Pico de PyTorch (max_memory_allocated) para un paso; necesita un modelo denso real."
         }
     }
 }
@@ -146,6 +159,74 @@ pub fn component_name(name: &str) -> &str {
         "runtime" => "Runtime",
         "activation" => "Activaciones",
         "margin" => "Margen",
+        "gradients" => "Gradientes",
+        "optimizer" => "Optimizador",
+        "activations" => "Activaciones guardadas",
+        "autocast_cache" => "Copias de autocast",
+        "step_workspace" => "Búfer del paso",
         other => other,
+    }
+}
+
+/// A single adjustment, in words.
+pub fn change(c: &Change) -> String {
+    match c {
+        Change::Context(n) => format!("Contexto de {n} tokens"),
+        Change::Batch(n) => format!("{n} secuencias a la vez"),
+        Change::WeightFormat(f) => format!("Pesos en {}", f.label()),
+        Change::KvBytes(b) => format!("Caché KV a {b} byte por valor (FP8)"),
+        Change::Lora => "LoRA en lugar de ajuste completo".into(),
+        Change::GradCheckpoint => "Activar gradient checkpointing".into(),
+        Change::PurePrecision => "Precisión pure en lugar de amp".into(),
+    }
+}
+
+/// What an adjustment costs besides memory.
+pub fn cost(c: Cost) -> &'static str {
+    match c {
+        Cost::ChangesTrainingObjective => "cambia el objetivo de entrenamiento",
+        Cost::ShorterContext => "prompts y respuestas más cortos",
+        Cost::LowerThroughput => "menos rendimiento",
+        Cost::MayCostQuality => "puede costar calidad: pruébalo en tu tarea",
+        Cost::TrainsAdaptersOnly => "solo entrena adaptadores",
+        Cost::SlowerStep => "paso más lento (recalcula activaciones)",
+        Cost::LessPreciseUpdates => "actualizaciones menos precisas",
+    }
+}
+
+/// An attention kind in words.
+pub fn attention_kind(kind: &AttentionKind) -> String {
+    match kind {
+        AttentionKind::Full => "atención completa".into(),
+        AttentionKind::SlidingWindow { window } => format!("ventana deslizante de {window}"),
+        AttentionKind::Chunked { chunk } => format!("atención por bloques de {chunk}"),
+        AttentionKind::Mla { latent } => format!("MLA, latente {latent}"),
+        AttentionKind::Linear { .. } => "lineal / estado fijo".into(),
+        AttentionKind::None => "sin atención".into(),
+    }
+}
+
+/// Why a method does not estimate a scenario, in words.
+pub fn out_of_scope(reason: &OutOfScope) -> String {
+    match reason {
+        OutOfScope::NeedsModel => {
+            "necesita un modelo real (del catálogo o un config.json), no números a mano".into()
+        }
+        OutOfScope::Family(family) => format!(
+            "la familia {family:?} queda fuera de su alcance (llama, mistral, qwen2, qwen3, gemma, gemma2 densos)"
+        ),
+        OutOfScope::Feature(feature) => {
+            let what = match feature {
+                Feature::Experts => "mezcla de expertos",
+                Feature::LatentAttention => "atención latente (MLA)",
+                Feature::LinearLayers => "capas lineales o de estado",
+                Feature::QuantizedCheckpoint => "un checkpoint cuantizado",
+                Feature::NoDenseMlp => "ninguna MLP densa (intermediate_size)",
+            };
+            format!("el modelo tiene {what}, que este método no modela")
+        }
+        OutOfScope::QuantizedWeights => {
+            "solo cubre pesos fp32, bf16 y fp16; los formatos cuantizados quedan fuera".into()
+        }
     }
 }

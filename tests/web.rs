@@ -257,3 +257,83 @@ async fn training_mode_switches_to_a_method_that_estimates_it() {
         .unwrap()
         .is_none());
 }
+
+/// Picks `value` in a `<select>` as a person would (value + change event).
+fn choose(root: &web_sys::HtmlElement, testid: &str, value: &str) {
+    let select = find(root, testid)
+        .dyn_into::<web_sys::HtmlSelectElement>()
+        .unwrap();
+    select.set_value(value);
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_catalog_model_enables_the_allocator_and_its_knobs() {
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    settle().await;
+    find(&root, "mode-lora")
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+    settle().await;
+    // Typed numbers are not enough for the allocator: said, not hidden.
+    let problem = find(&root, "scenario-error").text_content().unwrap();
+    assert!(problem.contains("necesita un modelo real"), "{problem}");
+    choose(&root, "model-select", "meta-llama/Llama-3.1-8B");
+    settle().await;
+    assert_eq!(find(&root, "scenario-error").text_content().unwrap(), "");
+    let summary = find(&root, "model-summary").text_content().unwrap();
+    assert!(summary.contains("8.03 B"), "{summary}");
+    // Seed 003's example at 8,192 tokens: weights 16.12 GB among the terms.
+    assert!(find(&root, "component-weights")
+        .text_content()
+        .unwrap()
+        .contains("16.12 GB"));
+    assert!(root
+        .query_selector("[data-testid=grad-checkpoint]")
+        .unwrap()
+        .is_some());
+    // The shape fields give way to the model's.
+    assert!(root
+        .query_selector("[data-testid=field-layers]")
+        .unwrap()
+        .is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_suggestion_applies_in_one_click_and_the_field_follows() {
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    settle().await;
+    type_into(&root, "field-context", "131072");
+    settle().await;
+    let first = find(&root, "suggestion");
+    assert!(
+        first.text_content().unwrap().contains("32768"),
+        "{:?}",
+        first.text_content()
+    );
+    first
+        .query_selector("button")
+        .unwrap()
+        .unwrap()
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+    settle().await;
+    let context = find(&root, "field-context")
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .unwrap();
+    assert_eq!(context.value(), "32768");
+    assert_eq!(
+        find(&root, "total-memory").text_content().unwrap(),
+        "22.32 GB"
+    );
+    assert!(root
+        .query_selector("[data-testid=suggestion]")
+        .unwrap()
+        .is_none());
+}

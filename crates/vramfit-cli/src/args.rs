@@ -2,8 +2,10 @@
 
 use std::path::Path;
 use vramfit_core::catalog;
-use vramfit_core::methods::MethodId;
-use vramfit_core::scenario::{Field, Mode, ModelRef, ScenarioInput, WeightFormat};
+use vramfit_core::methods::{self, MethodId};
+use vramfit_core::scenario::{
+    AttnImpl, Field, Mode, ModelRef, Optimizer, Precision, ScenarioInput, WeightFormat,
+};
 
 /// What the command line asked for.
 #[derive(Debug, PartialEq)]
@@ -17,9 +19,11 @@ pub enum Command {
 
 pub const USAGE: &str = "\
 usage:
-  vramfit estimate [MODEL] [--method quick|lesson] [--mode inference|full] [--train]
-                   [--quant FORMAT] [--weight-bits N] [--kv-dtype DTYPE] [--kv-bytes N]
-                   [--seq N] [--batch N] [--lora R]
+  vramfit estimate [MODEL] [--method quick|lesson|allocator] [--mode inference|full|lora]
+                   [--train] [--lora R] [--precision amp|pure] [--grad-checkpoint]
+                   [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
+                   [--dtype fp32|bf16|fp16] [--quant FORMAT] [--weight-bits N]
+                   [--kv-dtype DTYPE] [--kv-bytes N] [--seq N] [--batch N]
                    [--gpu NAME | --capacity-gb X | --capacity-gib X] [--gpus N]
                    [--overhead-pct X]                                    (quick)
                    [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
@@ -32,12 +36,14 @@ usage:
 MODEL is a path to a config.json, a folder holding one, or a catalog id such
 as meta-llama/Llama-3.1-8B. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
 q5_k_m q4_k_m mxfp4 nf4 as_published. DTYPE: fp32 bf16 fp16 fp8 int8 int4.
+Without --method, the most complete method that applies is used: allocator
+for a real dense model, else quick (inference) or lesson (training).
 Omitted options take seed 004's worked example (8B, 32 layers, 8 KV heads,
 head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB) and seed 000's
 reserves (2 GiB runtime, 4 GiB activation, 15 % margin).";
 
 /// The CLI flag of each numeric scenario field.
-const FLAGS: [(&str, Field); 15] = [
+const FLAGS: [(&str, Field); 14] = [
     ("--params", Field::ParamsB),
     ("--layers", Field::Layers),
     ("--kv-heads", Field::KvHeads),
@@ -48,7 +54,6 @@ const FLAGS: [(&str, Field); 15] = [
     ("--batch", Field::Batch),
     ("--gpus", Field::Gpus),
     ("--capacity-gb", Field::GpuMemoryGb),
-    ("--lora", Field::LoraRank),
     ("--overhead-pct", Field::OverheadPct),
     ("--runtime-gib", Field::RuntimeGib),
     ("--activation-gib", Field::ActivationGib),
@@ -108,7 +113,10 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
         match flag {
             "--json" => json = true,
             "-h" | "--help" => return Ok(Command::Help),
-            "--train" => input.mode = Mode::Full,
+            "--train" if input.mode != Mode::Lora => input.mode = Mode::Full,
+            "--train" => {}
+            "--grad-checkpoint" => input.grad_checkpoint = true,
+            "--no-lora-dropout" => input.lora_dropout = false,
             _ if !flag.starts_with('-') => {
                 if input.model.is_some() {
                     return Err(format!("unexpected argument `{flag}`: one MODEL only"));
@@ -125,8 +133,10 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
         .iter()
         .any(|a| a == "--method" || a.starts_with("--method="))
     {
-        // No method asked for: take one that estimates the mode.
-        input.set_mode(input.mode);
+        // No method asked for: the most complete one that applies.
+        if let Some(m) = input.validate().ok().and_then(|s| methods::preferred(&s)) {
+            input.method = m;
+        }
     }
     Ok(Command::Estimate { input, json })
 }
@@ -172,6 +182,48 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                     )
                 })?;
             input.kv_bytes = bytes;
+        }
+        "--precision" => {
+            input.precision = match text.trim().to_ascii_lowercase().as_str() {
+                "amp" => Precision::Amp,
+                "pure" => Precision::Pure,
+                _ => return Err(format!("unknown precision `{text}` (known: amp, pure)")),
+            }
+        }
+        "--optimizer" => {
+            input.optimizer = match text.trim().to_ascii_lowercase().as_str() {
+                "adamw" => Optimizer::AdamW,
+                "sgd" => Optimizer::Sgd,
+                _ => return Err(format!("unknown optimizer `{text}` (known: adamw, sgd)")),
+            }
+        }
+        "--attn" => {
+            input.attn = match text.trim().to_ascii_lowercase().as_str() {
+                "eager" => AttnImpl::Eager,
+                "sdpa" => AttnImpl::Sdpa,
+                "flash" => AttnImpl::Flash,
+                _ => {
+                    return Err(format!(
+                        "unknown attention `{text}` (known: eager, sdpa, flash)"
+                    ))
+                }
+            }
+        }
+        "--dtype" => {
+            let format = match text.trim().to_ascii_lowercase().as_str() {
+                "fp32" => WeightFormat::Fp32,
+                "bf16" => WeightFormat::Bf16,
+                "fp16" => WeightFormat::Fp16,
+                _ => return Err(format!("unknown dtype `{text}` (known: fp32, bf16, fp16)")),
+            };
+            input.set_weight_format(format);
+        }
+        "--lora" => {
+            let rank = Field::LoraRank
+                .parse(text)
+                .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
+            input.set(Field::LoraRank, rank);
+            input.mode = Mode::Lora;
         }
         "--gpu" => {
             let gpu = catalog::find_gpu(text).map_err(|e| format!("--gpu: {e}"))?;

@@ -1,37 +1,83 @@
 //! Readable text for the terminal. Figures in decimal GB, like seed 003's
 //! CLI; the exact bytes are in `--json`.
 
+use vramfit_core::advice::Change;
 use vramfit_core::catalog::gpus;
 use vramfit_core::report::{ModelSummary, Report};
 use vramfit_core::units::DisplayUnit;
 
 const UNIT: DisplayUnit = DisplayUnit::Gb;
 
-/// The breakdown: one line per component, the total, the verdict.
+/// The breakdown like seed 003's CLI: the non-zero terms, the total, the
+/// terms kept outside it, then the verdict and the single adjustments.
 pub fn estimate(doc: &Report) -> String {
     let est = &doc.estimate;
+    let line = |name: &str, bytes: u64| format!("{:<18}{:>9}\n", name, UNIT.format(bytes));
+    let (outside, inside): (Vec<_>, Vec<_>) = est
+        .components
+        .0
+        .iter()
+        .filter(|c| c.bytes > 0)
+        .partition(|c| est.outside_total.contains(&c.name));
     let mut out = format!("method: {}\n", est.method.id());
-    for c in &est.components.0 {
-        out += &format!("{:<18}{:>9}\n", c.name, UNIT.format(c.bytes));
+    for c in inside {
+        out += &line(c.name, c.bytes);
     }
-    out += &format!("{:<18}{:>9}\n\n", "total", UNIT.format(est.total_bytes));
-    let v = &est.verdict;
+    out += &line("total", est.total_bytes);
+    for c in outside {
+        out += &line(c.name, c.bytes);
+    }
+    out.push('\n');
+    out += &verdict(doc);
+    out
+}
+
+/// "fits ..." or "short by ... ; N single adjustments fit" and the list.
+fn verdict(doc: &Report) -> String {
+    let v = &doc.estimate.verdict;
     let usable = UNIT.format(v.usable_bytes);
-    out += &if v.short_by_bytes > 0 {
-        format!(
-            "does not fit {usable}: {:.1} % (no_cabe), short by {}\n",
-            v.percent(),
-            UNIT.format(v.short_by_bytes)
-        )
-    } else {
-        format!(
-            "fits {usable}: {:.1} % ({}), {} to spare\n",
+    if v.short_by_bytes == 0 {
+        return format!(
+            "fits {usable} usable: {:.1} % ({}), {} to spare\n",
             v.percent(),
             v.status.id(),
             UNIT.format(v.headroom_bytes)
-        )
-    };
+        );
+    }
+    let n = doc.suggestions.len();
+    let mut out = format!(
+        "short by {} of {usable} usable ({:.1} %); {n} single adjustment{} fit{}\n",
+        UNIT.format(v.short_by_bytes),
+        v.percent(),
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "s" } else { "" },
+    );
+    for s in &doc.suggestions {
+        let need = v.usable_bytes.saturating_sub(s.margin_bytes);
+        let cost = serde_json::to_value(s.cost)
+            .ok()
+            .and_then(|c| c.as_str().map(|c| c.replace('_', " ")))
+            .unwrap_or_default();
+        out += &format!(
+            "  -> {}: {} ({cost})\n",
+            change(&s.change),
+            UNIT.format(need)
+        );
+    }
     out
+}
+
+/// A change as `knob=value`, in seed 003's words.
+fn change(c: &Change) -> String {
+    match c {
+        Change::Context(n) => format!("seq_len={n}"),
+        Change::Batch(n) => format!("batch={n}"),
+        Change::WeightFormat(f) => format!("quant={}", f.id()),
+        Change::KvBytes(b) => format!("kv_bytes={b}"),
+        Change::Lora => "lora instead of full fine-tuning".to_string(),
+        Change::GradCheckpoint => "grad_checkpoint=true".to_string(),
+        Change::PurePrecision => "precision=pure".to_string(),
+    }
 }
 
 /// What was understood of a model.
@@ -91,6 +137,6 @@ mod tests {
         let text = estimate(&doc);
         assert!(text.contains("weights            16.00 GB"), "{text}");
         assert!(text.contains("total              18.78 GB"), "{text}");
-        assert!(text.contains("fits 24.00 GB: 78.3 % (con_margen), 5.22 GB to spare"));
+        assert!(text.contains("fits 24.00 GB usable: 78.3 % (con_margen), 5.22 GB to spare"));
     }
 }

@@ -6,6 +6,7 @@
 //! - [`units`]: integer bytes, labelled GB (10⁹) and GiB (2³⁰);
 //! - [`report`]: the `vramfit/1` JSON document shared by CLI and app.
 
+pub mod advice;
 pub mod catalog;
 pub mod methods;
 pub mod model;

@@ -2,6 +2,7 @@
 //! prints with `--json` and the web app exports, byte for byte the same for
 //! the same inputs. All sizes are integer bytes.
 
+use crate::advice::{self, Answers, Suggestion};
 use crate::methods::{self, dense, MethodId, MethodResult};
 use crate::model::{LayerCount, ModelSpec};
 use crate::scenario::{ModelRef, Scenario, ScenarioError, ScenarioInput};
@@ -76,8 +77,13 @@ pub struct Report {
     pub model: ModelSummary,
     /// The selected method's result.
     pub estimate: MethodResult,
-    /// Every method that applies to the mode, in [`MethodId::ALL`] order.
+    /// Every method that estimates the scenario, in [`MethodId::ALL`] order.
     pub methods: Vec<MethodResult>,
+    /// Single adjustments that make it fit (empty when it already fits).
+    pub suggestions: Vec<Suggestion>,
+    /// Longest context, largest batch and smallest catalog GPU that fit,
+    /// for the selected method.
+    pub answers: Answers,
 }
 
 impl Report {
@@ -101,25 +107,27 @@ impl Report {
 /// ```
 pub fn build(input: &ScenarioInput) -> Result<Report, Vec<ScenarioError>> {
     let scenario = input.validate()?;
-    Ok(build_valid(input, &scenario))
+    build_valid(input, &scenario).map_err(|e| vec![e])
 }
 
-/// Builds the document for an input that already validated to `scenario`.
-pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Report {
+/// Builds the document for an input that already validated to `scenario`;
+/// fails only when the selected method does not estimate the scenario.
+pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Result<Report, ScenarioError> {
+    let estimate = methods::run(scenario.method, scenario)?;
     let methods: Vec<MethodResult> = MethodId::ALL
         .iter()
-        .filter(|m| m.applies_to(scenario.mode))
-        .map(|m| methods::run(*m, scenario))
+        .filter_map(|m| methods::run(*m, scenario).ok())
         .collect();
-    let estimate = methods::run(scenario.method, scenario);
-    Report {
+    Ok(Report {
         schema: SCHEMA,
         app_version: APP_VERSION,
         inputs: input.clone(),
         model: ModelSummary::of(input, scenario),
+        suggestions: advice::suggestions(scenario, &estimate),
+        answers: advice::answers(scenario),
         estimate,
         methods,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -134,13 +142,70 @@ mod tests {
         assert_eq!(doc["estimate"]["method"], "quick");
         assert_eq!(doc["estimate"]["verdict"]["status"], "con_margen");
         assert_eq!(doc["estimate"]["components"]["weights"], 16_000_000_000u64);
-        assert_eq!(
-            doc["methods"].as_array().unwrap().len(),
-            MethodId::ALL.len()
-        );
+        // quick and lesson; allocator needs a real model, not typed numbers.
+        let names: Vec<&str> = doc["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["method"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["quick", "lesson"]);
         // inputs round-trip into the same scenario
         let back: ScenarioInput = serde_json::from_value(doc["inputs"].clone()).unwrap();
         assert_eq!(back, ScenarioInput::default());
+    }
+
+    #[test]
+    fn a_method_that_does_not_estimate_the_scenario_is_a_clear_error() {
+        let full = ScenarioInput {
+            mode: crate::scenario::Mode::Full,
+            ..ScenarioInput::default()
+        };
+        assert_eq!(
+            build(&full).unwrap_err()[0].to_string(),
+            "method quick does not estimate full (it applies to: inference)"
+        );
+        let lesson = ScenarioInput {
+            method: MethodId::Lesson,
+            ..full.clone()
+        };
+        assert!(build(&lesson).is_ok());
+        let allocator = ScenarioInput {
+            method: MethodId::Allocator,
+            ..full
+        };
+        let err = build(&allocator).unwrap_err()[0].to_string();
+        assert_eq!(
+            err,
+            "method allocator cannot estimate this: it needs a real model (catalog id or config.json), not typed numbers"
+        );
+    }
+
+    #[test]
+    fn allocator_reproduces_seed_003_cli_example() {
+        // vramcalc meta-llama/Llama-3.1-8B --train --lora 16 --precision pure --seq 4096
+        let input = ScenarioInput {
+            method: MethodId::Allocator,
+            mode: crate::scenario::Mode::Lora,
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+            context: 4096,
+            ..ScenarioInput::default()
+        };
+        let doc = build(&input).unwrap();
+        let gb2 = |name: &str| {
+            let bytes = doc.estimate.components.get(name).unwrap();
+            format!("{:.2}", bytes as f64 / 1e9)
+        };
+        assert_eq!(gb2("weights"), "16.12");
+        assert_eq!(gb2("gradients"), "0.05");
+        assert_eq!(gb2("optimizer"), "0.11");
+        assert_eq!(gb2("step_workspace"), "0.05");
+        assert_eq!(gb2("overhead"), "0.75");
+        // RTX 3090 (24 GB): does not fit.
+        assert_eq!(
+            doc.estimate.verdict.status,
+            crate::verdict::FitStatus::NoCabe
+        );
     }
 
     #[test]

@@ -65,6 +65,9 @@ pub struct Verdict {
     pub status: FitStatus,
     /// `total / usable` as a fraction (1.3 means 130 %); not clamped.
     pub utilization: f64,
+    /// What is compared with usable memory, in bytes (the total, plus
+    /// whatever a method keeps outside it, such as the allocator's overhead).
+    pub needed_bytes: u64,
     /// Memory the method counts as usable on the most loaded GPU, in bytes.
     pub usable_bytes: u64,
     /// Bytes missing for the estimate to fit (0 when it fits).
@@ -92,6 +95,7 @@ impl Verdict {
                 FitStatus::classify(total, usable)
             },
             utilization,
+            needed_bytes: total,
             usable_bytes: usable,
             short_by_bytes: total.saturating_sub(usable),
             headroom_bytes: usable.saturating_sub(total),

@@ -99,8 +99,8 @@ fn error_centi_pct(predicted: u64, measured: u64) -> i128 {
 
 #[test]
 fn every_recorded_row_within_two_percent() {
-    let config: Value = serde_json::from_str(CONFIG).unwrap();
-    let arch = DenseArch::from_hf_config(&config).unwrap();
+    let spec = vramfit_core::model::parse_config(CONFIG).unwrap();
+    let arch = DenseArch::from_spec(&spec).unwrap();
     assert_eq!(arch.params_total, 1_235_814_400);
 
     let mut failures = Vec::new();

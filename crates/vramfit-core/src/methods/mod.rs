@@ -7,7 +7,7 @@ pub mod dense;
 pub mod lesson;
 pub mod quick;
 
-use crate::scenario::{Field, Mode};
+use crate::scenario::{Field, Mode, Scenario, ScenarioError};
 use crate::verdict::Verdict;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -22,17 +22,26 @@ pub enum MethodId {
     /// Seed 000: weights, KV cache or 18-byte training states, the user's
     /// reserves and a margin, binary GiB.
     Lesson,
+    /// Seed 003: PyTorch's peak allocation for one step of a dense decoder,
+    /// derived from the tensors the code keeps alive.
+    Allocator,
 }
 
 impl MethodId {
     /// Every method, in the order they are listed side by side.
-    pub const ALL: [MethodId; 2] = [MethodId::Quick, MethodId::Lesson];
+    pub const ALL: [MethodId; 3] = [MethodId::Quick, MethodId::Lesson, MethodId::Allocator];
+
+    /// Which method to use when none is asked for: the most complete one
+    /// that estimates the scenario (the allocator needs a real dense
+    /// model; quick covers inference only).
+    pub const PREFERENCE: [MethodId; 3] = [MethodId::Allocator, MethodId::Quick, MethodId::Lesson];
 
     /// The method's stable name (`"quick"`).
     pub const fn id(self) -> &'static str {
         match self {
             MethodId::Quick => "quick",
             MethodId::Lesson => "lesson",
+            MethodId::Allocator => "allocator",
         }
     }
 
@@ -41,6 +50,7 @@ impl MethodId {
         match self {
             MethodId::Quick => matches!(mode, Mode::Inference),
             MethodId::Lesson => matches!(mode, Mode::Inference | Mode::Full),
+            MethodId::Allocator => true,
         }
     }
 
@@ -63,6 +73,7 @@ impl MethodId {
         match self {
             MethodId::Quick => &[Field::OverheadPct],
             MethodId::Lesson => &[Field::RuntimeGib, Field::ActivationGib, Field::MarginPct],
+            MethodId::Allocator => &[Field::LoraRank],
         }
     }
 
@@ -112,6 +123,10 @@ pub struct MethodResult {
     pub components: Components,
     /// Total on the most loaded GPU, in bytes.
     pub total_bytes: u64,
+    /// Components listed but not part of `total_bytes` (the allocator's
+    /// `overhead`, outside PyTorch's allocator; the verdict adds it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outside_total: Vec<&'static str>,
     /// Lower end, where the method gives a range.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub low_bytes: Option<u64>,
@@ -122,10 +137,27 @@ pub struct MethodResult {
     pub verdict: Verdict,
 }
 
-/// Runs one method on a validated scenario. Cannot fail.
-pub fn run(method: MethodId, scenario: &crate::scenario::Scenario) -> MethodResult {
+/// The first method in [`MethodId::PREFERENCE`] that estimates `scenario`.
+pub fn preferred(scenario: &Scenario) -> Option<MethodId> {
+    MethodId::PREFERENCE
+        .into_iter()
+        .find(|m| run(*m, scenario).is_ok())
+}
+
+/// Runs one method on a validated scenario, or says why the method does
+/// not estimate it (a mode it does not cover, a model it cannot read).
+/// Never panics.
+pub fn run(method: MethodId, scenario: &Scenario) -> Result<MethodResult, ScenarioError> {
+    if !method.applies_to(scenario.mode) {
+        return Err(ScenarioError::MethodMode {
+            method,
+            mode: scenario.mode,
+        });
+    }
     match method {
-        MethodId::Quick => quick::estimate(scenario),
-        MethodId::Lesson => lesson::estimate(scenario),
+        MethodId::Quick => Ok(quick::estimate(scenario)),
+        MethodId::Lesson => Ok(lesson::estimate(scenario)),
+        MethodId::Allocator => allocator::estimate_scenario(scenario)
+            .map_err(|reason| ScenarioError::MethodScope { method, reason }),
     }
 }

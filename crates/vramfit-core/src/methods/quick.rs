@@ -62,6 +62,7 @@ pub fn estimate(s: &Scenario) -> MethodResult {
             },
         ]),
         total_bytes: total,
+        outside_total: Vec::new(),
         low_bytes: None,
         high_bytes: None,
         verdict: Verdict::new(total, s.gpu_bytes),

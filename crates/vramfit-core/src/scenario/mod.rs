@@ -13,6 +13,8 @@ mod format;
 pub use field::{Field, InputError, InputProblem};
 pub use format::WeightFormat;
 
+pub use crate::methods::allocator::{AttnImpl, Optimizer, Precision};
+
 use crate::catalog::{self, NotFound};
 use crate::methods::MethodId;
 use crate::model::{parse_config, ConfigError, ModelSpec};
@@ -62,8 +64,20 @@ pub struct ScenarioInput {
     pub gpus: u64,
     /// Memory of one GPU, in decimal GB (as marketed).
     pub gpu_memory_gb: f64,
-    /// LoRA/QLoRA adapter rank.
+    /// LoRA adapter rank.
     pub lora_rank: u64,
+    /// Training: fp32 weights under bf16 autocast (`amp`) or weights
+    /// trained in their dtype (`pure`).
+    pub precision: Precision,
+    /// Training: activation (gradient) checkpointing.
+    pub grad_checkpoint: bool,
+    /// Training: the optimizer.
+    pub optimizer: Optimizer,
+    /// LoRA adapters with dropout (`lora_dropout > 0`), which keeps one more
+    /// activation per adapter.
+    pub lora_dropout: bool,
+    /// transformers' attention implementation.
+    pub attn: AttnImpl,
     /// `quick`: overhead on weights + KV cache, in percent.
     pub overhead_pct: f64,
     /// `lesson`: runtime reserve (CUDA context, kernels), in GiB (2³⁰).
@@ -92,6 +106,11 @@ impl Default for ScenarioInput {
             gpus: 1,
             gpu_memory_gb: 24.0,
             lora_rank: 16,
+            precision: Precision::Pure,
+            grad_checkpoint: false,
+            optimizer: Optimizer::AdamW,
+            lora_dropout: true,
+            attn: AttnImpl::Sdpa,
             overhead_pct: 10.0,
             runtime_gib: 2.0,
             activation_gib: 4.0,
@@ -122,18 +141,26 @@ pub enum Mode {
     /// `"training"` and `"train"`.
     #[serde(alias = "training", alias = "train")]
     Full,
+    /// LoRA fine-tuning: frozen base weights, trained low-rank adapters.
+    Lora,
 }
 
 impl Mode {
     /// Every mode, in the order the UI offers them.
-    pub const ALL: [Mode; 2] = [Mode::Inference, Mode::Full];
+    pub const ALL: [Mode; 3] = [Mode::Inference, Mode::Full, Mode::Lora];
 
-    /// The stable name (`"inference"`, `"full"`).
+    /// The stable name (`"inference"`, `"full"`, `"lora"`).
     pub const fn id(self) -> &'static str {
         match self {
             Mode::Inference => "inference",
             Mode::Full => "full",
+            Mode::Lora => "lora",
         }
+    }
+
+    /// Whether the step trains (and so keeps gradients and optimizer state).
+    pub const fn trains(self) -> bool {
+        !matches!(self, Mode::Inference)
     }
 
     /// Parses a mode name, case-insensitively (`train`, `training` = full).
@@ -141,6 +168,7 @@ impl Mode {
         match name.trim().to_ascii_lowercase().as_str() {
             "inference" => Some(Mode::Inference),
             "full" | "train" | "training" => Some(Mode::Full),
+            "lora" => Some(Mode::Lora),
             _ => None,
         }
     }
@@ -226,20 +254,15 @@ impl ScenarioInput {
         }
     }
 
-    /// Checks every field, the model and that the method estimates the
-    /// mode; on success the exact, typed [`Scenario`].
+    /// Checks every field and the model; on success the exact, typed
+    /// [`Scenario`]. Whether the selected method can estimate it is
+    /// decided when it runs ([`crate::methods::run`]).
     pub fn validate(&self) -> Result<Scenario, Vec<ScenarioError>> {
         let mut errors: Vec<ScenarioError> = Field::ALL
             .iter()
             .filter_map(|f| f.check(self.get(*f)).err())
             .map(ScenarioError::Field)
             .collect();
-        if !self.method.applies_to(self.mode) {
-            errors.push(ScenarioError::MethodMode {
-                method: self.method,
-                mode: self.mode,
-            });
-        }
         let model = match self.model.as_ref().map(resolve_model).transpose() {
             Ok(model) => model,
             Err(e) => {
@@ -287,6 +310,11 @@ impl ScenarioInput {
             gpus: self.gpus,
             gpu_bytes: (self.gpu_memory_gb * 1e9).round() as u64,
             lora_rank: self.lora_rank,
+            precision: self.precision,
+            grad_checkpoint: self.grad_checkpoint,
+            optimizer: self.optimizer,
+            lora_dropout: self.lora_dropout,
+            attn: self.attn,
             overhead_centi_pct: (self.overhead_pct * 100.0).round() as u64,
             runtime_bytes: gib_to_bytes(self.runtime_gib),
             activation_bytes: gib_to_bytes(self.activation_gib),
@@ -327,6 +355,11 @@ pub enum ScenarioError {
     Field(InputError),
     /// The selected method does not estimate this mode.
     MethodMode { method: MethodId, mode: Mode },
+    /// The selected method cannot estimate this model or format.
+    MethodScope {
+        method: MethodId,
+        reason: crate::methods::allocator::OutOfScope,
+    },
     /// The catalog has no such model.
     UnknownModel(NotFound),
     /// The model's `config.json` cannot be used.
@@ -351,6 +384,9 @@ impl fmt::Display for ScenarioError {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            ScenarioError::MethodScope { method, reason } => {
+                write!(f, "method {} cannot estimate this: {reason}", method.id())
+            }
             ScenarioError::UnknownModel(e) => e.fmt(f),
             ScenarioError::Config(e) => write!(f, "config.json: {e}"),
             ScenarioError::NeedsModel(format) => write!(
@@ -387,6 +423,11 @@ pub struct Scenario {
     /// Memory of one GPU, in bytes (decimal GB × 10⁹).
     pub gpu_bytes: u64,
     pub lora_rank: u64,
+    pub precision: Precision,
+    pub grad_checkpoint: bool,
+    pub optimizer: Optimizer,
+    pub lora_dropout: bool,
+    pub attn: AttnImpl,
     /// `quick` overhead, in hundredths of a percent (10 % = 1,000).
     pub overhead_centi_pct: u64,
     /// `lesson` runtime reserve, in bytes (GiB × 2³⁰).
@@ -428,24 +469,6 @@ mod tests {
             .collect();
         assert_eq!(fields, [Field::Layers, Field::KvBytes, Field::GpuMemoryGb]);
         assert_eq!(errors[0].to_string(), "layers must be between 1 and 1024");
-    }
-
-    #[test]
-    fn a_method_that_does_not_estimate_the_mode_is_rejected() {
-        let input = ScenarioInput {
-            mode: Mode::Full,
-            ..ScenarioInput::default()
-        };
-        let errors = input.validate().unwrap_err();
-        assert_eq!(
-            errors[0].to_string(),
-            "method quick does not estimate full (it applies to: inference)"
-        );
-        let lesson = ScenarioInput {
-            method: MethodId::Lesson,
-            ..input
-        };
-        assert!(lesson.validate().is_ok());
     }
 
     #[test]

@@ -1,0 +1,331 @@
+//! The questions people ask beyond "does it fit?": the longest context and
+//! the largest batch that fit, the smallest catalog GPU that fits, and
+//! single-adjustment suggestions when it does not fit (seed 003's `fits()`:
+//! "short by 28.9 GB on RTX 3090; 1 single adjustment fits").
+//!
+//! Every answer reruns the selected method on a changed copy of the
+//! validated scenario, so it is exactly what the method would say for
+//! that input. Searches rely on memory never decreasing with context or
+//! batch (a property test in `tests/properties.rs`).
+
+use crate::catalog::gpus;
+use crate::methods::{self, MethodResult};
+use crate::scenario::{Mode, Precision, Scenario, ScenarioInput, WeightFormat};
+use serde::Serialize;
+
+/// Formats a suggestion may propose for any model.
+const SUGGESTED_FORMATS: [WeightFormat; 7] = [
+    WeightFormat::Fp8,
+    WeightFormat::Int8,
+    WeightFormat::Q8_0,
+    WeightFormat::Q5KM,
+    WeightFormat::Q4KM,
+    WeightFormat::Awq,
+    WeightFormat::Gptq,
+];
+
+/// Largest context and batch the search considers (the input ranges).
+const MAX_CONTEXT: u64 = 100_000_000;
+const MAX_BATCH: u64 = 1_000_000;
+
+/// One change to one knob of the scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "knob", content = "value")]
+pub enum Change {
+    /// Context tokens per sequence.
+    Context(u64),
+    /// Sequences at once.
+    Batch(u64),
+    /// A smaller named weight format.
+    WeightFormat(WeightFormat),
+    /// Bytes per cached element (1 = FP8).
+    KvBytes(f64),
+    /// LoRA adapters instead of full fine-tuning.
+    Lora,
+    /// Gradient checkpointing on.
+    GradCheckpoint,
+    /// Pure (weights in bf16) instead of amp (fp32 master weights).
+    PurePrecision,
+}
+
+/// What a change costs besides memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cost {
+    /// Shorter training sequences change what the model learns.
+    ChangesTrainingObjective,
+    /// Shorter prompts or answers for users.
+    ShorterContext,
+    /// Fewer sequences at once: lower throughput.
+    LowerThroughput,
+    /// Quantization may cost quality; test it on your task.
+    MayCostQuality,
+    /// Trains adapters only, not every weight.
+    TrainsAdaptersOnly,
+    /// Recomputes activations: a slower step.
+    SlowerStep,
+    /// bf16 master weights can lose small updates.
+    LessPreciseUpdates,
+}
+
+impl Change {
+    /// The same change on the input a person edits (so the UI can apply it
+    /// in one click).
+    pub fn apply(self, input: &mut ScenarioInput) {
+        match self {
+            Change::Context(n) => input.context = n,
+            Change::Batch(n) => input.batch = n,
+            Change::WeightFormat(f) => input.set_weight_format(f),
+            Change::KvBytes(b) => input.kv_bytes = b,
+            Change::Lora => input.set_mode(Mode::Lora),
+            Change::GradCheckpoint => input.grad_checkpoint = true,
+            Change::PurePrecision => input.precision = Precision::Pure,
+        }
+    }
+
+    /// The change on a validated scenario.
+    fn apply_valid(self, s: &mut Scenario) {
+        match self {
+            Change::Context(n) => s.context = n,
+            Change::Batch(n) => s.batch = n,
+            Change::WeightFormat(f) => {
+                s.weight_format = Some(f);
+                s.weight_milli_bits = f.milli_bits().unwrap_or(s.weight_milli_bits);
+            }
+            Change::KvBytes(b) => s.kv_milli_bits = (b * 8_000.0).round() as u64,
+            Change::Lora => s.mode = Mode::Lora,
+            Change::GradCheckpoint => s.grad_checkpoint = true,
+            Change::PurePrecision => s.precision = Precision::Pure,
+        }
+    }
+}
+
+/// A single adjustment that makes the scenario fit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suggestion {
+    pub change: Change,
+    /// The method's total after the change.
+    pub total_bytes: u64,
+    /// Usable memory left after the change.
+    pub margin_bytes: u64,
+    pub cost: Cost,
+}
+
+/// Answers for the selected method.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answers {
+    /// Longest context (tokens per sequence) that fits, if any does.
+    pub max_context: Option<u64>,
+    /// Largest number of sequences at once that fits, if any does.
+    pub max_batch: Option<u64>,
+    /// The catalog GPU with the least memory that fits, if any does.
+    pub smallest_gpu: Option<String>,
+}
+
+/// The selected method on a changed scenario; `None` when it does not
+/// estimate it.
+fn rerun(s: &Scenario, change: impl FnOnce(&mut Scenario)) -> Option<MethodResult> {
+    let mut changed = s.clone();
+    change(&mut changed);
+    methods::run(changed.method, &changed).ok()
+}
+
+fn fits(r: &MethodResult) -> bool {
+    r.verdict.short_by_bytes == 0
+}
+
+/// Largest `n` in `1..=max` for which `fits_at(n)`, assuming it is monotone
+/// (true up to some point, false after); `None` if not even 1 fits.
+fn largest_fitting(max: u64, fits_at: impl Fn(u64) -> bool) -> Option<u64> {
+    if !fits_at(1) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1, max);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits_at(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(lo)
+}
+
+/// The answers for a validated scenario.
+pub fn answers(s: &Scenario) -> Answers {
+    let fits_with = |change: &dyn Fn(&mut Scenario)| rerun(s, change).is_some_and(|r| fits(&r));
+    Answers {
+        max_context: largest_fitting(MAX_CONTEXT, |n| fits_with(&|c| c.context = n)),
+        max_batch: largest_fitting(MAX_BATCH, |n| fits_with(&|c| c.batch = n)),
+        smallest_gpu: smallest_gpu(s),
+    }
+}
+
+/// The catalog GPU with the least memory on which the scenario fits.
+fn smallest_gpu(s: &Scenario) -> Option<String> {
+    let mut all: Vec<&gpus::Gpu> = gpus::all().iter().collect();
+    all.sort_by_key(|g| g.memory_bytes);
+    all.into_iter()
+        .find(|g| rerun(s, |c| c.gpu_bytes = g.memory_bytes).is_some_and(|r| fits(&r)))
+        .map(|g| g.name.clone())
+}
+
+/// Single adjustments that make a scenario that does not fit, fit; empty
+/// when it already fits. Each changes one knob, to the least disruptive
+/// value that fits.
+pub fn suggestions(s: &Scenario, current: &MethodResult) -> Vec<Suggestion> {
+    if fits(current) {
+        return Vec::new();
+    }
+    candidates(s)
+        .into_iter()
+        .filter_map(|(change, cost)| {
+            let r = rerun(s, |c| change.apply_valid(c))?;
+            fits(&r).then_some(Suggestion {
+                change,
+                total_bytes: r.total_bytes,
+                margin_bytes: r.verdict.headroom_bytes,
+                cost,
+            })
+        })
+        .collect()
+}
+
+/// The changes worth trying, each at its least disruptive fitting value.
+fn candidates(s: &Scenario) -> Vec<(Change, Cost)> {
+    let fits_with = |change: Change| rerun(s, |c| change.apply_valid(c)).is_some_and(|r| fits(&r));
+    let mut out = Vec::new();
+    // Context and batch: the largest power of two below today's that fits.
+    let halvings = |from: u64| (1..64).map(move |k| from >> k).take_while(|n| *n >= 1);
+    if let Some(n) = halvings(s.context).find(|n| fits_with(Change::Context(*n))) {
+        let cost = if s.mode.trains() {
+            Cost::ChangesTrainingObjective
+        } else {
+            Cost::ShorterContext
+        };
+        out.push((Change::Context(n), cost));
+    }
+    if let Some(n) = halvings(s.batch).find(|n| fits_with(Change::Batch(*n))) {
+        out.push((Change::Batch(n), Cost::LowerThroughput));
+    }
+    // Weights: the largest smaller post-training format that fits (MXFP4
+    // and NF4 are left out: they come with particular checkpoints or QLoRA).
+    let mut formats: Vec<WeightFormat> = SUGGESTED_FORMATS
+        .into_iter()
+        .filter(|f| f.milli_bits().is_some_and(|b| b < s.weight_milli_bits))
+        .collect();
+    formats.sort_by_key(|f| std::cmp::Reverse(f.milli_bits()));
+    if let Some(f) = formats
+        .into_iter()
+        .find(|f| fits_with(Change::WeightFormat(*f)))
+    {
+        out.push((Change::WeightFormat(f), Cost::MayCostQuality));
+    }
+    if s.kv_milli_bits > 8_000 && !s.mode.trains() {
+        out.push((Change::KvBytes(1.0), Cost::MayCostQuality));
+    }
+    if s.mode == Mode::Full {
+        out.push((Change::Lora, Cost::TrainsAdaptersOnly));
+    }
+    if s.mode.trains() && !s.grad_checkpoint {
+        out.push((Change::GradCheckpoint, Cost::SlowerStep));
+    }
+    if s.mode.trains() && s.precision == Precision::Amp {
+        out.push((Change::PurePrecision, Cost::LessPreciseUpdates));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::methods::MethodId;
+    use crate::scenario::ModelRef;
+
+    fn scenario(input: ScenarioInput) -> (Scenario, MethodResult) {
+        let s = input.validate().unwrap();
+        let r = methods::run(s.method, &s).unwrap();
+        (s, r)
+    }
+
+    #[test]
+    fn longest_context_is_the_crossing_of_the_usable_line() {
+        // quick, 8B FP16 on 24 GB: (16 GB + 131,072 B × S) × 1.1 ≤ 24 GB
+        // ⇔ S ≤ (24/1.1 − 16) × 10⁹ / 131,072 = 44,389.5.
+        let (s, _) = scenario(ScenarioInput::default());
+        let a = answers(&s);
+        assert_eq!(a.max_context, Some(44_389));
+        // B × 8,192 tokens ≤ 44,389 ⇔ B ≤ 5.
+        assert_eq!(a.max_batch, Some(5));
+        let (over, _) = scenario(ScenarioInput {
+            context: 44_390,
+            ..ScenarioInput::default()
+        });
+        assert!(
+            methods::run(over.method, &over)
+                .unwrap()
+                .verdict
+                .short_by_bytes
+                > 0
+        );
+    }
+
+    #[test]
+    fn nothing_fits_says_none() {
+        let (s, _) = scenario(ScenarioInput {
+            params_b: 100.0,
+            ..ScenarioInput::default()
+        });
+        let a = answers(&s);
+        assert_eq!((a.max_context, a.max_batch), (None, None));
+        // 100B at 16 bits = 200 GB of weights: only the largest cards hold it.
+        let gpu = a
+            .smallest_gpu
+            .expect("a catalog card with more than 220 GB");
+        let memory = crate::catalog::find_gpu(&gpu).unwrap().memory_bytes;
+        assert!(memory >= 220_000_000_000, "{gpu}");
+    }
+
+    #[test]
+    fn seed_003_example_suggests_a_shorter_sequence() {
+        // vramcalc: "short by 28.9 GB on RTX 3090; 1 single adjustment fits
+        //   -> seq_len=512: 21.6 GB (changes training objective)"
+        let (s, r) = scenario(ScenarioInput {
+            method: MethodId::Allocator,
+            mode: Mode::Lora,
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+            context: 4096,
+            ..ScenarioInput::default()
+        });
+        let list = suggestions(&s, &r);
+        let context = list
+            .iter()
+            .find(|x| matches!(x.change, Change::Context(_)))
+            .expect("a shorter context fits");
+        assert_eq!(context.change, Change::Context(512));
+        assert_eq!(context.cost, Cost::ChangesTrainingObjective);
+        assert!(list.iter().all(|x| x.margin_bytes > 0));
+    }
+
+    #[test]
+    fn a_fitting_scenario_needs_no_suggestion() {
+        let (s, r) = scenario(ScenarioInput::default());
+        assert!(suggestions(&s, &r).is_empty());
+    }
+
+    #[test]
+    fn applying_a_suggestion_to_the_input_gives_its_total() {
+        let input = ScenarioInput {
+            context: 131_072,
+            ..ScenarioInput::default()
+        };
+        let (s, r) = scenario(input.clone());
+        for sug in suggestions(&s, &r) {
+            let mut changed = input.clone();
+            sug.change.apply(&mut changed);
+            let (_, after) = scenario(changed);
+            assert_eq!(after.total_bytes, sug.total_bytes, "{:?}", sug.change);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Knobs of how the step runs (seed 003's): precision, gradient
+//! checkpointing, optimizer and attention implementation.
+
+use leptos::prelude::*;
+use vramfit_core::scenario::{AttnImpl, Optimizer, Precision, ScenarioInput};
+
+/// One segmented choice among `options`, reading and writing the scenario.
+fn segmented<T: Copy + PartialEq + Send + Sync + 'static>(
+    label: &'static str,
+    testid: &'static str,
+    options: Vec<(T, &'static str)>,
+    input: RwSignal<ScenarioInput>,
+    get: fn(&ScenarioInput) -> T,
+    set: fn(&mut ScenarioInput, T),
+) -> impl IntoView {
+    view! {
+        <div class="vf-seg" role="group" aria-label=label>
+            {options.into_iter().map(|(value, name)| view! {
+                <button
+                    type="button"
+                    class="vf-seg__option"
+                    data-testid=format!("{testid}-{}", name.to_lowercase())
+                    aria-pressed=move || (input.with(get) == value).to_string()
+                    on:click=move |_| input.update(|i| set(i, value))
+                >
+                    {name}
+                </button>
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// Training and runtime knobs of the `allocator` method.
+#[component]
+pub fn TrainingKnobs(
+    /// The scenario these knobs edit.
+    input: RwSignal<ScenarioInput>,
+) -> impl IntoView {
+    let trains = move || input.with(|i| i.mode.trains());
+    view! {
+        <div class="vf-knobs">
+            {segmented("Atención", "attn",
+                vec![(AttnImpl::Sdpa, "sdpa"), (AttnImpl::Eager, "eager"), (AttnImpl::Flash, "flash")],
+                input, |i| i.attn, |i, v| i.attn = v)}
+            <Show when=trains>
+                {segmented("Precisión", "precision",
+                    vec![(Precision::Pure, "pure"), (Precision::Amp, "amp")],
+                    input, |i| i.precision, |i, v| i.precision = v)}
+                {segmented("Optimizador", "optimizer",
+                    vec![(Optimizer::AdamW, "AdamW"), (Optimizer::Sgd, "SGD")],
+                    input, |i| i.optimizer, |i, v| i.optimizer = v)}
+                <label class="vf-check">
+                    <input
+                        type="checkbox"
+                        data-testid="grad-checkpoint"
+                        prop:checked=move || input.with(|i| i.grad_checkpoint)
+                        on:change=move |ev| input.update(|i| i.grad_checkpoint = event_target_checked(&ev))
+                    />
+                    " Gradient checkpointing"
+                </label>
+            </Show>
+        </div>
+    }
+}
