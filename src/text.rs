@@ -49,7 +49,23 @@ pub fn field_label(field: Field) -> (&'static str, &'static str, &'static str) {
             "GB",
             "Capacidad nominal en GB decimales (10⁹ bytes).",
         ),
-        Field::Gpus => ("GPU", "×", "Número de GPU que reparten el modelo."),
+        Field::Users => (
+            "Usuarios",
+            "",
+            "Usuarios atendidos a la vez (pueden esperar en cola).",
+        ),
+        Field::Gpus => ("GPU", "×", "Número de GPU de la máquina."),
+        Field::Tp => ("Paralelismo tensorial", "TP", "GPU que reparten cada capa."),
+        Field::Pp => (
+            "Paralelismo de tubería",
+            "PP",
+            "Etapas de capas en GPU distintas.",
+        ),
+        Field::HostRamGb => (
+            "RAM del equipo",
+            "GB",
+            "Para descargar pesos a la CPU (0: sin offload).",
+        ),
         Field::LoraRank => ("Rango LoRA", "r", "Rango de los adaptadores LoRA/QLoRA."),
         Field::RuntimeGib => (
             "Reserva de runtime",
@@ -97,6 +113,14 @@ pub fn scenario_error(e: &ScenarioError) -> String {
             miss.query,
             miss.suggestions.join(", ")
         ),
+        ScenarioError::UnknownGpu(miss) if miss.suggestions.is_empty() => {
+            format!("No hay ninguna GPU «{}» en el catálogo.", miss.query)
+        }
+        ScenarioError::UnknownGpu(miss) => format!(
+            "No hay ninguna GPU «{}» en el catálogo. ¿Quizá {}?",
+            miss.query,
+            miss.suggestions.join(", ")
+        ),
         ScenarioError::Config(e) => format!(
             "config.json no se puede usar: {} (claves: {}).",
             e,
@@ -114,6 +138,7 @@ pub fn mode_name(mode: Mode) -> &'static str {
         Mode::Inference => "Inferencia",
         Mode::Full => "Ajuste completo",
         Mode::Lora => "LoRA",
+        Mode::Qlora => "QLoRA",
     }
 }
 

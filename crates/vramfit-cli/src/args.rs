@@ -1,7 +1,6 @@
 //! Command-line parsing: every mistake becomes one readable sentence.
 
 use std::path::Path;
-use vramfit_core::catalog;
 use vramfit_core::methods::{self, MethodId};
 use vramfit_core::scenario::{
     AttnImpl, Field, Mode, ModelRef, Optimizer, Precision, ScenarioInput, WeightFormat,
@@ -19,11 +18,12 @@ pub enum Command {
 
 pub const USAGE: &str = "\
 usage:
-  vramfit estimate [MODEL] [--method quick|lesson|allocator] [--mode inference|full|lora]
+  vramfit estimate [MODEL] [--method quick|lesson|allocator] [--mode inference|full|lora|qlora]
                    [--train] [--lora R] [--precision amp|pure] [--grad-checkpoint]
                    [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
                    [--dtype fp32|bf16|fp16] [--quant FORMAT] [--weight-bits N]
-                   [--kv-dtype DTYPE] [--kv-bytes N] [--seq N] [--batch N]
+                   [--kv-dtype DTYPE] [--kv-bytes N] [--seq N] [--batch N] [--users N]
+                   [--tp N] [--pp N] [--host-ram-gb X] [--qlora]
                    [--gpu NAME | --capacity-gb X | --capacity-gib X] [--gpus N]
                    [--overhead-pct X]                                    (quick)
                    [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
@@ -43,7 +43,7 @@ head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB) and seed 000's
 reserves (2 GiB runtime, 4 GiB activation, 15 % margin).";
 
 /// The CLI flag of each numeric scenario field.
-const FLAGS: [(&str, Field); 14] = [
+const FLAGS: [(&str, Field); 18] = [
     ("--params", Field::ParamsB),
     ("--layers", Field::Layers),
     ("--kv-heads", Field::KvHeads),
@@ -52,7 +52,11 @@ const FLAGS: [(&str, Field); 14] = [
     ("--kv-bytes", Field::KvBytes),
     ("--seq", Field::Context),
     ("--batch", Field::Batch),
+    ("--users", Field::Users),
     ("--gpus", Field::Gpus),
+    ("--tp", Field::Tp),
+    ("--pp", Field::Pp),
+    ("--host-ram-gb", Field::HostRamGb),
     ("--capacity-gb", Field::GpuMemoryGb),
     ("--overhead-pct", Field::OverheadPct),
     ("--runtime-gib", Field::RuntimeGib),
@@ -116,6 +120,7 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
             "--train" if input.mode != Mode::Lora => input.mode = Mode::Full,
             "--train" => {}
             "--grad-checkpoint" => input.grad_checkpoint = true,
+            "--qlora" => input.mode = Mode::Qlora,
             "--no-lora-dropout" => input.lora_dropout = false,
             _ if !flag.starts_with('-') => {
                 if input.model.is_some() {
@@ -225,10 +230,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.set(Field::LoraRank, rank);
             input.mode = Mode::Lora;
         }
-        "--gpu" => {
-            let gpu = catalog::find_gpu(text).map_err(|e| format!("--gpu: {e}"))?;
-            input.gpu_memory_gb = gpu.memory_gb;
-        }
+        "--gpu" => input.set_gpu(text),
         "--capacity-gib" => {
             let gib: f64 = text
                 .trim()

@@ -1256,6 +1256,8 @@ pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, OutOfScope> {
             rank: s.lora_rank,
             dropout: s.lora_dropout,
         },
+        // A 4-bit base is a quantized format (bitsandbytes), out of scope.
+        crate::scenario::Mode::Qlora => return Err(OutOfScope::QuantizedWeights),
     };
     Ok(AllocatorInputs {
         mode,

@@ -135,9 +135,9 @@ pub fn training_states_bytes(s: &Scenario) -> u64 {
 pub fn estimate(s: &Scenario) -> MethodResult {
     let (weights, kv_cache, training_states) = match s.mode {
         Mode::Inference => (weights_bytes(s), kv_cache_bytes(s), 0),
-        // LoRA is outside seed 000 (`methods::run` never asks it); were it
+        // LoRA/QLoRA are outside seed 000 (`methods::run` never asks it); were it
         // asked, the 18-byte full-training reading is the conservative one.
-        Mode::Full | Mode::Lora => (0, 0, training_states_bytes(s)),
+        Mode::Full | Mode::Lora | Mode::Qlora => (0, 0, training_states_bytes(s)),
     };
     let subtotal = sum([
         weights,

@@ -50,7 +50,7 @@ impl MethodId {
         match self {
             MethodId::Quick => matches!(mode, Mode::Inference),
             MethodId::Lesson => matches!(mode, Mode::Inference | Mode::Full),
-            MethodId::Allocator => true,
+            MethodId::Allocator => matches!(mode, Mode::Inference | Mode::Full | Mode::Lora),
         }
     }
 

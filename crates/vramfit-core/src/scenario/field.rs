@@ -15,7 +15,11 @@ pub enum Field {
     KvBytes,
     Context,
     Batch,
+    Users,
     Gpus,
+    Tp,
+    Pp,
+    HostRamGb,
     GpuMemoryGb,
     LoraRank,
     OverheadPct,
@@ -66,7 +70,7 @@ impl fmt::Display for InputError {
 
 impl Field {
     /// All fields, in the order the UI shows them.
-    pub const ALL: [Field; 15] = [
+    pub const ALL: [Field; 19] = [
         Field::ParamsB,
         Field::Layers,
         Field::KvHeads,
@@ -75,7 +79,11 @@ impl Field {
         Field::KvBytes,
         Field::Context,
         Field::Batch,
+        Field::Users,
         Field::Gpus,
+        Field::Tp,
+        Field::Pp,
+        Field::HostRamGb,
         Field::GpuMemoryGb,
         Field::LoraRank,
         Field::OverheadPct,
@@ -96,7 +104,11 @@ impl Field {
             Field::KvBytes => "kv_bytes",
             Field::Context => "context",
             Field::Batch => "batch",
+            Field::Users => "users",
             Field::Gpus => "gpus",
+            Field::Tp => "tp",
+            Field::Pp => "pp",
+            Field::HostRamGb => "host_ram_gb",
             Field::GpuMemoryGb => "gpu_memory_gb",
             Field::LoraRank => "lora_rank",
             Field::OverheadPct => "overhead_pct",
@@ -120,7 +132,11 @@ impl Field {
             Field::KvBytes => (0.25, 4.0),
             Field::Context => (1.0, 100_000_000.0),
             Field::Batch => (1.0, 1_000_000.0),
+            Field::Users => (1.0, 1_000_000.0),
             Field::Gpus => (1.0, 64.0),
+            Field::Tp => (1.0, 64.0),
+            Field::Pp => (1.0, 64.0),
+            Field::HostRamGb => (0.0, 1_000_000.0),
             Field::GpuMemoryGb => (0.001, 1_000_000.0),
             Field::LoraRank => (1.0, 4096.0),
             Field::OverheadPct => (0.0, 1_000.0),
@@ -139,7 +155,10 @@ impl Field {
                 | Field::HeadDim
                 | Field::Context
                 | Field::Batch
+                | Field::Users
                 | Field::Gpus
+                | Field::Tp
+                | Field::Pp
                 | Field::LoraRank
         )
     }

@@ -15,7 +15,7 @@ pub use format::WeightFormat;
 
 pub use crate::methods::allocator::{AttnImpl, Optimizer, Precision};
 
-use crate::catalog::{self, NotFound};
+use crate::catalog::{self, Gpu, NotFound};
 use crate::methods::MethodId;
 use crate::model::{parse_config, ConfigError, ModelSpec};
 use crate::units::{GB, GIB};
@@ -58,12 +58,24 @@ pub struct ScenarioInput {
     pub kv_bytes: f64,
     /// Context length in tokens per sequence.
     pub context: u64,
-    /// Sequences served at once.
+    /// Sequences served at once (the engine's batch, per replica).
     pub batch: u64,
-    /// GPUs the model is spread over.
+    /// Users served concurrently (spread over replicas; may queue).
+    pub users: u64,
+    /// A catalog GPU (`RTX 4090`, case-insensitive). When set, its memory
+    /// replaces `gpu_memory_gb` and its bandwidth and compute feed speed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
+    /// GPUs in the machine.
     pub gpus: u64,
+    /// Tensor-parallel degree.
+    pub tp: u64,
+    /// Pipeline-parallel degree.
+    pub pp: u64,
     /// Memory of one GPU, in decimal GB (as marketed).
     pub gpu_memory_gb: f64,
+    /// Host RAM available for offloading weights, in decimal GB (0: none).
+    pub host_ram_gb: f64,
     /// LoRA adapter rank.
     pub lora_rank: u64,
     /// Training: fp32 weights under bf16 autocast (`amp`) or weights
@@ -103,8 +115,13 @@ impl Default for ScenarioInput {
             kv_bytes: 2.0,
             context: 8192,
             batch: 1,
+            users: 1,
+            gpu: None,
             gpus: 1,
+            tp: 1,
+            pp: 1,
             gpu_memory_gb: 24.0,
+            host_ram_gb: 0.0,
             lora_rank: 16,
             precision: Precision::Pure,
             grad_checkpoint: false,
@@ -143,18 +160,21 @@ pub enum Mode {
     Full,
     /// LoRA fine-tuning: frozen base weights, trained low-rank adapters.
     Lora,
+    /// QLoRA: LoRA over a 4-bit (NF4) frozen base.
+    Qlora,
 }
 
 impl Mode {
     /// Every mode, in the order the UI offers them.
-    pub const ALL: [Mode; 3] = [Mode::Inference, Mode::Full, Mode::Lora];
+    pub const ALL: [Mode; 4] = [Mode::Inference, Mode::Full, Mode::Lora, Mode::Qlora];
 
-    /// The stable name (`"inference"`, `"full"`, `"lora"`).
+    /// The stable name (`"inference"`, `"full"`, `"lora"`, `"qlora"`).
     pub const fn id(self) -> &'static str {
         match self {
             Mode::Inference => "inference",
             Mode::Full => "full",
             Mode::Lora => "lora",
+            Mode::Qlora => "qlora",
         }
     }
 
@@ -169,6 +189,7 @@ impl Mode {
             "inference" => Some(Mode::Inference),
             "full" | "train" | "training" => Some(Mode::Full),
             "lora" => Some(Mode::Lora),
+            "qlora" => Some(Mode::Qlora),
             _ => None,
         }
     }
@@ -186,7 +207,11 @@ impl ScenarioInput {
             Field::KvBytes => self.kv_bytes,
             Field::Context => self.context as f64,
             Field::Batch => self.batch as f64,
+            Field::Users => self.users as f64,
             Field::Gpus => self.gpus as f64,
+            Field::Tp => self.tp as f64,
+            Field::Pp => self.pp as f64,
+            Field::HostRamGb => self.host_ram_gb,
             Field::GpuMemoryGb => self.gpu_memory_gb,
             Field::LoraRank => self.lora_rank as f64,
             Field::OverheadPct => self.overhead_pct,
@@ -212,8 +237,15 @@ impl ScenarioInput {
             Field::KvBytes => self.kv_bytes = value,
             Field::Context => self.context = value as u64,
             Field::Batch => self.batch = value as u64,
+            Field::Users => self.users = value as u64,
             Field::Gpus => self.gpus = value as u64,
-            Field::GpuMemoryGb => self.gpu_memory_gb = value,
+            Field::Tp => self.tp = value as u64,
+            Field::Pp => self.pp = value as u64,
+            Field::HostRamGb => self.host_ram_gb = value,
+            Field::GpuMemoryGb => {
+                self.gpu_memory_gb = value;
+                self.gpu = None;
+            }
             Field::LoraRank => self.lora_rank = value as u64,
             Field::OverheadPct => self.overhead_pct = value,
             Field::RuntimeGib => self.runtime_gib = value,
@@ -233,6 +265,16 @@ impl ScenarioInput {
     /// Sets the GPU memory from a capacity in GiB (seed 000 enters it so).
     pub fn set_capacity_gib(&mut self, gib: f64) {
         self.gpu_memory_gb = gib * GIB as f64 / GB as f64;
+        self.gpu = None;
+    }
+
+    /// Chooses a catalog GPU by name and shows its memory; an unknown name
+    /// is kept and reported by [`ScenarioInput::validate`].
+    pub fn set_gpu(&mut self, name: &str) {
+        if let Ok(gpu) = catalog::find_gpu(name) {
+            self.gpu_memory_gb = gpu.memory_gb;
+        }
+        self.gpu = Some(name.to_string());
     }
 
     /// Switches to `mode`; when the selected method does not estimate it,
@@ -267,6 +309,13 @@ impl ScenarioInput {
             Ok(model) => model,
             Err(e) => {
                 errors.push(e);
+                None
+            }
+        };
+        let gpu = match self.gpu.as_deref().map(catalog::find_gpu).transpose() {
+            Ok(gpu) => gpu,
+            Err(miss) => {
+                errors.push(ScenarioError::UnknownGpu(miss));
                 None
             }
         };
@@ -307,8 +356,15 @@ impl ScenarioInput {
             kv_milli_bits: (self.kv_bytes * 8_000.0).round() as u64,
             context: self.context,
             batch: self.batch,
+            users: self.users,
             gpus: self.gpus,
-            gpu_bytes: (self.gpu_memory_gb * 1e9).round() as u64,
+            tp: self.tp,
+            pp: self.pp,
+            gpu_bytes: gpu.map_or((self.gpu_memory_gb * 1e9).round() as u64, |g| {
+                g.memory_bytes
+            }),
+            gpu,
+            host_ram_bytes: (self.host_ram_gb * 1e9).round() as u64,
             lora_rank: self.lora_rank,
             precision: self.precision,
             grad_checkpoint: self.grad_checkpoint,
@@ -362,6 +418,8 @@ pub enum ScenarioError {
     },
     /// The catalog has no such model.
     UnknownModel(NotFound),
+    /// The catalog has no such GPU.
+    UnknownGpu(NotFound),
     /// The model's `config.json` cannot be used.
     Config(ConfigError),
     /// This weight format needs a real model (catalog or config).
@@ -387,7 +445,7 @@ impl fmt::Display for ScenarioError {
             ScenarioError::MethodScope { method, reason } => {
                 write!(f, "method {} cannot estimate this: {reason}", method.id())
             }
-            ScenarioError::UnknownModel(e) => e.fmt(f),
+            ScenarioError::UnknownModel(e) | ScenarioError::UnknownGpu(e) => e.fmt(f),
             ScenarioError::Config(e) => write!(f, "config.json: {e}"),
             ScenarioError::NeedsModel(format) => write!(
                 f,
@@ -400,7 +458,7 @@ impl fmt::Display for ScenarioError {
 
 /// A validated scenario in exact integer units. Only
 /// [`ScenarioInput::validate`] builds one, so every value is in range.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     pub method: MethodId,
     pub mode: Mode,
@@ -419,9 +477,16 @@ pub struct Scenario {
     pub kv_milli_bits: u64,
     pub context: u64,
     pub batch: u64,
+    pub users: u64,
     pub gpus: u64,
-    /// Memory of one GPU, in bytes (decimal GB × 10⁹).
+    pub tp: u64,
+    pub pp: u64,
+    /// Memory of one GPU, in bytes (decimal GB × 10⁹; a catalog GPU's).
     pub gpu_bytes: u64,
+    /// The catalog GPU, when one was named (bandwidth, compute).
+    pub gpu: Option<&'static Gpu>,
+    /// Host RAM for offload, in bytes (decimal GB × 10⁹).
+    pub host_ram_bytes: u64,
     pub lora_rank: u64,
     pub precision: Precision,
     pub grad_checkpoint: bool,
