@@ -67,7 +67,7 @@ run native cargo test --workspace; status=$?
 read -r p f < <(cargo_counts "$LOGS/native.log")
 count native "$p" "$f" "$status"
 
-run wasm cargo test --target wasm32-unknown-unknown -p vramfit-app --test web; status=$?
+run wasm cargo test --target wasm32-unknown-unknown -p vramfit-app --tests; status=$?
 read -r p f < <(cargo_counts "$LOGS/wasm.log")
 count browser "$p" "$f" "$status"
 

@@ -2,8 +2,8 @@
 //! default; every label lives here so that views hold no wording.
 
 use vramfit_core::advice::{Change, Cost};
-use vramfit_core::methods::allocator::{Feature, OutOfScope};
 use vramfit_core::methods::MethodId;
+use vramfit_core::methods::{Feature, OutOfScope};
 use vramfit_core::model::AttentionKind;
 use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
 use vramfit_core::verdict::FitStatus;
@@ -253,5 +253,10 @@ pub fn out_of_scope(reason: &OutOfScope) -> String {
         OutOfScope::QuantizedWeights => {
             "solo cubre pesos fp32, bf16 y fp16; los formatos cuantizados quedan fuera".into()
         }
+        OutOfScope::TooManyGpus { max } => format!("reparte un modelo entre {max} GPU como máximo"),
+        OutOfScope::Parallelism { tp, pp, gpus } => format!(
+            "TP {tp} × PP {pp} necesita un múltiplo de {} GPU, no {gpus}",
+            tp.saturating_mul(*pp)
+        ),
     }
 }

@@ -43,6 +43,7 @@
 //! Validation: the 11 Llama-3.2-1B rows of seed 003 are all within ±2 %
 //! (largest 1.96 %, mean 0.40 %; `tests/allocator_validation.rs`).
 
+use crate::methods::scope::{Feature, OutOfScope};
 use crate::methods::{Component, Components, MethodId, MethodResult};
 use crate::model::{Family, ModelSpec};
 use crate::scenario::{Scenario, WeightFormat};
@@ -1192,59 +1193,6 @@ fn dtype_of(s: &Scenario) -> Result<Dtype, OutOfScope> {
 /// figure instead; the methods disagree here on purpose.
 pub fn device_bytes(nominal: u64) -> u64 {
     saturate(nominal as u128 * crate::units::GIB as u128 / GB as u128)
-}
-
-/// Why the method does not estimate a scenario.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind", content = "detail")]
-pub enum OutOfScope {
-    /// Typed numbers: the method needs the whole architecture.
-    NeedsModel,
-    /// A family whose layers it does not derive.
-    Family(Family),
-    /// Something in the model it does not model.
-    Feature(Feature),
-    /// Weights that are not fp32, bf16 or fp16.
-    QuantizedWeights,
-}
-
-/// A model feature outside the method's derivations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Feature {
-    Experts,
-    LatentAttention,
-    LinearLayers,
-    QuantizedCheckpoint,
-    NoDenseMlp,
-}
-
-impl std::fmt::Display for OutOfScope {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            OutOfScope::NeedsModel => {
-                write!(f, "it needs a real model (catalog id or config.json), not typed numbers")
-            }
-            OutOfScope::Family(family) => write!(
-                f,
-                "{family:?} models are outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
-            ),
-            OutOfScope::Feature(feature) => {
-                let what = match feature {
-                    Feature::Experts => "mixture of experts",
-                    Feature::LatentAttention => "latent attention",
-                    Feature::LinearLayers => "linear or state-space layers",
-                    Feature::QuantizedCheckpoint => "a quantized checkpoint",
-                    Feature::NoDenseMlp => "no dense MLP width (intermediate_size)",
-                };
-                write!(f, "the model has {what}, which this method does not model")
-            }
-            OutOfScope::QuantizedWeights => write!(
-                f,
-                "it covers fp32, bf16 and fp16 weights; quantized formats are outside its scope"
-            ),
-        }
-    }
 }
 
 /// The allocator inputs of a validated scenario.

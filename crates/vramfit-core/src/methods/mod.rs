@@ -6,9 +6,11 @@ pub mod allocator;
 pub mod dense;
 pub mod lesson;
 pub mod quick;
+pub mod scope;
 
 use crate::scenario::{Field, Mode, Scenario, ScenarioError};
 use crate::verdict::Verdict;
+pub use scope::{Feature, OutOfScope};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 

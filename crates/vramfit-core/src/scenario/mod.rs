@@ -414,7 +414,7 @@ pub enum ScenarioError {
     /// The selected method cannot estimate this model or format.
     MethodScope {
         method: MethodId,
-        reason: crate::methods::allocator::OutOfScope,
+        reason: crate::methods::OutOfScope,
     },
     /// The catalog has no such model.
     UnknownModel(NotFound),

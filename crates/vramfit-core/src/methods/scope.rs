@@ -1,0 +1,71 @@
+//! Why a method does not estimate a scenario.
+
+use crate::model::Family;
+use serde::Serialize;
+
+/// Why a method does not estimate a scenario. Shared by every method;
+/// each variant names what is missing or out of reach, so that every front
+/// end can say it in its own language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "detail")]
+pub enum OutOfScope {
+    /// Typed numbers: the method needs the whole architecture.
+    NeedsModel,
+    /// A family whose layers it does not derive.
+    Family(Family),
+    /// Something in the model it does not model.
+    Feature(Feature),
+    /// Weights that are not fp32, bf16 or fp16.
+    QuantizedWeights,
+    /// More GPUs than the method spreads a model over.
+    TooManyGpus { max: u64 },
+    /// Tensor × pipeline parallelism does not fit the GPU count.
+    Parallelism { tp: u64, pp: u64, gpus: u64 },
+}
+
+/// A model feature outside the method's derivations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Feature {
+    Experts,
+    LatentAttention,
+    LinearLayers,
+    QuantizedCheckpoint,
+    NoDenseMlp,
+}
+
+impl std::fmt::Display for OutOfScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutOfScope::NeedsModel => {
+                write!(f, "it needs a real model (catalog id or config.json), not typed numbers")
+            }
+            OutOfScope::Family(family) => write!(
+                f,
+                "{family:?} models are outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
+            ),
+            OutOfScope::Feature(feature) => {
+                let what = match feature {
+                    Feature::Experts => "mixture of experts",
+                    Feature::LatentAttention => "latent attention",
+                    Feature::LinearLayers => "linear or state-space layers",
+                    Feature::QuantizedCheckpoint => "a quantized checkpoint",
+                    Feature::NoDenseMlp => "no dense MLP width (intermediate_size)",
+                };
+                write!(f, "the model has {what}, which this method does not model")
+            }
+            OutOfScope::QuantizedWeights => write!(
+                f,
+                "it covers fp32, bf16 and fp16 weights; quantized formats are outside its scope"
+            ),
+            OutOfScope::TooManyGpus { max } => {
+                write!(f, "it spreads a model over at most {max} GPUs")
+            }
+            OutOfScope::Parallelism { tp, pp, gpus } => write!(
+                f,
+                "TP {tp} × PP {pp} needs a multiple of {} GPUs, not {gpus}",
+                tp.saturating_mul(*pp)
+            ),
+        }
+    }
+}
