@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test cli fmt bench figures
+.PHONY: setup serve build test cli fmt bench figures measure allocator-table
 
 setup:
 	@scripts/setup.sh
@@ -30,3 +30,19 @@ fmt:
 
 figures: setup
 	@scripts/figures.sh
+
+# Native benchmark of the core (one scenario through every method; the fit
+# table of every catalog model x GPU x 4 formats). Not part of `make test`.
+bench:
+	cargo run --release -q -p vramfit-core --example bench
+
+# The allocator's validation table (README): predicted vs measured.
+allocator-table:
+	cargo run -q -p vramfit-core --example allocator_table
+
+# On a machine with a CUDA GPU and torch, transformers, peft installed:
+# measure the grid of bench/grid.py and append the rows that the
+# validation test reads. Refuses to run without a GPU.
+measure:
+	python3 bench/measure.py --grid --configs-dir crates/vramfit-core/data/configs \
+		--record crates/vramfit-core/data/measurements/measured.jsonl

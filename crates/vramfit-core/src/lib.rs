@@ -12,5 +12,7 @@ pub mod methods;
 pub mod model;
 pub mod report;
 pub mod scenario;
+pub mod table;
 pub mod units;
+pub mod validation;
 pub mod verdict;
