@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test cli fmt bench figures measure allocator-table
+.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table
 
 setup:
 	@scripts/setup.sh
@@ -35,6 +35,10 @@ figures: setup
 # table of every catalog model x GPU x 4 formats). Not part of `make test`.
 bench:
 	cargo run --release -q -p vramfit-core --example bench
+
+# The same core in headless Chromium, optimized: prints the fit table's time.
+bench-browser: setup
+	cargo test --release --target wasm32-unknown-unknown -p vramfit-app --test core_in_browser -- --nocapture 2>&1 | grep -E "fit table|test result"
 
 # The allocator's validation table (README): predicted vs measured.
 allocator-table:
