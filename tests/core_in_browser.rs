@@ -27,7 +27,10 @@ fn seed_examples_come_out_the_same_in_wasm() {
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-70B".into())),
         ..ScenarioInput::default()
     };
-    assert_eq!(report::build(&llama).unwrap().model.params_total, 70_553_706_496);
+    assert_eq!(
+        report::build(&llama).unwrap().model.params_total,
+        70_553_706_496
+    );
 }
 
 #[wasm_bindgen_test]
