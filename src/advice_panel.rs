@@ -1,7 +1,7 @@
 //! What to change: the longest context, largest batch and smallest GPU that
 //! fit, and one-click single adjustments when the scenario does not fit.
 
-use crate::text;
+use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
 use vramfit_core::advice::{Answers, Suggestion};
 use vramfit_core::scenario::ScenarioInput;
@@ -11,17 +11,31 @@ use vramfit_core::units::DisplayUnit;
 #[component]
 pub fn AnswersView(
     /// Longest context, largest batch, smallest catalog GPU.
-    answers: Answers,
+    #[prop(into)]
+    answers: Signal<Option<Answers>>,
 ) -> impl IntoView {
-    let or_none = |v: Option<String>| v.unwrap_or_else(|| "ninguno cabe".into());
+    let lang = use_lang();
+    let t = move || lang.get().t();
+    let or_none = move |v: Option<String>| v.unwrap_or_else(|| t().none_fits.to_string());
+    let get = move |f: fn(&Answers) -> Option<String>| answers.with(|a| a.as_ref().and_then(f));
+    let number = move |n: u64| format::integer(&t().number, n);
     view! {
         <dl class="vf-summary" data-testid="answers">
-            <dt>"Contexto más largo que cabe"</dt>
-            <dd data-testid="answer-max-context">{or_none(answers.max_context.map(|n| format!("{n} tokens")))}</dd>
-            <dt>"Más secuencias a la vez"</dt>
-            <dd data-testid="answer-max-batch">{or_none(answers.max_batch.map(|n| n.to_string()))}</dd>
-            <dt>"GPU más pequeña del catálogo que cabe"</dt>
-            <dd data-testid="answer-smallest-gpu">{or_none(answers.smallest_gpu)}</dd>
+            <dt>{move || t().answers_max_context}</dt>
+            <dd data-testid="answer-max-context">
+                {move || or_none(answers.with(|a| a.as_ref().and_then(|a| a.max_context)).map(|n| (t().tokens)(&number(n))))}
+            </dd>
+            <dt>{move || t().answers_max_batch}</dt>
+            <dd data-testid="answer-max-batch">
+                {move || or_none(answers.with(|a| a.as_ref().and_then(|a| a.max_batch)).map(number))}
+            </dd>
+            <dt>{move || t().answers_smallest_gpu}</dt>
+            <dd data-testid="answer-smallest-gpu">{move || or_none(get(|a| a.smallest_gpu.clone()))}</dd>
+            // Only methods that spread a model over several GPUs answer this.
+            {move || answers.with(|a| a.as_ref().and_then(|a| a.min_gpus)).map(|n| view! {
+                <dt>{move || t().answers_min_gpus}</dt>
+                <dd data-testid="answer-min-gpus">{n}</dd>
+            })}
         </dl>
     }
 }
@@ -30,34 +44,39 @@ pub fn AnswersView(
 #[component]
 pub fn SuggestionsView(
     /// The suggestions (empty when the scenario fits).
-    suggestions: Vec<Suggestion>,
+    #[prop(into)]
+    suggestions: Signal<Vec<Suggestion>>,
     /// The scenario a suggestion is applied to.
     input: RwSignal<ScenarioInput>,
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,
 ) -> impl IntoView {
-    if suggestions.is_empty() {
-        return None;
+    let lang = use_lang();
+    let t = move || lang.get().t();
+    move || {
+        let list = suggestions.get();
+        (!list.is_empty()).then(|| {
+            view! {
+                <div class="vf-suggestions">
+                    <h3 class="vf-subhead">{move || t().suggestions_title}</h3>
+                    <ul>
+                        {list.into_iter().map(|s| {
+                            let change = s.change;
+                            view! {
+                                <li data-testid="suggestion">
+                                    <button type="button" class="vf-link" on:click=move |_| input.update(|i| change.apply(i))>
+                                        {move || (t().change)(&change)}
+                                    </button>
+                                    " — " {move || format::bytes(&t().number, unit.get(), s.total_bytes)}
+                                    ", " {move || (t().spare)(&format::bytes(&t().number, unit.get(), s.margin_bytes))}
+                                    <span class="vf-methods__summary">{move || (t().cost)(s.cost)}</span>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                </div>
+            }
+        })
     }
-    Some(view! {
-        <div class="vf-suggestions">
-            <h3 class="vf-subhead">"Un solo cambio que hace que quepa"</h3>
-            <ul>
-                {suggestions.into_iter().map(|s| {
-                    let change = s.change;
-                    view! {
-                        <li data-testid="suggestion">
-                            <button type="button" class="vf-link" on:click=move |_| input.update(|i| change.apply(i))>
-                                {text::change(&change)}
-                            </button>
-                            " — " {move || unit.get().format(s.total_bytes)}
-                            ", " {move || format!("sobran {}", unit.get().format(s.margin_bytes))}
-                            <span class="vf-methods__summary">{text::cost(s.cost)}</span>
-                        </li>
-                    }
-                }).collect_view()}
-            </ul>
-        </div>
-    })
 }

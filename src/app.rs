@@ -1,41 +1,89 @@
-//! The page: the three steps on the left, results on the right. One memo
-//! holds the outcome of the core's `report::build`; the ring, the total,
-//! the breakdown, the methods table, the answers and the export all read
-//! the last good report from it.
+//! The page: the steps on the left, results on the right. One memo holds
+//! the outcome of the core's `report::build`; the ring, the total, the
+//! breakdown, the methods table, the answers and the export all read the
+//! last good report from it. Two more memos hold the context curve and the
+//! speed figure, each from a pure helper.
 
 use crate::advice_panel::{AnswersView, SuggestionsView};
+use crate::components::chart::ContextChart;
+use crate::components::compact::CompactBar;
+use crate::components::formats::{KvDtypePicker, WeightFormatPicker};
+use crate::components::gpu::GpuPicker;
+use crate::components::interpretation::InterpretationPanel;
+use crate::components::lang::LangSwitch;
+use crate::components::speed::SpeedPanel;
+use crate::components::transfer::{
+    dragged_file, drags_files, import_file, TransferBar, TransferStatus,
+};
 use crate::components::{
     Breakdown, MethodPicker, MethodsTable, ModePicker, NumberField, TotalMemory, UnitSwitch,
     UtilizationRing,
 };
-use crate::download::download_text;
+use crate::curve::{self, ContextCurve};
+use crate::figures::{self, ADVANCED_FIELDS, SHAPE_FIELDS, WORKLOAD_FIELDS};
+use crate::i18n::{self, use_lang, LangContext};
+use crate::lesson::LessonPanel;
 use crate::model_panel::{ModelInput, ModelSummaryView};
-use crate::text;
+use crate::notebook::{Notebook, NotebookPanel};
+use crate::share;
 use crate::training_panel::TrainingKnobs;
 use leptos::prelude::*;
 use vramfit_core::methods::MethodId;
 use vramfit_core::report::{self, Report};
-use vramfit_core::scenario::{Field, ScenarioError, ScenarioInput};
+use vramfit_core::scenario::{ScenarioError, ScenarioInput};
 use vramfit_core::units::DisplayUnit;
+use vramfit_core::verdict::Verdict;
 
-/// Fields that describe the model's shape; a real model replaces them.
-const SHAPE_FIELDS: [Field; 4] = [
-    Field::ParamsB,
-    Field::Layers,
-    Field::KvHeads,
-    Field::HeadDim,
-];
-
-/// The whole calculator, opened on seed 004's worked example.
+/// The whole calculator, opened on the scenario in the address or on seed
+/// 004's worked example.
 #[component]
 pub fn App() -> impl IntoView {
-    let input = RwSignal::new(ScenarioInput::default());
+    let lang = RwSignal::new(i18n::initial_lang());
+    provide_context(LangContext(lang));
+    let status = RwSignal::new(None::<TransferStatus>);
+    let initial = match share::scenario_in_address() {
+        Some(Ok(input)) => input,
+        Some(Err(_)) => {
+            status.set(Some(TransferStatus::LinkBroken));
+            ScenarioInput::default()
+        }
+        None => ScenarioInput::default(),
+    };
+    let input = RwSignal::new(initial);
     let unit = RwSignal::new(DisplayUnit::Gb);
+
+    Effect::new(move |_| {
+        let l = lang.get();
+        i18n::set_current(l);
+        i18n::store_lang(l);
+        i18n::apply_to_document(l);
+    });
+    // The address follows the scenario, so a copied link reopens it.
+    Effect::new(move |first: Option<()>| {
+        input.with(|i| {
+            if first.is_some()
+                || *i != ScenarioInput::default()
+                || share::scenario_in_address().is_some()
+            {
+                share::write_address(i);
+            }
+        });
+    });
+
     let outcome = Memo::new(move |_| input.with(report::build));
     // The last good report stays on screen while the input has a problem.
     let report = Memo::new(move |previous: Option<&Option<Report>>| {
         outcome.get().ok().or_else(|| previous.cloned().flatten())
     });
+    let max_context =
+        Memo::new(move |_| report.with(|r| r.as_ref().and_then(|r| r.answers.max_context)));
+    let curve = Memo::new(move |previous: Option<&Option<ContextCurve>>| {
+        let max = max_context.get();
+        input
+            .with(|i| curve::context_curve(i, max))
+            .or_else(|| previous.cloned().flatten())
+    });
+    let speed = Memo::new(move |_| report.with(|r| r.as_ref().map(figures::speed_view)));
     let errors = move |model: bool| {
         outcome.with(|o| match o {
             Ok(_) => Vec::new(),
@@ -48,48 +96,101 @@ pub fn App() -> impl IntoView {
     };
     let method = Memo::new(move |_| input.with(|i| i.method));
     let has_model = Memo::new(move |_| input.with(|i| i.model.is_some()));
+    let has_report = Memo::new(move |_| report.with(Option::is_some));
+    let verdict = Signal::derive(move || {
+        report
+            .with(|r| r.as_ref().map(|r| r.estimate.verdict.clone()))
+            .unwrap_or_else(|| Verdict::new(0, 1))
+    });
+    let total =
+        Signal::derive(move || report.with(|r| r.as_ref().map_or(0, |r| r.estimate.total_bytes)));
+
+    let model_summary = move || {
+        report.with(|r| {
+            r.as_ref()
+                .filter(|r| r.model.source != "manual")
+                .map(|r| r.model.clone())
+        })
+    };
+    let on_dragover = move |ev: leptos::ev::DragEvent| {
+        if drags_files(&ev) {
+            ev.prevent_default();
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        if let Some(file) = dragged_file(&ev) {
+            ev.prevent_default();
+            import_file(file, input, status);
+        }
+    };
+    let t = move || lang.get().t();
+    let notebook = Notebook::open();
+    let code = Signal::derive(move || lang.get().code());
     view! {
         <header class="vf-header">
-            <h1 class="vf-title">"vramfit"</h1>
-            <p class="vf-subtitle">
-                "Cuánta memoria de GPU necesita un modelo de lenguaje, antes de descargarlo."
-            </p>
+            <div>
+                <h1 class="vf-title">"vramfit"</h1>
+                <p class="vf-subtitle">{move || t().tagline}</p>
+            </div>
+            <LangSwitch />
         </header>
-        <main class="vf-layout">
+        <main class="vf-layout" on:dragover=on_dragover on:drop=on_drop>
+            <Show when=move || has_report.get()>
+                <CompactBar verdict total unit />
+            </Show>
             <div class="vf-steps">
                 <section class="vf-step-card" aria-labelledby="vf-step-1">
-                    <h2 id="vf-step-1" class="vf-step"><span class="vf-step__n">"01"</span>"Configurar"</h2>
+                    <h2 id="vf-step-1" class="vf-step"><span class="vf-step__n">"01"</span>{move || t().step_configure}</h2>
                     <ModePicker input />
                     <MethodPicker input />
+                    <WeightFormatPicker input has_model />
+                    <KvDtypePicker input />
+                    <h3 class="vf-subhead">{move || t().workload_label}</h3>
                     <div class="vf-fields">
-                        {move || shared_fields(has_model.get()).into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
+                        {WORKLOAD_FIELDS.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
                     </div>
-                    <h3 class="vf-subhead">"Ajustes del método"</h3>
-                    <Show when=move || method.get() == MethodId::Allocator>
-                        <TrainingKnobs input />
-                    </Show>
-                    {move || {
-                        let fields = method.get().own_fields();
-                        view! {
-                            <div class="vf-fields">
-                                {fields.iter().map(|&field| view! { <NumberField field input /> }).collect_view()}
-                            </div>
-                        }
-                    }}
+                    <GpuPicker input />
+                    <AdvancedKnobs input />
+                    <MethodSettings input method />
                 </section>
                 <section class="vf-step-card" aria-labelledby="vf-step-2">
-                    <h2 id="vf-step-2" class="vf-step"><span class="vf-step__n">"02"</span>"Añadir entrada"</h2>
-                    <ModelInput input model_errors=Signal::derive(move || errors(true)) />
-                    {move || report.get().filter(|r| r.model.source != "manual").map(|r| view! { <ModelSummaryView model=r.model /> })}
+                    <h2 id="vf-step-2" class="vf-step"><span class="vf-step__n">"02"</span>{move || t().step_input}</h2>
+                    <p class="vf-note">{move || t().step_input_hint}</p>
+                    <ModelInput input model_errors=Signal::derive(move || errors(true)) status />
+                    <Show
+                        when=move || has_model.get()
+                        fallback=move || view! {
+                            <h3 class="vf-subhead">{move || t().shape_title}</h3>
+                            <div class="vf-fields">
+                                {SHAPE_FIELDS.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
+                            </div>
+                        }
+                    >
+                        {move || model_summary().map(|model| view! { <ModelSummaryView model /> })}
+                    </Show>
                 </section>
             </div>
             <aside class="vf-results" aria-labelledby="vf-step-3">
-                <h2 id="vf-step-3" class="vf-step"><span class="vf-step__n">"03"</span>"Revisar resultados"</h2>
+                <h2 id="vf-step-3" class="vf-step"><span class="vf-step__n">"03"</span>{move || t().step_results}</h2>
                 <p class="vf-error" data-testid="scenario-error" role="alert">
-                    {move || errors(false).iter().map(text::scenario_error).collect::<Vec<_>>().join(" ")}
+                    {move || errors(false).iter().map(|e| (t().scenario_error)(e)).collect::<Vec<_>>().join(" ")}
                 </p>
-                {move || report.get().map(|doc| view! { <ResultsPanel doc unit input /> })}
+                <Show when=move || has_report.get()>
+                    <ResultsPanel report unit input verdict total status />
+                </Show>
             </aside>
+            <div class="vf-more">
+                <section class="vf-step-card" aria-labelledby="vf-details">
+                    <h2 id="vf-details" class="vf-step">{move || t().details_title}</h2>
+                    <ContextChart curve unit />
+                    <SpeedPanel speed />
+                </section>
+                <InterpretationPanel method />
+                <div class="vf-learn">
+                    <LessonPanel input report lang=code notebook />
+                    <NotebookPanel input lang=code notebook />
+                </div>
+            </div>
         </main>
     }
 }
@@ -102,49 +203,111 @@ fn is_model_error(e: &ScenarioError) -> bool {
     )
 }
 
-/// The fields every method reads; the shape fields only without a model.
-fn shared_fields(has_model: bool) -> Vec<Field> {
-    MethodId::SHARED_FIELDS
-        .into_iter()
-        .filter(|f| !(has_model && SHAPE_FIELDS.contains(f)))
-        .collect()
+/// Users, GPU count, TP, PP and host RAM, folded, with how many differ
+/// from the defaults.
+#[component]
+fn AdvancedKnobs(
+    /// The scenario the knobs edit.
+    input: RwSignal<ScenarioInput>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let t = move || lang.get().t();
+    let changed = Memo::new(move |_| input.with(figures::advanced_changed));
+    // Opened when a link or an import brings non-default knobs.
+    let open = input.with_untracked(figures::advanced_changed) > 0;
+    view! {
+        <details class="vf-advanced" data-testid="advanced" open=open>
+            <summary>
+                {move || t().advanced_label} " "
+                <span class="vf-advanced__count" data-testid="advanced-count" data-count=move || changed.get()>
+                    {move || (t().advanced_changed)(changed.get())}
+                </span>
+            </summary>
+            <div class="vf-fields">
+                {ADVANCED_FIELDS.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
+            </div>
+        </details>
+    }
 }
 
-/// The results column for one report.
+/// The selected method's own knobs.
+#[component]
+fn MethodSettings(
+    /// The scenario the knobs edit.
+    input: RwSignal<ScenarioInput>,
+    /// The selected method.
+    #[prop(into)]
+    method: Signal<MethodId>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let fields = Memo::new(move |_| figures::method_fields(method.get()));
+    let shown = move || method.get() == MethodId::Allocator || !fields.with(Vec::is_empty);
+    view! {
+        <Show when=shown>
+            <h3 class="vf-subhead">{move || lang.get().t().method_settings}</h3>
+            <Show when=move || method.get() == MethodId::Allocator>
+                <TrainingKnobs input />
+            </Show>
+            <div class="vf-fields">
+                {move || fields.get().into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
+            </div>
+        </Show>
+    }
+}
+
+/// The results column for the current report.
 #[component]
 fn ResultsPanel(
-    /// The report to show.
-    doc: Report,
+    /// The last good report.
+    report: Memo<Option<Report>>,
     /// Display unit, switchable here.
     unit: RwSignal<DisplayUnit>,
     /// The scenario, so that a method or a suggestion can be picked.
     input: RwSignal<ScenarioInput>,
+    /// The selected method's verdict.
+    verdict: Signal<Verdict>,
+    /// The selected method's total.
+    total: Signal<u64>,
+    /// Export, import and share outcome.
+    status: RwSignal<Option<TransferStatus>>,
 ) -> impl IntoView {
-    let estimate = doc.estimate.clone();
-    let verdict = Signal::derive({
-        let v = estimate.verdict.clone();
-        move || v.clone()
+    let lang = use_lang();
+    let range = Signal::derive(move || {
+        report.with(|r| {
+            let e = &r.as_ref()?.estimate;
+            Some((e.low_bytes?, e.high_bytes?))
+        })
     });
-    let result = Signal::derive(move || estimate.clone());
-    let json = doc.to_json();
-    let export = move |_| {
-        if let Err(message) = download_text("vramfit.json", "application/json", &json) {
-            leptos::logging::warn!("export failed: {message}");
-        }
-    };
+    let rows = Signal::derive(move || {
+        report.with(|r| {
+            r.as_ref()
+                .map(|r| figures::breakdown_rows(&r.estimate))
+                .unwrap_or_default()
+        })
+    });
+    let suggestions = Signal::derive(move || {
+        report.with(|r| {
+            r.as_ref()
+                .map(|r| r.suggestions.clone())
+                .unwrap_or_default()
+        })
+    });
+    let answers = Signal::derive(move || report.with(|r| r.as_ref().map(|r| r.answers.clone())));
+    let methods = Signal::derive(move || {
+        report.with(|r| r.as_ref().map(|r| r.methods.clone()).unwrap_or_default())
+    });
+    let selected = Signal::derive(move || {
+        report.with(|r| r.as_ref().map(|r| r.estimate.method).unwrap_or_default())
+    });
     view! {
         <UtilizationRing verdict unit />
-        <TotalMemory result unit />
+        <TotalMemory total range unit />
         <UnitSwitch unit />
-        <Breakdown result unit />
-        <SuggestionsView suggestions=doc.suggestions input unit />
-        <AnswersView answers=doc.answers />
-        <MethodsTable methods=doc.methods selected=doc.estimate.method unit input />
-        <button class="vf-button" type="button" data-testid="export-json" on:click=export>
-            "Exportar JSON"
-        </button>
-        <p class="vf-note">
-            "La vista puede estar truncada; el JSON exportado incluye todos los resultados calculados."
-        </p>
+        <Breakdown rows unit />
+        <SuggestionsView suggestions input unit />
+        <AnswersView answers />
+        <MethodsTable methods selected unit input />
+        <TransferBar report input status />
+        <p class="vf-note">{move || lang.get().t().truncated_note}</p>
     }
 }

@@ -1,10 +1,21 @@
 //! The app's components, each named for what it shows. They read the
-//! estimate; none computes a memory figure of its own.
+//! report (through small signals) and the language; none computes a memory
+//! figure of its own. Larger pieces live in `components/`.
 
-use crate::text;
+pub mod chart;
+pub mod compact;
+pub mod formats;
+pub mod gpu;
+pub mod interpretation;
+pub mod lang;
+pub mod speed;
+pub mod transfer;
+
+use crate::figures::BreakdownRow;
+use crate::i18n::{format, method_name, use_lang, Lang};
 use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
-use vramfit_core::scenario::{Field, Mode, ScenarioInput};
+use vramfit_core::scenario::{Field, InputError, Mode, ScenarioInput};
 use vramfit_core::units::DisplayUnit;
 use vramfit_core::verdict::{FitStatus, Verdict};
 
@@ -13,7 +24,7 @@ const RING_RADIUS: f64 = 52.0;
 
 /// One numeric input of the scenario, with label, unit, hint and inline
 /// validation. Only values the core accepts reach `input`; while the text
-/// is invalid, the last good result stays on screen.
+/// is invalid, the reason replaces the hint and the last good result stays.
 #[component]
 pub fn NumberField(
     /// Which scenario field this edits.
@@ -21,68 +32,75 @@ pub fn NumberField(
     /// The scenario the field writes into.
     input: RwSignal<ScenarioInput>,
 ) -> impl IntoView {
-    let (label, unit, hint) = text::field_label(field);
+    let lang = use_lang();
+    let t = move || lang.get().t();
     let key = field.key();
     let id = format!("vf-field-{key}");
     let hint_id = format!("{id}-hint");
-    let text_value = RwSignal::new(format_number(input.get_untracked().get(field)));
-    let error = RwSignal::new(None::<String>);
-    // A value changed elsewhere (a suggestion, a format) shows up here too.
-    Effect::new(move |_| {
+    let shown = move |value: f64| format::input_value(&lang.get_untracked().t().number, value);
+    let text_value = RwSignal::new(shown(input.get_untracked().get(field)));
+    let error = RwSignal::new(None::<InputError>);
+    let parse = move |text: &str| {
+        let style = lang.get_untracked().t().number;
+        field.parse(&format::normalize_input(&style, text))
+    };
+    // A value changed elsewhere (a suggestion, an import, a format) shows
+    // up here, and so does a new language's decimal separator; text that
+    // already reads as the value (`8.` on the way to `8.5`) is left alone.
+    Effect::new(move |previous: Option<Lang>| {
         let value = input.with(|i| i.get(field));
-        if field.parse(&text_value.get_untracked()).ok() != Some(value) {
-            text_value.set(format_number(value));
+        let now = lang.get();
+        let text = text_value.get_untracked();
+        let relabel = previous.is_some_and(|p| p != now) && error.get_untracked().is_none();
+        if parse(&text).ok() != Some(value) || relabel {
+            text_value.set(shown(value));
             error.set(None);
         }
+        now
     });
     let on_input = move |ev| {
         let raw = event_target_value(&ev);
         text_value.set(raw.clone());
-        match field.parse(&raw) {
+        match parse(&raw) {
             Ok(value) => {
                 error.set(None);
                 input.update(|i| i.set(field, value));
             }
-            Err(e) => error.set(Some(text::input_error(&e))),
+            Err(e) => error.set(Some(e)),
         }
     };
     view! {
         <div class="vf-field" class:vf-field--invalid=move || error.get().is_some()>
-            <label class="vf-field__label" for=id.clone()>{label}</label>
+            <label class="vf-field__label" for=id.clone()>{move || (t().field)(field).label}</label>
             <div class="vf-field__control">
                 <input
                     id=id.clone()
                     class="vf-field__input"
                     type="text"
-                    inputmode="decimal"
+                    inputmode=if field.integer() { "numeric" } else { "decimal" }
                     autocomplete="off"
+                    spellcheck="false"
                     data-testid=format!("field-{key}")
                     aria-describedby=hint_id.clone()
                     aria-invalid=move || error.get().is_some().to_string()
                     prop:value=move || text_value.get()
                     on:input=on_input
                 />
-                <span class="vf-field__unit">{unit}</span>
+                <span class="vf-field__unit" aria-hidden="true">{move || (t().field)(field).unit}</span>
             </div>
-            <p id=hint_id class="vf-field__hint" data-testid=format!("hint-{key}")>
-                {move || error.get().unwrap_or_else(|| hint.to_string())}
+            <p id=hint_id class="vf-field__hint" data-testid=format!("hint-{key}") aria-live="polite">
+                {move || match error.get() {
+                    Some(e) => (t().input_error)(&e),
+                    None => (t().field)(field).hint.to_string(),
+                }}
             </p>
         </div>
     }
 }
 
-/// A number as a person would type it: no trailing `.0`.
-fn format_number(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{}", value as i64)
-    } else {
-        format!("{value}")
-    }
-}
-
 /// The utilization ring: one arc for the share of usable memory, a second,
 /// darker lap for anything over 100 %, the unclamped percentage, the state
-/// word, and the memory to spare or missing.
+/// word with its shape, and the memory to spare or missing.
 #[component]
 pub fn UtilizationRing(
     /// The verdict to show.
@@ -92,31 +110,27 @@ pub fn UtilizationRing(
     #[prop(into)]
     unit: Signal<DisplayUnit>,
 ) -> impl IntoView {
+    let lang = use_lang();
+    let t = move || lang.get().t();
     let circumference = 2.0 * std::f64::consts::PI * RING_RADIUS;
-    let percent = move || verdict.get().percent();
-    let status = move || verdict.get().status;
-    let first_lap = move || verdict.get().utilization.clamp(0.0, 1.0) * circumference;
-    let second_lap = move || (verdict.get().utilization - 1.0).clamp(0.0, 1.0) * circumference;
+    let percent = move || verdict.with(Verdict::percent);
+    let status = move || verdict.with(|v| v.status);
+    let first_lap = move || verdict.with(|v| v.utilization.clamp(0.0, 1.0)) * circumference;
+    let second_lap =
+        move || verdict.with(|v| (v.utilization - 1.0).clamp(0.0, 1.0)) * circumference;
     let dash = move |len: f64| format!("{len:.2} {circumference:.2}");
-    let detail = move || {
-        let v = verdict.get();
-        let u = unit.get();
-        if v.short_by_bytes > 0 {
-            format!("faltan {}", u.format(v.short_by_bytes))
-        } else {
-            format!("sobran {}", u.format(v.headroom_bytes))
-        }
-    };
+    let percent_text = move || format::percent(&t().number, percent());
+    let detail = move || verdict.with(|v| spare_or_missing(lang.get(), unit.get(), v));
     view! {
         <div
             class="vf-ring"
             data-testid="utilization-ring"
             role="progressbar"
-            aria-label="Uso de la memoria utilizable"
+            aria-label=move || t().ring_label
             aria-valuemin="0"
             aria-valuemax="100"
             aria-valuenow=move || format!("{}", percent())
-            aria-valuetext=move || format!("{} %, {}, {}", percent(), text::status_word(status()), detail())
+            aria-valuetext=move || format!("{}, {}, {}", percent_text(), (t().status_word)(status()), detail())
             data-status=move || status().id()
         >
             <svg class="vf-ring__svg" viewBox="0 0 120 120" aria-hidden="true">
@@ -133,12 +147,10 @@ pub fn UtilizationRing(
                 />
             </svg>
             <div class="vf-ring__label">
-                <span class="vf-ring__percent" data-testid="ring-percent">
-                    {move || format!("{} %", percent())}
-                </span>
-                <span class="vf-ring__status">
+                <span class="vf-ring__percent" data-testid="ring-percent">{percent_text}</span>
+                <span class="vf-ring__status" data-testid="ring-status">
                     <span class="vf-ring__icon" aria-hidden="true">{move || status_icon(status())}</span>
-                    {move || text::status_word(status())}
+                    {move || (t().status_word)(status())}
                 </span>
                 <span class="vf-ring__detail" data-testid="ring-detail">{detail}</span>
             </div>
@@ -146,8 +158,18 @@ pub fn UtilizationRing(
     }
 }
 
+/// "5.22 GB to spare" or "3.05 GB missing", in the language.
+pub fn spare_or_missing(lang: crate::i18n::Lang, unit: DisplayUnit, v: &Verdict) -> String {
+    let t = lang.t();
+    if v.short_by_bytes > 0 {
+        (t.missing)(&format::bytes(&t.number, unit, v.short_by_bytes))
+    } else {
+        (t.spare)(&format::bytes(&t.number, unit, v.headroom_bytes))
+    }
+}
+
 /// A shape per state, so that colour is never the only signal.
-fn status_icon(status: FitStatus) -> &'static str {
+pub fn status_icon(status: FitStatus) -> &'static str {
     match status {
         FitStatus::Holgada => "●",
         FitStatus::ConMargen => "◐",
@@ -156,73 +178,71 @@ fn status_icon(status: FitStatus) -> &'static str {
     }
 }
 
-/// The total memory the selected method estimates.
+/// The total memory the selected method estimates, with its low–high
+/// range where the method gives one.
 #[component]
 pub fn TotalMemory(
-    /// The selected method's result.
+    /// The selected method's total, in bytes.
     #[prop(into)]
-    result: Signal<MethodResult>,
+    total: Signal<u64>,
+    /// Low and high ends, where the method gives a range.
+    #[prop(into)]
+    range: Signal<Option<(u64, u64)>>,
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,
 ) -> impl IntoView {
+    let lang = use_lang();
+    let t = move || lang.get().t();
+    let fmt = move |bytes: u64| format::bytes(&t().number, unit.get(), bytes);
     view! {
         <p class="vf-total">
-            <span class="vf-total__label">"Total estimado"</span>
-            <span class="vf-total__value" data-testid="total-memory">
-                {move || unit.get().format(result.get().total_bytes)}
-            </span>
+            <span class="vf-total__label">{move || t().total_label}</span>
+            <span class="vf-total__value" data-testid="total-memory">{move || fmt(total.get())}</span>
         </p>
+        {move || range.get().map(|(low, high)| view! {
+            <p class="vf-total__range" data-testid="total-range">{format!("{} – {}", fmt(low), fmt(high))}</p>
+        })}
     }
 }
 
-/// The components of the estimate: a stacked bar and a table of exact values.
+/// The components of the estimate: a stacked bar and a table of exact
+/// values, in the method's order, each in its colour everywhere.
 #[component]
 pub fn Breakdown(
-    /// The selected method's result.
+    /// The rows ([`figures::breakdown_rows`] of the selected result).
     #[prop(into)]
-    result: Signal<MethodResult>,
+    rows: Signal<Vec<BreakdownRow>>,
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,
 ) -> impl IntoView {
-    let rows = move || {
-        let r = result.get();
-        let total = r.total_bytes.max(1) as f64;
-        r.components
-            .0
-            .iter()
-            .filter(|c| c.bytes > 0)
-            .map(|c| {
-                (
-                    colour_index(c.name),
-                    c.name,
-                    c.bytes,
-                    c.bytes as f64 / total * 100.0,
-                )
-            })
-            .collect::<Vec<_>>()
-    };
+    let lang = use_lang();
+    let t = move || lang.get().t();
     view! {
         <div class="vf-breakdown" data-testid="breakdown">
             <div class="vf-breakdown__bar" aria-hidden="true">
-                {move || rows().into_iter().map(|(i, _, _, share)| view! {
+                {move || rows.get().into_iter().map(|row| view! {
                     <span
-                        class=format!("vf-breakdown__seg vf-c{i}")
-                        style=format!("width: {share:.3}%")
+                        class=format!("vf-breakdown__seg vf-c{}", row.colour)
+                        class:vf-breakdown__seg--outside=row.outside_total
+                        style:width=format!("{:.3}%", row.share_pct)
                     ></span>
                 }).collect_view()}
             </div>
             <table class="vf-breakdown__table">
-                <caption class="vf-visually-hidden">"Desglose de la memoria"</caption>
+                <caption class="vf-visually-hidden">{move || t().breakdown_caption}</caption>
                 <tbody>
-                    {move || rows().into_iter().map(|(i, name, bytes, _)| view! {
-                        <tr data-testid=format!("component-{name}")>
+                    {move || rows.get().into_iter().map(|row| view! {
+                        <tr data-testid=format!("component-{}", row.name) data-bytes=row.bytes>
                             <th scope="row">
-                                <span class=format!("vf-swatch vf-c{i}") aria-hidden="true"></span>
-                                {text::component_name(name).to_string()}
+                                <span class=format!("vf-swatch vf-c{}", row.colour) aria-hidden="true"></span>
+                                {t().component(row.name).to_string()}
+                                {row.outside_total.then(|| view! {
+                                    <span class="vf-methods__summary">{t().outside_total}</span>
+                                })}
                             </th>
-                            <td class="vf-num">{unit.get().format(bytes)}</td>
+                            <td class="vf-num">{format::bytes(&t().number, unit.get(), row.bytes)}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>
@@ -231,29 +251,13 @@ pub fn Breakdown(
     }
 }
 
-/// One colour per component name, the same in every method and view.
-fn colour_index(name: &str) -> usize {
-    const ORDER: [&str; 7] = [
-        "weights",
-        "kv_cache",
-        "overhead",
-        "training_states",
-        "runtime",
-        "activation",
-        "margin",
-    ];
-    ORDER
-        .iter()
-        .position(|n| *n == name)
-        .unwrap_or(ORDER.len() - 1)
-}
-
 /// GB (10⁹) / GiB (2³⁰) switch for every figure.
 #[component]
 pub fn UnitSwitch(
     /// The unit every figure is shown in.
     unit: RwSignal<DisplayUnit>,
 ) -> impl IntoView {
+    let lang = use_lang();
     let option = move |u: DisplayUnit| {
         view! {
             <button
@@ -268,7 +272,7 @@ pub fn UnitSwitch(
         }
     };
     view! {
-        <div class="vf-seg" role="group" aria-label="Unidad">
+        <div class="vf-seg" role="group" aria-label=move || lang.get().t().unit_label>
             {option(DisplayUnit::Gb)}
             {option(DisplayUnit::Gib)}
         </div>
@@ -281,8 +285,10 @@ pub fn ModePicker(
     /// The scenario whose mode this sets.
     input: RwSignal<ScenarioInput>,
 ) -> impl IntoView {
+    let lang = use_lang();
+    let t = move || lang.get().t();
     view! {
-        <div class="vf-seg" role="group" aria-label="Modo">
+        <div class="vf-seg" role="group" aria-label=move || t().mode_label>
             {Mode::ALL.into_iter().map(|m| view! {
                 <button
                     type="button"
@@ -291,7 +297,7 @@ pub fn ModePicker(
                     aria-pressed=move || (input.with(|i| i.mode) == m).to_string()
                     on:click=move |_| input.update(|i| i.set_mode(m))
                 >
-                    {text::mode_name(m)}
+                    {move || (t().mode_name)(m)}
                 </button>
             }).collect_view()}
         </div>
@@ -305,19 +311,21 @@ pub fn MethodPicker(
     /// The scenario whose method this sets.
     input: RwSignal<ScenarioInput>,
 ) -> impl IntoView {
+    let lang = use_lang();
+    let t = move || lang.get().t();
     view! {
-        <div class="vf-seg" role="group" aria-label="Método">
+        <div class="vf-seg vf-seg--wrap" role="group" aria-label=move || t().method_label>
             {MethodId::ALL.into_iter().map(|m| view! {
                 <button
                     type="button"
                     class="vf-seg__option"
                     data-testid=format!("method-{}", m.id())
-                    title=text::method_summary(m)
+                    title=move || (t().method_summary)(m)
                     aria-pressed=move || (input.with(|i| i.method) == m).to_string()
                     disabled=move || !m.applies_to(input.with(|i| i.mode))
                     on:click=move |_| input.update(|i| i.method = m)
                 >
-                    {text::method_name(m)}
+                    {method_name(m)}
                 </button>
             }).collect_view()}
         </div>
@@ -328,35 +336,44 @@ pub fn MethodPicker(
 #[component]
 pub fn MethodsTable(
     /// Each applicable method's result.
-    methods: Vec<MethodResult>,
+    #[prop(into)]
+    methods: Signal<Vec<MethodResult>>,
     /// The method behind the headline figure.
-    selected: MethodId,
+    #[prop(into)]
+    selected: Signal<MethodId>,
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,
     /// The scenario, to switch method from a row.
     input: RwSignal<ScenarioInput>,
 ) -> impl IntoView {
+    let lang = use_lang();
+    let t = move || lang.get().t();
     view! {
         <table class="vf-methods" data-testid="methods-table">
-            <caption>"Métodos comparados"</caption>
+            <caption>{move || t().methods_caption}</caption>
             <thead>
-                <tr><th scope="col">"Método"</th><th scope="col" class="vf-num">"Total"</th><th scope="col">"Veredicto"</th></tr>
+                <tr>
+                    <th scope="col">{move || t().col_method}</th>
+                    <th scope="col" class="vf-num">{move || t().col_total}</th>
+                    <th scope="col">{move || t().col_verdict}</th>
+                </tr>
             </thead>
             <tbody>
-                {methods.into_iter().map(|r| {
+                {move || methods.get().into_iter().map(|r| {
                     let m = r.method;
+                    let status = r.verdict.status;
                     view! {
-                        <tr data-testid=format!("method-row-{}", m.id()) class:vf-methods__selected=m == selected>
+                        <tr data-testid=format!("method-row-{}", m.id()) class:vf-methods__selected=move || m == selected.get()>
                             <th scope="row">
                                 <button type="button" class="vf-link" on:click=move |_| input.update(|i| i.method = m)>
-                                    {text::method_name(m)}
+                                    {method_name(m)}
                                 </button>
-                                <span class="vf-methods__summary">{text::method_summary(m)}</span>
+                                <span class="vf-methods__summary">{move || (t().method_summary)(m)}</span>
                             </th>
-                            <td class="vf-num">{move || unit.get().format(r.total_bytes)}</td>
-                            <td data-status=r.verdict.status.id()>
-                                {status_icon(r.verdict.status)} " " {text::status_word(r.verdict.status)}
+                            <td class="vf-num">{move || format::bytes(&t().number, unit.get(), r.total_bytes)}</td>
+                            <td data-status=status.id()>
+                                <span aria-hidden="true">{status_icon(status)}</span> " " {move || (t().status_word)(status)}
                             </td>
                         </tr>
                     }

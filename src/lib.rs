@@ -2,22 +2,31 @@
 //!
 //! Everything here is built for wasm32 only; the estimator lives in
 //! `vramfit-core`, and this crate only reads its results. One memo holds the
-//! report ([`app::App`]); every component reads from it.
+//! report ([`app::App`]); every component reads from it. Texts come from
+//! [`i18n`] (Spanish, English, Dutch), numbers are written there too.
 #![cfg(target_arch = "wasm32")]
 
 pub mod advice_panel;
 pub mod app;
 pub mod components;
+pub mod curve;
 pub mod download;
+pub mod figures;
+pub mod i18n;
+pub mod import;
+pub mod lesson;
 pub mod model_panel;
-pub mod text;
+pub mod net;
+pub mod notebook;
+pub mod panic;
+pub mod share;
 pub mod training_panel;
 
 pub use app::App;
 
 /// Mounts the app on `<body>`. A panic prints its message to the console
-/// instead of failing silently.
+/// and leaves a recoverable message on the page ([`panic::install`]).
 pub fn start() {
-    console_error_panic_hook::set_once();
+    panic::install();
     leptos::mount::mount_to_body(App);
 }

@@ -1,13 +1,19 @@
-//! Step 02, "Añadir entrada": pick a catalog model or paste a
-//! `config.json`, and see what was understood of it.
+//! Step 02, "Añadir entrada": a catalog model, a pasted `config.json`
+//! (or a pasted exported document, which is imported), a config fetched
+//! from the Hugging Face Hub, and what was understood of it.
 
-use crate::text;
+use crate::components::transfer::{import_text, TransferStatus};
+use crate::i18n::{format, use_lang};
+use crate::import::looks_like_export;
+use crate::net::{self, HubOutcome};
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use vramfit_core::catalog::models;
 use vramfit_core::report::ModelSummary;
 use vramfit_core::scenario::{ModelRef, ScenarioError, ScenarioInput};
 
-/// The model source: typed numbers, a catalog entry or a pasted config.
+/// The model source: typed numbers, a catalog entry, a pasted or fetched
+/// config.
 #[component]
 pub fn ModelInput(
     /// The scenario whose model this sets.
@@ -15,27 +21,36 @@ pub fn ModelInput(
     /// Problems with the current model (unknown id, unusable config).
     #[prop(into)]
     model_errors: Signal<Vec<ScenarioError>>,
+    /// Where a pasted exported document reports its import.
+    status: RwSignal<Option<TransferStatus>>,
 ) -> impl IntoView {
-    let config_text = RwSignal::new(String::new());
+    let lang = use_lang();
+    let t = move || lang.get().t();
     let selected = move || match input.with(|i| i.model.clone()) {
         Some(ModelRef::Catalog(id)) => id,
         _ => String::new(),
     };
+    let config_text = move || match input.with(|i| i.model.clone()) {
+        Some(ModelRef::Config(text)) => text,
+        _ => String::new(),
+    };
     let on_select = move |ev| {
         let id = event_target_value(&ev);
-        config_text.set(String::new());
         input.update(|i| i.model = (!id.is_empty()).then_some(ModelRef::Catalog(id)));
     };
     let on_paste = move |ev| {
         let text = event_target_value(&ev);
-        config_text.set(text.clone());
+        if looks_like_export(&text) {
+            import_text(&text, input, status);
+            return;
+        }
         input.update(|i| {
             i.model = (!text.trim().is_empty()).then_some(ModelRef::Config(text));
         });
     };
     view! {
         <div class="vf-model">
-            <label class="vf-field__label" for="vf-model-select">"Modelo del catálogo"</label>
+            <label class="vf-field__label" for="vf-model-select">{move || t().model_select_label}</label>
             <select
                 id="vf-model-select"
                 class="vf-select"
@@ -43,10 +58,11 @@ pub fn ModelInput(
                 prop:value=selected
                 on:change=on_select
             >
-                <option value="">"Números a mano (sin modelo)"</option>
+                <option value="">{move || t().model_manual_option}</option>
                 {models::all().iter().map(|m| view! { <option value=m.id>{m.id}</option> }).collect_view()}
             </select>
-            <label class="vf-field__label" for="vf-config">"O pega un config.json"</label>
+            <HubFetch input />
+            <label class="vf-field__label" for="vf-config">{move || t().config_label}</label>
             <textarea
                 id="vf-config"
                 class="vf-config"
@@ -54,14 +70,121 @@ pub fn ModelInput(
                 spellcheck="false"
                 placeholder="{ \"model_type\": \"llama\", \"hidden_size\": 4096, ... }"
                 data-testid="config-input"
-                aria-describedby="vf-config-error"
-                prop:value=move || config_text.get()
+                aria-describedby="vf-config-error vf-config-hint"
+                prop:value=config_text
                 on:input=on_paste
             ></textarea>
+            <p id="vf-config-hint" class="vf-field__hint">{move || t().config_hint}</p>
             <p id="vf-config-error" class="vf-error" data-testid="config-error" role="alert">
-                {move || model_errors.get().iter().map(text::scenario_error).collect::<Vec<_>>().join(" ")}
+                {move || model_errors.get().iter().map(|e| (t().scenario_error)(e)).collect::<Vec<_>>().join(" ")}
             </p>
         </div>
+    }
+}
+
+/// A model id and a button that fetches its `config.json` from the Hub.
+#[component]
+fn HubFetch(
+    /// The scenario the fetched config goes into.
+    input: RwSignal<ScenarioInput>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let t = move || lang.get().t();
+    let id = RwSignal::new(String::new());
+    let busy = RwSignal::new(false);
+    let outcome = RwSignal::new(None::<HubOutcome>);
+    // Only the latest request may write its answer.
+    let generation = StoredValue::new(0u64);
+    let fetch = move || {
+        let wanted = id.get_untracked().trim().to_string();
+        if !net::valid_model_id(&wanted) {
+            outcome.set(Some(HubOutcome::InvalidId));
+            return;
+        }
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        busy.set(true);
+        outcome.set(None);
+        spawn_local(async move {
+            let answer = net::fetch_config(&net::hub_base(), &wanted).await;
+            if generation.get_value() != mine {
+                return;
+            }
+            busy.set(false);
+            match answer {
+                Ok(text) => {
+                    input.update(|i| i.model = Some(ModelRef::Config(text)));
+                    outcome.set(Some(HubOutcome::Loaded { id: wanted }));
+                }
+                Err(why) => outcome.set(Some(why)),
+            }
+        });
+    };
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        fetch();
+    };
+    let message = move || {
+        if busy.get() {
+            Some(t().hub_loading.to_string())
+        } else {
+            outcome.get().map(|o| (t().hub_outcome)(&o))
+        }
+    };
+    let failed = move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .is_some_and(|o| !matches!(o, HubOutcome::Loaded { .. }))
+        })
+    };
+    view! {
+        <form class="vf-hub" on:submit=on_submit>
+            <label class="vf-field__label" for="vf-hub-id">{move || t().hub_label}</label>
+            <div class="vf-hub__row">
+                <input
+                    id="vf-hub-id"
+                    class="vf-select vf-hub__id"
+                    type="text"
+                    autocomplete="off"
+                    spellcheck="false"
+                    data-testid="hub-id"
+                    placeholder=move || t().hub_placeholder
+                    aria-describedby="vf-hub-status"
+                    prop:value=move || id.get()
+                    on:input=move |ev| id.set(event_target_value(&ev))
+                />
+                <button
+                    class="vf-button vf-button--secondary vf-hub__go"
+                    type="submit"
+                    data-testid="hub-fetch"
+                    disabled=move || busy.get()
+                >
+                    {move || t().hub_button}
+                </button>
+            </div>
+            <p
+                id="vf-hub-status"
+                class="vf-status"
+                class:vf-error=failed
+                data-testid="hub-status"
+                data-outcome=move || outcome.with(|o| o.as_ref().map(outcome_id).unwrap_or(if busy.get() { "loading" } else { "" }))
+                role="status"
+            >
+                {message}
+            </p>
+        </form>
+    }
+}
+
+/// A stable name for each outcome (`data-outcome`, for tests and styles).
+fn outcome_id(outcome: &HubOutcome) -> &'static str {
+    match outcome {
+        HubOutcome::Loaded { .. } => "loaded",
+        HubOutcome::InvalidId => "invalid_id",
+        HubOutcome::Gated { .. } => "gated",
+        HubOutcome::NotFound => "not_found",
+        HubOutcome::Http { .. } => "http",
+        HubOutcome::Offline => "offline",
     }
 }
 
@@ -70,29 +193,46 @@ pub fn ModelInput(
 #[component]
 pub fn ModelSummaryView(
     /// The report's model object.
-    model: ModelSummary,
+    #[prop(into)]
+    model: Signal<ModelSummary>,
 ) -> impl IntoView {
-    let billions = |n: u64| format!("{:.2} B", n as f64 / 1e9);
-    let params = if model.params_active == model.params_total {
-        billions(model.params_total)
-    } else {
-        format!(
-            "{} (activos {})",
-            billions(model.params_total),
-            billions(model.params_active)
-        )
+    let lang = use_lang();
+    let t = move || lang.get().t();
+    let billions = move |n: u64| format!("{} B", format::decimal(&t().number, n as f64 / 1e9, 2));
+    let params = move || {
+        model.with(|m| {
+            if m.params_active == m.params_total {
+                billions(m.params_total)
+            } else {
+                format!(
+                    "{} ({})",
+                    billions(m.params_total),
+                    (t().summary_active)(&billions(m.params_active))
+                )
+            }
+        })
     };
-    let kinds = model
-        .layers_by_kind
-        .iter()
-        .map(|k| format!("{} × {}", k.layers, text::attention_kind(&k.kind)))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let layers = move || {
+        model.with(|m| {
+            let kinds = m
+                .layers_by_kind
+                .iter()
+                .map(|k| format!("{} × {}", k.layers, (t().attention_kind)(&k.kind)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if kinds.is_empty() {
+                m.layers.to_string()
+            } else {
+                format!("{} ({kinds})", m.layers)
+            }
+        })
+    };
     view! {
         <dl class="vf-summary" data-testid="model-summary">
-            <dt>"Parámetros"</dt><dd>{params}</dd>
-            <dt>"Capas"</dt><dd>{model.layers} {(!kinds.is_empty()).then(|| format!(" ({kinds})"))}</dd>
-            <dt>"KV por token"</dt><dd>{format!("{} B", model.kv_bytes_per_token)}</dd>
+            <dt>{move || t().summary_params}</dt><dd>{params}</dd>
+            <dt>{move || t().summary_layers}</dt><dd>{layers}</dd>
+            <dt>{move || t().summary_kv_per_token}</dt>
+            <dd>{move || format!("{} B", format::integer(&t().number, model.with(|m| m.kv_bytes_per_token)))}</dd>
         </dl>
     }
 }

@@ -1,20 +1,22 @@
 //! Knobs of how the step runs (seed 003's): precision, gradient
 //! checkpointing, optimizer and attention implementation.
 
+use crate::i18n::{use_lang, Texts};
 use leptos::prelude::*;
 use vramfit_core::scenario::{AttnImpl, Optimizer, Precision, ScenarioInput};
 
 /// One segmented choice among `options`, reading and writing the scenario.
 fn segmented<T: Copy + PartialEq + Send + Sync + 'static>(
-    label: &'static str,
+    label: fn(&Texts) -> &'static str,
     testid: &'static str,
     options: Vec<(T, &'static str)>,
     input: RwSignal<ScenarioInput>,
     get: fn(&ScenarioInput) -> T,
     set: fn(&mut ScenarioInput, T),
 ) -> impl IntoView {
+    let lang = use_lang();
     view! {
-        <div class="vf-seg" role="group" aria-label=label>
+        <div class="vf-seg" role="group" aria-label=move || label(lang.get().t())>
             {options.into_iter().map(|(value, name)| view! {
                 <button
                     type="button"
@@ -36,17 +38,18 @@ pub fn TrainingKnobs(
     /// The scenario these knobs edit.
     input: RwSignal<ScenarioInput>,
 ) -> impl IntoView {
+    let lang = use_lang();
     let trains = move || input.with(|i| i.mode.trains());
     view! {
         <div class="vf-knobs">
-            {segmented("Atención", "attn",
+            {segmented(|t| t.attention_label, "attn",
                 vec![(AttnImpl::Sdpa, "sdpa"), (AttnImpl::Eager, "eager"), (AttnImpl::Flash, "flash")],
                 input, |i| i.attn, |i, v| i.attn = v)}
             <Show when=trains>
-                {segmented("Precisión", "precision",
+                {segmented(|t| t.precision_label, "precision",
                     vec![(Precision::Pure, "pure"), (Precision::Amp, "amp")],
                     input, |i| i.precision, |i, v| i.precision = v)}
-                {segmented("Optimizador", "optimizer",
+                {segmented(|t| t.optimizer_label, "optimizer",
                     vec![(Optimizer::AdamW, "AdamW"), (Optimizer::Sgd, "SGD")],
                     input, |i| i.optimizer, |i, v| i.optimizer = v)}
                 <label class="vf-check">
@@ -56,7 +59,7 @@ pub fn TrainingKnobs(
                         prop:checked=move || input.with(|i| i.grad_checkpoint)
                         on:change=move |ev| input.update(|i| i.grad_checkpoint = event_target_checked(&ev))
                     />
-                    " Gradient checkpointing"
+                    " " {move || lang.get().t().grad_checkpoint}
                 </label>
             </Show>
         </div>

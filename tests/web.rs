@@ -3,14 +3,23 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
+use vramfit_app::components::speed::SpeedPanel;
 use vramfit_app::components::UtilizationRing;
-use vramfit_app::App;
+use vramfit_app::figures::{self, SpeedView};
+use vramfit_app::i18n::{self, Lang};
+use vramfit_app::{curve, panic, App};
+use vramfit_core::methods::planner::SpeedRange;
+use vramfit_core::report;
+use vramfit_core::scenario::ScenarioInput;
 use vramfit_core::units::{DisplayUnit, GB};
 use vramfit_core::verdict::Verdict;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// Spanish thousands separator (narrow no-break space).
+const NS: char = '\u{202f}';
 
 /// A fresh element in the page to mount into.
 fn host() -> web_sys::HtmlElement {
@@ -24,7 +33,31 @@ fn host() -> web_sys::HtmlElement {
     el
 }
 
-/// Lets scheduled reactive effects run.
+/// Mounts the whole app in `lang`, on a clean address (an earlier test's
+/// scenario must not carry over through the `#s=` fragment).
+fn mount_app(lang: Lang) -> web_sys::HtmlElement {
+    let window = web_sys::window().unwrap();
+    let storage = window.local_storage().unwrap().unwrap();
+    storage
+        .set_item(i18n::STORAGE_KEY, &format!("\"{}\"", lang.code()))
+        .unwrap();
+    let location = window.location();
+    let clean = format!(
+        "{}{}",
+        location.pathname().unwrap(),
+        location.search().unwrap()
+    );
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&clean))
+        .unwrap();
+    let root = host();
+    leptos::mount::mount_to(root.clone(), App).forget();
+    root
+}
+
+/// Lets scheduled reactive effects and promises run.
 async fn settle() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         web_sys::window()
@@ -41,14 +74,45 @@ fn find(root: &web_sys::HtmlElement, testid: &str) -> web_sys::Element {
         .unwrap_or_else(|| panic!("no element with data-testid={testid}"))
 }
 
-/// Types `text` into an input as a person would (value + input event).
+fn text(root: &web_sys::HtmlElement, testid: &str) -> String {
+    find(root, testid).text_content().unwrap()
+}
+
+fn exists(root: &web_sys::HtmlElement, testid: &str) -> bool {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .unwrap()
+        .is_some()
+}
+
+fn click(root: &web_sys::HtmlElement, testid: &str) {
+    find(root, testid)
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+}
+
+/// Types `text` into an input or textarea as a person would (value + input
+/// event).
 fn type_into(root: &web_sys::HtmlElement, testid: &str, text: &str) {
-    let input = find(root, testid)
-        .dyn_into::<web_sys::HtmlInputElement>()
+    let element = find(root, testid);
+    if let Some(input) = element.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.set_value(text);
+    } else {
+        element
+            .dyn_ref::<web_sys::HtmlTextAreaElement>()
+            .unwrap()
+            .set_value(text);
+    }
+    element
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
-    input.set_value(text);
-    let event = web_sys::Event::new("input").unwrap();
-    input.dispatch_event(&event).unwrap();
+}
+
+fn input_value(root: &web_sys::HtmlElement, testid: &str) -> String {
+    find(root, testid)
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .unwrap()
+        .value()
 }
 
 #[wasm_bindgen_test]
@@ -79,10 +143,14 @@ async fn ring_states_at_each_threshold() {
             "{pct} %"
         );
         assert_eq!(ring.get_attribute("aria-valuenow"), Some(pct.to_string()));
-        assert!(find(&root, "ring-percent")
-            .text_content()
+        assert_eq!(text(&root, "ring-percent"), format!("{pct} %"));
+        // The state is said in words and with a shape, not only by colour.
+        let word = text(&root, "ring-status");
+        assert!(word.chars().count() > 2, "{word}");
+        assert!(ring
+            .get_attribute("aria-valuetext")
             .unwrap()
-            .starts_with(&pct.to_string()));
+            .starts_with(&format!("{pct} %, ")));
     }
 }
 
@@ -95,10 +163,7 @@ async fn ring_says_what_is_missing_when_over() {
     })
     .forget();
     settle().await;
-    assert_eq!(
-        find(&root, "ring-detail").text_content().unwrap(),
-        "faltan 6.00 GB"
-    );
+    assert_eq!(text(&root, "ring-detail"), "faltan 6,00 GB");
     assert_eq!(
         find(&root, "utilization-ring")
             .get_attribute("aria-valuenow")
@@ -109,36 +174,43 @@ async fn ring_says_what_is_missing_when_over() {
 
 #[wasm_bindgen_test]
 async fn app_opens_on_the_default_scenario() {
-    let root = host();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let root = mount_app(Lang::Es);
     settle().await;
-    assert_eq!(
-        find(&root, "total-memory").text_content().unwrap(),
-        "18.78 GB"
-    );
+    assert_eq!(text(&root, "total-memory"), "18,78 GB");
     let ring = find(&root, "utilization-ring");
     assert_eq!(
         ring.get_attribute("data-status").as_deref(),
         Some("con_margen")
     );
-    assert_eq!(
-        find(&root, "component-kv_cache").text_content().unwrap(),
-        "Caché KV1.07 GB"
-    );
+    assert_eq!(ring.get_attribute("aria-valuenow").as_deref(), Some("78.3"));
+    assert_eq!(text(&root, "component-kv_cache"), "Caché KV1,07 GB");
+    // Everything of the brief is on the first screen.
+    for id in [
+        "context-chart",
+        "speed-panel",
+        "interpretation",
+        "export-json",
+        "import-json",
+        "copy-link",
+        "gpu-select",
+        "advanced",
+        "compact-bar",
+        "lang-es",
+        "lang-en",
+        "lang-nl",
+    ] {
+        assert!(exists(&root, id), "{id}");
+    }
 }
 
 #[wasm_bindgen_test]
 async fn typing_a_longer_context_updates_total_and_ring() {
-    let root = host();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let root = mount_app(Lang::Es);
     settle().await;
     type_into(&root, "field-context", "65536");
     settle().await;
     // (16 GB + 8.59 GB) × 1.1 = 27.05 GB > 24 GB
-    assert_eq!(
-        find(&root, "total-memory").text_content().unwrap(),
-        "27.05 GB"
-    );
+    assert_eq!(text(&root, "total-memory"), "27,05 GB");
     let ring = find(&root, "utilization-ring");
     assert_eq!(
         ring.get_attribute("data-status").as_deref(),
@@ -148,88 +220,233 @@ async fn typing_a_longer_context_updates_total_and_ring() {
         ring.get_attribute("aria-valuenow").as_deref(),
         Some("112.7")
     );
+    assert_eq!(text(&root, "ring-percent"), "112,7 %");
 }
 
 #[wasm_bindgen_test]
 async fn invalid_text_explains_itself_and_keeps_the_last_result() {
-    let root = host();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let root = mount_app(Lang::Es);
     settle().await;
     type_into(&root, "field-layers", "abc");
     settle().await;
-    assert_eq!(
-        find(&root, "hint-layers").text_content().unwrap(),
-        "No es un número."
-    );
+    assert_eq!(text(&root, "hint-layers"), "No es un número.");
     assert_eq!(
         find(&root, "field-layers")
             .get_attribute("aria-invalid")
             .as_deref(),
         Some("true")
     );
-    assert_eq!(
-        find(&root, "total-memory").text_content().unwrap(),
-        "18.78 GB"
-    );
+    assert_eq!(text(&root, "total-memory"), "18,78 GB");
     type_into(&root, "field-layers", "0");
     settle().await;
+    assert_eq!(text(&root, "hint-layers"), "Debe estar entre 1 y 1024.");
+    type_into(&root, "field-context", "");
+    settle().await;
+    assert_eq!(text(&root, "hint-context"), "Escribe un número.");
+    type_into(&root, "field-context", "200000000");
+    settle().await;
     assert_eq!(
-        find(&root, "hint-layers").text_content().unwrap(),
-        "Debe estar entre 1 y 1024."
+        text(&root, "hint-context"),
+        format!("Debe estar entre 1 y 100{NS}000{NS}000.")
     );
+    assert_eq!(text(&root, "total-memory"), "18,78 GB");
+}
+
+#[wasm_bindgen_test]
+async fn a_decimal_can_be_typed_one_key_at_a_time() {
+    let root = mount_app(Lang::Es);
+    settle().await;
+    for partial in ["7", "7,", "7,5"] {
+        type_into(&root, "field-params_b", partial);
+        settle().await;
+        assert_eq!(input_value(&root, "field-params_b"), partial);
+    }
+    let input = ScenarioInput {
+        params_b: 7.5,
+        ..ScenarioInput::default()
+    };
+    let expected = report::build(&input).unwrap().estimate.total_bytes;
     assert_eq!(
-        find(&root, "total-memory").text_content().unwrap(),
-        "18.78 GB"
+        text(&root, "total-memory"),
+        vramfit_app::i18n::format::bytes(&Lang::Es.t().number, DisplayUnit::Gb, expected)
     );
 }
 
 #[wasm_bindgen_test]
 async fn unit_switch_changes_every_figure() {
-    let root = host();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let root = mount_app(Lang::Es);
     settle().await;
-    let button = find(&root, "unit-gib")
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap();
-    button.click();
+    click(&root, "unit-gib");
     settle().await;
     // 18,781,116,006 bytes / 2³⁰ = 17.49 GiB
+    assert_eq!(text(&root, "total-memory"), "17,49 GiB");
+    assert_eq!(text(&root, "component-kv_cache"), "Caché KV1,00 GiB");
+    assert!(text(&root, "ring-detail").ends_with("GiB"));
+    let table = text(&root, "methods-table");
+    assert!(table.contains("17,49 GiB"), "{table}");
+    assert!(!table.contains(" GB"), "{table}");
+}
+
+#[wasm_bindgen_test]
+async fn breakdown_rows_add_up_to_the_total() {
+    let doc = report::build(&ScenarioInput::default()).unwrap();
+    let rows = figures::breakdown_rows(&doc.estimate);
     assert_eq!(
-        find(&root, "total-memory").text_content().unwrap(),
-        "17.49 GiB"
+        rows.iter().map(|r| r.bytes).sum::<u64>(),
+        doc.estimate.total_bytes
+    );
+    let shares: f64 = rows.iter().map(|r| r.share_pct).sum();
+    assert!((shares - 100.0).abs() < 1e-9, "{shares}");
+    // The same in the page, for quick and for lesson.
+    let root = mount_app(Lang::Es);
+    settle().await;
+    for method in ["quick", "lesson"] {
+        click(&root, &format!("method-{method}"));
+        settle().await;
+        let rows = find(&root, "breakdown")
+            .query_selector_all("tr[data-bytes]")
+            .unwrap();
+        let sum: u64 = (0..rows.length())
+            .map(|i| {
+                rows.item(i)
+                    .unwrap()
+                    .dyn_into::<web_sys::Element>()
+                    .unwrap()
+                    .get_attribute("data-bytes")
+                    .unwrap()
+                    .parse::<u64>()
+                    .unwrap()
+            })
+            .sum();
+        let input = ScenarioInput {
+            method: vramfit_core::methods::MethodId::from_name(method).unwrap(),
+            ..ScenarioInput::default()
+        };
+        let expected = report::build(&input).unwrap().estimate.total_bytes;
+        assert_eq!(sum, expected, "{method}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn language_switch_translates_formats_and_is_remembered() {
+    let root = mount_app(Lang::Es);
+    settle().await;
+    assert_eq!(
+        text(&root, "ring-status").trim_start_matches(['◐', ' ']),
+        "con margen"
+    );
+    click(&root, "lang-en");
+    settle().await;
+    assert_eq!(text(&root, "total-memory"), "18.78 GB");
+    assert_eq!(text(&root, "ring-percent"), "78.3%");
+    assert_eq!(text(&root, "ring-detail"), "5.22 GB to spare");
+    assert!(text(&root, "ring-status").ends_with("with margin"));
+    assert_eq!(text(&root, "hint-context"), "Context length per sequence.");
+    assert_eq!(input_value(&root, "field-context"), "8192");
+    assert_eq!(i18n::stored_lang(), Some(Lang::En));
+    let html = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .document_element()
+        .unwrap();
+    assert_eq!(html.get_attribute("lang").as_deref(), Some("en"));
+    assert_eq!(
+        find(&root, "lang-en")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    click(&root, "lang-nl");
+    settle().await;
+    assert_eq!(text(&root, "total-memory"), "18,78 GB");
+    assert!(text(&root, "ring-status").ends_with("met marge"));
+    assert_eq!(text(&root, "ring-detail"), "5,22 GB over");
+    // A value typed with a decimal comma reads back in the new language.
+    click(&root, "kv-dtype-manual");
+    settle().await;
+    type_into(&root, "field-kv_bytes", "0,75");
+    settle().await;
+    click(&root, "lang-en");
+    settle().await;
+    assert_eq!(input_value(&root, "field-kv_bytes"), "0.75");
+    assert_eq!(i18n::stored_lang(), Some(Lang::En));
+}
+
+#[wasm_bindgen_test]
+async fn chart_crosses_the_usable_line_at_the_longest_context() {
+    let input = ScenarioInput::default();
+    let doc = report::build(&input).unwrap();
+    let max = doc.answers.max_context.unwrap();
+    let c = curve::context_curve(&input, Some(max)).unwrap();
+    assert!(c.points.len() >= curve::SAMPLES);
+    let (last_fit, first_over) = c.crossing().unwrap();
+    assert_eq!((last_fit.context, first_over.context), (max, max + 1));
+    assert!(last_fit.needed_bytes <= c.usable_bytes && first_over.needed_bytes > c.usable_bytes);
+    assert!(c.lo < input.context && input.context < max && max < c.hi);
+    // Memory never decreases with context.
+    assert!(c
+        .points
+        .windows(2)
+        .all(|w| w[0].needed_bytes <= w[1].needed_bytes));
+    // The page shows the same crossing.
+    let root = mount_app(Lang::Es);
+    settle().await;
+    let chart = find(&root, "context-chart");
+    assert_eq!(
+        chart.get_attribute("data-max-context"),
+        Some(max.to_string())
     );
     assert_eq!(
-        find(&root, "component-kv_cache").text_content().unwrap(),
-        "Caché KV1.00 GiB"
+        find(&root, "chart-crossing").get_attribute("data-context"),
+        Some(max.to_string())
     );
+    assert_eq!(
+        text(&root, "chart-sentence"),
+        format!("Cabe hasta 44{NS}389 tokens de contexto.")
+    );
+    assert_eq!(
+        text(&root, "answer-max-context"),
+        format!("44{NS}389 tokens")
+    );
+    // A bigger GPU moves the crossing.
+    type_into(&root, "field-gpu_memory_gb", "48");
+    settle().await;
+    let moved = find(&root, "context-chart")
+        .get_attribute("data-max-context")
+        .unwrap()
+        .parse::<u64>()
+        .unwrap();
+    assert!(moved > max, "{moved}");
 }
 
 #[wasm_bindgen_test]
 async fn methods_table_lists_every_method_that_applies() {
-    let root = host();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let root = mount_app(Lang::Es);
     settle().await;
+    let expected = report::build(&ScenarioInput::default())
+        .unwrap()
+        .methods
+        .len();
     let table = find(&root, "methods-table");
-    assert_eq!(table.query_selector_all("tbody tr").unwrap().length(), 2);
-    let quick = find(&root, "method-row-quick").text_content().unwrap();
-    assert!(quick.contains("18.78 GB"), "{quick}");
+    assert_eq!(
+        table.query_selector_all("tbody tr").unwrap().length() as usize,
+        expected
+    );
+    let quick = text(&root, "method-row-quick");
+    assert!(quick.contains("18,78 GB"), "{quick}");
     // lesson on the same inputs: 16 GB + 1.07 GB + 2 GiB + 4 GiB, + 15 %.
-    let lesson = find(&root, "method-row-lesson").text_content().unwrap();
-    assert!(lesson.contains("27.04 GB"), "{lesson}");
+    let lesson = text(&root, "method-row-lesson");
+    assert!(lesson.contains("27,04 GB"), "{lesson}");
 }
 
 #[wasm_bindgen_test]
 async fn training_mode_switches_to_a_method_that_estimates_it() {
-    let root = host();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let root = mount_app(Lang::Es);
     settle().await;
-    find(&root, "mode-full")
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap()
-        .click();
+    click(&root, "mode-full");
     settle().await;
-    let quick = find(&root, "method-quick");
-    assert!(quick.has_attribute("disabled"));
+    assert!(find(&root, "method-quick").has_attribute("disabled"));
     assert_eq!(
         find(&root, "method-lesson")
             .get_attribute("aria-pressed")
@@ -237,10 +454,7 @@ async fn training_mode_switches_to_a_method_that_estimates_it() {
         Some("true")
     );
     // 8 × 10⁹ × 18 B + 6 GiB, + 15 % = 173.01 GB
-    assert_eq!(
-        find(&root, "total-memory").text_content().unwrap(),
-        "173.01 GB"
-    );
+    assert_eq!(text(&root, "total-memory"), "173,01 GB");
     assert_eq!(
         find(&root, "utilization-ring")
             .get_attribute("data-status")
@@ -248,14 +462,15 @@ async fn training_mode_switches_to_a_method_that_estimates_it() {
         Some("no_cabe")
     );
     // The lesson method's own knobs are on screen; quick's are not.
-    assert!(root
-        .query_selector("[data-testid=field-margin_pct]")
-        .unwrap()
-        .is_some());
-    assert!(root
-        .query_selector("[data-testid=field-overhead_pct]")
-        .unwrap()
-        .is_none());
+    assert!(exists(&root, "field-margin_pct"));
+    assert!(!exists(&root, "field-overhead_pct"));
+    assert_eq!(
+        find(&root, "interpretation")
+            .get_attribute("data-method")
+            .as_deref(),
+        Some("lesson")
+    );
+    assert!(text(&root, "interpretation").contains("18 bytes/parámetro"));
 }
 
 /// Picks `value` in a `<select>` as a person would (value + change event).
@@ -271,48 +486,41 @@ fn choose(root: &web_sys::HtmlElement, testid: &str, value: &str) {
 
 #[wasm_bindgen_test]
 async fn a_catalog_model_enables_the_allocator_and_its_knobs() {
-    let root = host();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let root = mount_app(Lang::Es);
     settle().await;
-    find(&root, "mode-lora")
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap()
-        .click();
+    click(&root, "mode-lora");
     settle().await;
-    // Typed numbers are not enough for the allocator: said, not hidden.
-    let problem = find(&root, "scenario-error").text_content().unwrap();
-    assert!(problem.contains("necesita un modelo real"), "{problem}");
     choose(&root, "model-select", "meta-llama/Llama-3.1-8B");
     settle().await;
-    assert_eq!(find(&root, "scenario-error").text_content().unwrap(), "");
-    let summary = find(&root, "model-summary").text_content().unwrap();
-    assert!(summary.contains("8.03 B"), "{summary}");
+    click(&root, "method-allocator");
+    settle().await;
+    assert_eq!(text(&root, "scenario-error"), "");
+    let summary = text(&root, "model-summary");
+    assert!(summary.contains("8,03 B"), "{summary}");
     // Seed 003's example at 8,192 tokens: weights 16.12 GB among the terms.
-    assert!(find(&root, "component-weights")
-        .text_content()
-        .unwrap()
-        .contains("16.12 GB"));
-    assert!(root
-        .query_selector("[data-testid=grad-checkpoint]")
-        .unwrap()
-        .is_some());
+    assert!(text(&root, "component-weights").contains("16,12 GB"));
+    assert!(exists(&root, "grad-checkpoint"));
     // The shape fields give way to the model's.
-    assert!(root
-        .query_selector("[data-testid=field-layers]")
-        .unwrap()
-        .is_none());
+    assert!(!exists(&root, "field-layers"));
+    // Back to typed numbers: the allocator says what it needs.
+    choose(&root, "model-select", "");
+    settle().await;
+    let problem = text(&root, "scenario-error");
+    assert!(problem.contains("necesita un modelo real"), "{problem}");
 }
 
 #[wasm_bindgen_test]
 async fn a_suggestion_applies_in_one_click_and_the_field_follows() {
-    let root = host();
-    leptos::mount::mount_to(root.clone(), App).forget();
+    let root = mount_app(Lang::Es);
     settle().await;
     type_into(&root, "field-context", "131072");
     settle().await;
     let first = find(&root, "suggestion");
     assert!(
-        first.text_content().unwrap().contains("32768"),
+        first
+            .text_content()
+            .unwrap()
+            .contains(&format!("32{NS}768")),
         "{:?}",
         first.text_content()
     );
@@ -324,16 +532,218 @@ async fn a_suggestion_applies_in_one_click_and_the_field_follows() {
         .unwrap()
         .click();
     settle().await;
-    let context = find(&root, "field-context")
-        .dyn_into::<web_sys::HtmlInputElement>()
-        .unwrap();
-    assert_eq!(context.value(), "32768");
+    assert_eq!(input_value(&root, "field-context"), "32768");
+    assert_eq!(text(&root, "total-memory"), "22,32 GB");
+    assert!(!exists(&root, "suggestion"));
+}
+
+#[wasm_bindgen_test]
+async fn weight_format_and_kv_dtype_buttons() {
+    let root = mount_app(Lang::Es);
+    settle().await;
+    // Bits by hand is the default: the field is there.
     assert_eq!(
-        find(&root, "total-memory").text_content().unwrap(),
-        "22.32 GB"
+        find(&root, "weight-format-manual")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
     );
-    assert!(root
-        .query_selector("[data-testid=suggestion]")
+    assert!(exists(&root, "field-weight_bits"));
+    // "As published" needs a real model.
+    assert!(find(&root, "weight-format-as_published").has_attribute("disabled"));
+    click(&root, "weight-format-q4_k_m");
+    settle().await;
+    assert!(!exists(&root, "field-weight_bits"));
+    let mut input = ScenarioInput::default();
+    input.set_weight_format(vramfit_core::scenario::WeightFormat::Q4KM);
+    let expected = report::build(&input).unwrap().estimate.total_bytes;
+    assert_eq!(
+        text(&root, "total-memory"),
+        vramfit_app::i18n::format::bytes(&Lang::Es.t().number, DisplayUnit::Gb, expected)
+    );
+    click(&root, "weight-format-manual");
+    settle().await;
+    assert!(exists(&root, "field-weight_bits"));
+    // KV at FP8 halves the cache: 0.54 GB.
+    assert_eq!(
+        find(&root, "kv-dtype-fp16")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    click(&root, "kv-dtype-fp8");
+    settle().await;
+    assert_eq!(text(&root, "component-kv_cache"), "Caché KV0,54 GB");
+    assert!(!exists(&root, "field-kv_bytes"));
+    click(&root, "kv-dtype-manual");
+    settle().await;
+    assert!(exists(&root, "field-kv_bytes"));
+}
+
+#[wasm_bindgen_test]
+async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
+    let root = mount_app(Lang::Es);
+    settle().await;
+    type_into(&root, "gpu-select", "H100");
+    settle().await;
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "80");
+    assert_eq!(
+        find(&root, "utilization-ring")
+            .get_attribute("data-status")
+            .as_deref(),
+        Some("holgada")
+    );
+    type_into(&root, "gpu-select", "RTX 4909");
+    settle().await;
+    let hint = text(&root, "gpu-hint");
+    assert!(
+        hint.contains("RTX 4909") && hint.contains("RTX 4090"),
+        "{hint}"
+    );
+    // The last good GPU still holds.
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "80");
+    // Memory typed by hand drops the catalog card.
+    type_into(&root, "field-gpu_memory_gb", "24");
+    settle().await;
+    assert_eq!(input_value(&root, "gpu-select"), "");
+    assert_eq!(text(&root, "total-memory"), "18,78 GB");
+}
+
+#[wasm_bindgen_test]
+async fn advanced_knobs_count_what_differs_from_the_defaults() {
+    let root = mount_app(Lang::Es);
+    settle().await;
+    let count = || find(&root, "advanced-count").get_attribute("data-count");
+    assert_eq!(count().as_deref(), Some("0"));
+    type_into(&root, "field-users", "4");
+    settle().await;
+    assert_eq!(count().as_deref(), Some("1"));
+    assert_eq!(text(&root, "advanced-count"), "(1 cambiado)");
+    type_into(&root, "field-host_ram_gb", "64");
+    settle().await;
+    assert_eq!(text(&root, "advanced-count"), "(2 cambiados)");
+}
+
+#[wasm_bindgen_test]
+async fn importing_a_bad_document_says_why_and_changes_nothing() {
+    let root = mount_app(Lang::Es);
+    settle().await;
+    type_into(&root, "field-context", "16384");
+    settle().await;
+    let before = text(&root, "total-memory");
+    // A pasted export whose inputs are out of range.
+    type_into(
+        &root,
+        "config-input",
+        r#"{"schema": "vramfit/1", "inputs": {"layers": 0}}"#,
+    );
+    settle().await;
+    let status = text(&root, "transfer-status");
+    assert!(status.contains("No se ha cambiado nada"), "{status}");
+    assert!(status.contains("Capas"), "{status}");
+    assert_eq!(text(&root, "total-memory"), before);
+    assert_eq!(input_value(&root, "field-context"), "16384");
+    // Another schema version.
+    type_into(
+        &root,
+        "config-input",
+        r#"{"schema": "vramfit/9", "inputs": {}}"#,
+    );
+    settle().await;
+    assert!(text(&root, "transfer-status").contains("vramfit/9"));
+    // A good one restores its inputs.
+    let wanted = ScenarioInput {
+        context: 4096,
+        gpu_memory_gb: 16.0,
+        ..ScenarioInput::default()
+    };
+    let doc = report::build(&wanted).unwrap().to_json();
+    type_into(&root, "config-input", &doc);
+    settle().await;
+    assert_eq!(text(&root, "transfer-status"), "Escenario importado.");
+    assert_eq!(input_value(&root, "field-context"), "4096");
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "16");
+}
+
+#[wasm_bindgen_test]
+async fn the_address_carries_the_scenario() {
+    let root = mount_app(Lang::Es);
+    settle().await;
+    type_into(&root, "field-context", "12345");
+    settle().await;
+    let hash = web_sys::window().unwrap().location().hash().unwrap();
+    let back = vramfit_app::share::scenario_of(&hash).unwrap().unwrap();
+    assert_eq!(back.context, 12345);
+    // A new app on this address opens the same scenario.
+    let again = host();
+    leptos::mount::mount_to(again.clone(), App).forget();
+    settle().await;
+    assert_eq!(input_value(&again, "field-context"), "12345");
+    assert_eq!(text(&again, "total-memory"), text(&root, "total-memory"));
+}
+
+#[wasm_bindgen_test]
+async fn speed_panel_says_when_a_method_gives_no_figure_and_shows_ranges() {
+    let root = mount_app(Lang::Es);
+    settle().await;
+    let none = text(&root, "speed-panel");
+    assert!(
+        none.contains("quick") && none.contains("velocidad"),
+        "{none}"
+    );
+    // The panel is ready for a method that gives decode and prefill ranges.
+    let figures = host();
+    leptos::mount::mount_to(figures.clone(), || {
+        let speed = Some(SpeedView::Figures {
+            decode_tokens_per_s: SpeedRange {
+                conservative: 35.26,
+                favourable: 71.5,
+            },
+            prefill_seconds: SpeedRange {
+                conservative: 0.84,
+                favourable: 0.37,
+            },
+            prompt_tokens: 8192,
+        });
+        view! { <SpeedPanel speed /> }
+    })
+    .forget();
+    settle().await;
+    assert_eq!(text(&figures, "speed-decode"), "35,3–71,5 tokens/s");
+    assert_eq!(text(&figures, "speed-prefill"), "0,37–0,84 s");
+}
+
+#[wasm_bindgen_test]
+async fn a_panic_leaves_a_recoverable_message() {
+    panic::show_panic_message("boom at src/app.rs");
+    panic::show_panic_message("a second panic");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let all = document
+        .query_selector_all("[data-testid=\"panic-message\"]")
+        .unwrap();
+    assert_eq!(all.length(), 1);
+    let message = document
+        .query_selector("[data-testid=\"panic-message\"]")
         .unwrap()
-        .is_none());
+        .unwrap();
+    assert_eq!(message.get_attribute("role").as_deref(), Some("alert"));
+    let text = message.text_content().unwrap();
+    assert!(text.contains("boom at src/app.rs"), "{text}");
+    let button = message
+        .query_selector("[data-testid=\"panic-reload\"]")
+        .unwrap()
+        .unwrap();
+    assert_eq!(button.get_attribute("type").as_deref(), Some("submit"));
+    let form = message
+        .query_selector("form")
+        .unwrap()
+        .unwrap()
+        .dyn_into::<web_sys::HtmlFormElement>()
+        .unwrap();
+    assert_eq!(form.method(), "get");
+    assert!(form
+        .query_selector(&format!("input[name=\"{}\"]", panic::RELOAD_PARAM))
+        .unwrap()
+        .is_some());
+    message.remove();
 }

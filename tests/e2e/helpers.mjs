@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -17,12 +18,22 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves dist/ on a free loopback port; resolves to { url, close }. */
-export async function serveDist() {
+/**
+ * Serves dist/ on a free loopback port; resolves to { url, close }.
+ * `routes` maps a path prefix (`/hub/`) to a request handler, for fixture
+ * servers that must share the page's origin (its Content-Security-Policy
+ * allows 'self' and the real Hub only).
+ */
+export async function serveDist({ routes = {} } = {}) {
   await stat(join(DIST, 'index.html')).catch(() => {
     throw new Error('dist/index.html is missing: run `make build` (trunk build --release) first');
   });
   const server = createServer(async (req, res) => {
+    const prefix = Object.keys(routes).find((p) => req.url.startsWith(p));
+    if (prefix) {
+      routes[prefix](req, res);
+      return;
+    }
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     const file = join(DIST, path.endsWith('/') ? `${path}index.html` : path);
     if (!file.startsWith(DIST)) {
@@ -60,9 +71,13 @@ export function launchBrowser() {
   });
 }
 
-/** A new page on the app, waiting until the first result is on screen. */
-export async function openApp(browser, url) {
-  const page = await browser.newPage({ acceptDownloads: true });
+/**
+ * A new page on the app, waiting until the first result is on screen.
+ * The browser's language is Spanish unless `locale` says otherwise (the
+ * app follows navigator.languages on a first visit).
+ */
+export async function openApp(browser, url, { locale = 'es-ES', ...options } = {}) {
+  const page = await browser.newPage({ acceptDownloads: true, locale, ...options });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
   page.on('console', (m) => {
@@ -71,4 +86,27 @@ export async function openApp(browser, url) {
   await page.goto(url);
   await page.getByTestId('total-memory').waitFor();
   return { page, errors };
+}
+
+/** The CLI's `vramfit/1` document for the same inputs (same core, same JSON). */
+export function cliJson(args) {
+  const bin = process.env.VRAMFIT_CLI ?? join(ROOT, 'target', 'debug', 'vramfit');
+  return JSON.parse(execFileSync(bin, ['estimate', ...args, '--json'], { encoding: 'utf8' }));
+}
+
+/** Bytes as the Spanish interface writes them: `18,78 GB` (`32 768` grouping). */
+export function esBytes(bytes, unit = 'GB') {
+  const value = bytes / (unit === 'GB' ? 1e9 : 2 ** 30);
+  const [int, frac] = value.toFixed(2).split('.');
+  const grouped = int.length >= 5 ? int.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f') : int;
+  return `${grouped},${frac} ${unit}`;
+}
+
+/** The exported document of the page's current scenario. */
+export async function exportJson(page) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('export-json').click(),
+  ]);
+  return { download, doc: JSON.parse(await readFile(await download.path(), 'utf8')) };
 }

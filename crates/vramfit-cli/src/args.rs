@@ -14,11 +14,14 @@ pub enum Command {
     Estimate { input: ScenarioInput, json: bool },
     Inspect { model: ModelRef, json: bool },
     Gpus { json: bool },
+    Kit,
+    Check { path: String },
 }
 
 pub const USAGE: &str = "\
 usage:
-  vramfit estimate [MODEL] [--method quick|lesson|allocator] [--mode inference|full|lora|qlora]
+  vramfit estimate [MODEL] [--method quick|lesson|range|planner|allocator]
+                   [--mode inference|full|lora|qlora]
                    [--train] [--lora R] [--precision amp|pure] [--grad-checkpoint]
                    [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
                    [--dtype fp32|bf16|fp16] [--quant FORMAT] [--weight-bits N]
@@ -31,38 +34,19 @@ usage:
   vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
   vramfit inspect MODEL [--json]     the parsed architecture
   vramfit gpus [--json]              the GPU catalog, with sources
+  vramfit kit                        the reference kit: every worked example (JSON)
+  vramfit check KIT.json             rerun a kit's examples; non-zero exit if any differs
   vramfit --help | --version
 
 MODEL is a path to a config.json, a folder holding one, or a catalog id such
 as meta-llama/Llama-3.1-8B. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
 q5_k_m q4_k_m mxfp4 nf4 as_published. DTYPE: fp32 bf16 fp16 fp8 int8 int4.
-Without --method, the most complete method that applies is used: allocator
-for a real dense model, else quick (inference) or lesson (training).
+Without --method, the most complete method that applies is used: serving,
+planner (real model), else allocator, range, quick; training, allocator
+(dense, unquantized), else planner, range, lesson.
 Omitted options take seed 004's worked example (8B, 32 layers, 8 KV heads,
 head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB) and seed 000's
 reserves (2 GiB runtime, 4 GiB activation, 15 % margin).";
-
-/// The CLI flag of each numeric scenario field.
-const FLAGS: [(&str, Field); 18] = [
-    ("--params", Field::ParamsB),
-    ("--layers", Field::Layers),
-    ("--kv-heads", Field::KvHeads),
-    ("--head-dim", Field::HeadDim),
-    ("--weight-bits", Field::WeightBits),
-    ("--kv-bytes", Field::KvBytes),
-    ("--seq", Field::Context),
-    ("--batch", Field::Batch),
-    ("--users", Field::Users),
-    ("--gpus", Field::Gpus),
-    ("--tp", Field::Tp),
-    ("--pp", Field::Pp),
-    ("--host-ram-gb", Field::HostRamGb),
-    ("--capacity-gb", Field::GpuMemoryGb),
-    ("--overhead-pct", Field::OverheadPct),
-    ("--runtime-gib", Field::RuntimeGib),
-    ("--activation-gib", Field::ActivationGib),
-    ("--margin", Field::MarginPct),
-];
 
 /// KV-cache dtypes by name, in bytes per element.
 const KV_DTYPES: [(&str, f64); 6] = [
@@ -88,6 +72,14 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             [] => Ok(Command::Gpus { json: false }),
             [flag] if flag == "--json" => Ok(Command::Gpus { json: true }),
             _ => Err("usage: vramfit gpus [--json]".to_string()),
+        },
+        "kit" if rest.is_empty() => Ok(Command::Kit),
+        "kit" => Err("usage: vramfit kit".to_string()),
+        "check" => match rest {
+            [path] if path == "-" || !path.starts_with('-') => {
+                Ok(Command::Check { path: path.clone() })
+            }
+            _ => Err("usage: vramfit check KIT.json".to_string()),
         },
         other => Err(format!("unknown command `{other}` (try `vramfit --help`)")),
     }
@@ -189,18 +181,12 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.kv_bytes = bytes;
         }
         "--precision" => {
-            input.precision = match text.trim().to_ascii_lowercase().as_str() {
-                "amp" => Precision::Amp,
-                "pure" => Precision::Pure,
-                _ => return Err(format!("unknown precision `{text}` (known: amp, pure)")),
-            }
+            input.precision = Precision::from_name(text)
+                .ok_or_else(|| format!("unknown precision `{text}` (known: amp, pure)"))?;
         }
         "--optimizer" => {
-            input.optimizer = match text.trim().to_ascii_lowercase().as_str() {
-                "adamw" => Optimizer::AdamW,
-                "sgd" => Optimizer::Sgd,
-                _ => return Err(format!("unknown optimizer `{text}` (known: adamw, sgd)")),
-            }
+            input.optimizer = Optimizer::from_name(text)
+                .ok_or_else(|| format!("unknown optimizer `{text}` (known: adamw, sgd)"))?;
         }
         "--attn" => {
             input.attn = match text.trim().to_ascii_lowercase().as_str() {
@@ -242,10 +228,9 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
         }
         _ => {
-            let field = FLAGS
-                .iter()
-                .find(|(f, _)| *f == flag)
-                .map(|(_, field)| *field)
+            let field = Field::ALL
+                .into_iter()
+                .find(|f| f.flag() == flag)
                 .ok_or_else(|| format!("unknown option `{flag}` (try `vramfit --help`)"))?;
             let number = field
                 .parse(text)

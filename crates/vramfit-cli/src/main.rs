@@ -3,6 +3,7 @@
 //! readable breakdown.
 
 mod args;
+mod check;
 mod render;
 
 use args::{Command, USAGE};
@@ -39,6 +40,8 @@ fn run(command: Command) -> Result<String, String> {
             })
         }
         Command::Inspect { model, json } => inspect(model, json),
+        Command::Kit => Ok(check::print_kit()),
+        Command::Check { path } => check::run(&path),
     }
 }
 

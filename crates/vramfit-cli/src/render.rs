@@ -27,9 +27,41 @@ pub fn estimate(doc: &Report) -> String {
     for c in outside {
         out += &line(c.name, c.bytes);
     }
+    if let (Some(low), Some(high)) = (est.low_bytes, est.high_bytes) {
+        out += &format!(
+            "range             {} – {}\n",
+            UNIT.format(low),
+            UNIT.format(high)
+        );
+    }
     out.push('\n');
     out += &verdict(doc);
+    if let Some(seed) = est.seed_verdict {
+        out += &format!("seed verdict: {}\n", seed.replace('_', " "));
+    }
+    out += &speed(doc);
     out
+}
+
+/// The decode and prefill ranges, or why there are none.
+fn speed(doc: &Report) -> String {
+    match (&doc.speed, doc.speed_unavailable) {
+        (Some(s), _) => format!(
+            "speed: {:.1}–{:.1} tokens/s per user, prefill {:.3}–{:.3} s (conservative–favourable)\n",
+            s.tokens_per_s_per_user.conservative,
+            s.tokens_per_s_per_user.favourable,
+            s.prefill_seconds.conservative,
+            s.prefill_seconds.favourable,
+        ),
+        (None, Some(reason)) => format!(
+            "speed: no figure ({})\n",
+            serde_json::to_value(reason)
+                .ok()
+                .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(|r| r.replace('_', " ")))
+                .unwrap_or_default()
+        ),
+        (None, None) => String::new(),
+    }
 }
 
 /// "fits ..." or "short by ... ; N single adjustments fit" and the list.

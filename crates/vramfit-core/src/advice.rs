@@ -120,6 +120,11 @@ pub struct Answers {
     pub max_batch: Option<u64>,
     /// The catalog GPU with the least memory that fits, if any does.
     pub smallest_gpu: Option<String>,
+    /// The fewest GPUs of the chosen kind (1–8, tensor parallel over all of
+    /// them) on which it fits; `None` when none does, or when the method
+    /// estimates one device only (its figure does not change with the
+    /// count).
+    pub min_gpus: Option<u64>,
 }
 
 /// The selected method on a changed scenario; `None` when it does not
@@ -159,7 +164,27 @@ pub fn answers(s: &Scenario) -> Answers {
         max_context: largest_fitting(MAX_CONTEXT, |n| fits_with(&|c| c.context = n)),
         max_batch: largest_fitting(MAX_BATCH, |n| fits_with(&|c| c.batch = n)),
         smallest_gpu: smallest_gpu(s),
+        min_gpus: min_gpus(s),
     }
+}
+
+/// The same scenario spread over `n` GPUs with tensor parallelism.
+fn on_gpus(s: &Scenario, n: u64) -> Option<MethodResult> {
+    rerun(s, |c| {
+        c.gpus = n;
+        c.tp = n;
+        c.pp = 1;
+    })
+}
+
+/// The fewest GPUs (1–8) that fit, for methods that split over GPUs.
+fn min_gpus(s: &Scenario) -> Option<u64> {
+    let one = on_gpus(s, 1)?;
+    let two = on_gpus(s, 2)?;
+    if one.total_bytes == two.total_bytes {
+        return None;
+    }
+    (1..=8).find(|n| on_gpus(s, *n).is_some_and(|r| fits(&r)))
 }
 
 /// The catalog GPU with the least memory on which the scenario fits.
@@ -279,6 +304,8 @@ mod tests {
         });
         let a = answers(&s);
         assert_eq!((a.max_context, a.max_batch), (None, None));
+        // quick estimates one device: the GPU count does not change it.
+        assert_eq!(a.min_gpus, None);
         // 100B at 16 bits = 200 GB of weights: only the largest cards hold it.
         let gpu = a
             .smallest_gpu

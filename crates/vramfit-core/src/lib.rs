@@ -8,6 +8,7 @@
 
 pub mod advice;
 pub mod catalog;
+pub mod kit;
 pub mod methods;
 pub mod model;
 pub mod report;

@@ -3,6 +3,7 @@
 //! the same inputs. All sizes are integer bytes.
 
 use crate::advice::{self, Answers, Suggestion};
+use crate::methods::planner::{self, NoSpeed, Speed};
 use crate::methods::{self, dense, MethodId, MethodResult};
 use crate::model::{LayerCount, ModelSpec};
 use crate::scenario::{ModelRef, Scenario, ScenarioError, ScenarioInput};
@@ -81,9 +82,15 @@ pub struct Report {
     pub methods: Vec<MethodResult>,
     /// Single adjustments that make it fit (empty when it already fits).
     pub suggestions: Vec<Suggestion>,
-    /// Longest context, largest batch and smallest catalog GPU that fit,
-    /// for the selected method.
+    /// Longest context, largest batch, smallest catalog GPU and fewest
+    /// GPUs that fit, for the selected method.
     pub answers: Answers,
+    /// Decode and prefill speed (seed 002's roofline), where given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Speed>,
+    /// Why there is no speed figure, when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed_unavailable: Option<NoSpeed>,
 }
 
 impl Report {
@@ -114,6 +121,7 @@ pub fn build(input: &ScenarioInput) -> Result<Report, Vec<ScenarioError>> {
 /// fails only when the selected method does not estimate the scenario.
 pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Result<Report, ScenarioError> {
     let estimate = methods::run(scenario.method, scenario)?;
+    let speed = planner::speed(scenario);
     let methods: Vec<MethodResult> = MethodId::ALL
         .iter()
         .filter_map(|m| methods::run(*m, scenario).ok())
@@ -125,6 +133,8 @@ pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Result<Report,
         model: ModelSummary::of(input, scenario),
         suggestions: advice::suggestions(scenario, &estimate),
         answers: advice::answers(scenario),
+        speed: speed.as_ref().ok().cloned(),
+        speed_unavailable: speed.err(),
         estimate,
         methods,
     })

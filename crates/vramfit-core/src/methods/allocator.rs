@@ -185,6 +185,23 @@ pub enum Optimizer {
     Sgd,
 }
 
+impl Optimizer {
+    /// Stable name (`adamw`, `sgd`), as in JSON and on the CLI.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Optimizer::AdamW => "adamw",
+            Optimizer::Sgd => "sgd",
+        }
+    }
+
+    /// Parses a name, case-insensitively.
+    pub fn from_name(name: &str) -> Option<Optimizer> {
+        [Optimizer::AdamW, Optimizer::Sgd]
+            .into_iter()
+            .find(|o| o.id().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
 /// How training holds the weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -194,6 +211,23 @@ pub enum Precision {
     Amp,
     /// Weights loaded and trained in the dtype.
     Pure,
+}
+
+impl Precision {
+    /// Stable name (`amp`, `pure`), as in JSON and on the CLI.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Precision::Amp => "amp",
+            Precision::Pure => "pure",
+        }
+    }
+
+    /// Parses a name, case-insensitively.
+    pub fn from_name(name: &str) -> Option<Precision> {
+        [Precision::Amp, Precision::Pure]
+            .into_iter()
+            .find(|p| p.id().eq_ignore_ascii_case(name.trim()))
+    }
 }
 
 /// transformers' `attn_implementation`.
@@ -206,6 +240,24 @@ pub enum AttnImpl {
     Sdpa,
     /// `flash_attention_2`: the same saved tensors as `sdpa`.
     Flash,
+}
+
+impl AttnImpl {
+    /// Stable name (`eager`, `sdpa`, `flash`), as in JSON and on the CLI.
+    pub const fn id(self) -> &'static str {
+        match self {
+            AttnImpl::Eager => "eager",
+            AttnImpl::Sdpa => "sdpa",
+            AttnImpl::Flash => "flash",
+        }
+    }
+
+    /// Parses a name, case-insensitively.
+    pub fn from_name(name: &str) -> Option<AttnImpl> {
+        [AttnImpl::Eager, AttnImpl::Sdpa, AttnImpl::Flash]
+            .into_iter()
+            .find(|a| a.id().eq_ignore_ascii_case(name.trim()))
+    }
 }
 
 /// How an RMSNorm rounds its output.
@@ -1243,6 +1295,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, OutOfScope> {
         low_bytes: None,
         high_bytes: None,
         verdict: e.fits(device_bytes(s.gpu_bytes)),
+        seed_verdict: None,
     })
 }
 

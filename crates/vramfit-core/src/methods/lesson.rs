@@ -164,6 +164,7 @@ pub fn estimate(s: &Scenario) -> MethodResult {
         low_bytes: None,
         high_bytes: None,
         verdict: Verdict::new(total, s.gpu_bytes),
+        seed_verdict: None,
     }
 }
 

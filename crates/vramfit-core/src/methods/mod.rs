@@ -5,7 +5,9 @@
 pub mod allocator;
 pub mod dense;
 pub mod lesson;
+pub mod planner;
 pub mod quick;
+pub mod range;
 pub mod scope;
 
 use crate::scenario::{Field, Mode, Scenario, ScenarioError};
@@ -27,16 +29,50 @@ pub enum MethodId {
     /// Seed 003: PyTorch's peak allocation for one step of a dense decoder,
     /// derived from the tensors the code keeps alive.
     Allocator,
+    /// Seed 001: a low and a high estimate per GPU for serving (weights,
+    /// the model's own KV cache, 1 GB runtime; 20 % more weights on the
+    /// high end) or fine-tuning (16-byte states or LoRA/QLoRA adapters,
+    /// checkpointed activations, FP32 logits), split over up to 8 GPUs,
+    /// decimal GB.
+    Range,
+    /// Seed 002: a per-GPU planning budget over TP/PP, replicas and users
+    /// (quantization with unquantized and FP32 subsets, paged KV with
+    /// shared prefix and windows, activations, logits, AdamW training,
+    /// communication, offload, margin, engine context and reserve), with
+    /// a roofline speed estimate, decimal GB.
+    Planner,
 }
 
 impl MethodId {
     /// Every method, in the order they are listed side by side.
-    pub const ALL: [MethodId; 3] = [MethodId::Quick, MethodId::Lesson, MethodId::Allocator];
+    pub const ALL: [MethodId; 5] = [
+        MethodId::Quick,
+        MethodId::Lesson,
+        MethodId::Range,
+        MethodId::Planner,
+        MethodId::Allocator,
+    ];
 
-    /// Which method to use when none is asked for: the most complete one
-    /// that estimates the scenario (the allocator needs a real dense
-    /// model; quick covers inference only).
-    pub const PREFERENCE: [MethodId; 3] = [MethodId::Allocator, MethodId::Quick, MethodId::Lesson];
+    /// Which method to use when none is asked for, serving: the most
+    /// complete that estimates the scenario (seed 002's planner needs the
+    /// model's hidden size and vocabulary; quick covers anything typed).
+    pub const PREFERENCE_SERVING: [MethodId; 5] = [
+        MethodId::Planner,
+        MethodId::Allocator,
+        MethodId::Range,
+        MethodId::Quick,
+        MethodId::Lesson,
+    ];
+
+    /// The same for training: the allocator's measured-against derivation
+    /// first, where it applies (dense models, unquantized).
+    pub const PREFERENCE_TRAINING: [MethodId; 5] = [
+        MethodId::Allocator,
+        MethodId::Planner,
+        MethodId::Range,
+        MethodId::Lesson,
+        MethodId::Quick,
+    ];
 
     /// The method's stable name (`"quick"`).
     pub const fn id(self) -> &'static str {
@@ -44,6 +80,8 @@ impl MethodId {
             MethodId::Quick => "quick",
             MethodId::Lesson => "lesson",
             MethodId::Allocator => "allocator",
+            MethodId::Range => "range",
+            MethodId::Planner => "planner",
         }
     }
 
@@ -53,6 +91,8 @@ impl MethodId {
             MethodId::Quick => matches!(mode, Mode::Inference),
             MethodId::Lesson => matches!(mode, Mode::Inference | Mode::Full),
             MethodId::Allocator => matches!(mode, Mode::Inference | Mode::Full | Mode::Lora),
+            MethodId::Range => true,
+            MethodId::Planner => true,
         }
     }
 
@@ -76,6 +116,15 @@ impl MethodId {
             MethodId::Quick => &[Field::OverheadPct],
             MethodId::Lesson => &[Field::RuntimeGib, Field::ActivationGib, Field::MarginPct],
             MethodId::Allocator => &[Field::LoraRank],
+            MethodId::Range => &[Field::Gpus, Field::LoraRank],
+            MethodId::Planner => &[
+                Field::Users,
+                Field::Gpus,
+                Field::Tp,
+                Field::Pp,
+                Field::HostRamGb,
+                Field::LoraRank,
+            ],
         }
     }
 
@@ -137,13 +186,22 @@ pub struct MethodResult {
     pub high_bytes: Option<u64>,
     /// Fit against the method's usable memory.
     pub verdict: Verdict,
+    /// The seed's own verdict wording, where it has one besides the ring
+    /// (seed 001: `fits_comfortably`, `fits_tightly`, `does_not_fit`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_verdict: Option<&'static str>,
 }
 
-/// The first method in [`MethodId::PREFERENCE`] that estimates `scenario`.
+/// The first method of the mode's preference list
+/// ([`MethodId::PREFERENCE_SERVING`], [`MethodId::PREFERENCE_TRAINING`])
+/// that estimates `scenario`.
 pub fn preferred(scenario: &Scenario) -> Option<MethodId> {
-    MethodId::PREFERENCE
-        .into_iter()
-        .find(|m| run(*m, scenario).is_ok())
+    let order = if scenario.mode.trains() {
+        MethodId::PREFERENCE_TRAINING
+    } else {
+        MethodId::PREFERENCE_SERVING
+    };
+    order.into_iter().find(|m| run(*m, scenario).is_ok())
 }
 
 /// Runs one method on a validated scenario, or says why the method does
@@ -160,6 +218,10 @@ pub fn run(method: MethodId, scenario: &Scenario) -> Result<MethodResult, Scenar
         MethodId::Quick => Ok(quick::estimate(scenario)),
         MethodId::Lesson => Ok(lesson::estimate(scenario)),
         MethodId::Allocator => allocator::estimate_scenario(scenario)
+            .map_err(|reason| ScenarioError::MethodScope { method, reason }),
+        MethodId::Range => range::estimate(scenario)
+            .map_err(|reason| ScenarioError::MethodScope { method, reason }),
+        MethodId::Planner => planner::estimate(scenario)
             .map_err(|reason| ScenarioError::MethodScope { method, reason }),
     }
 }

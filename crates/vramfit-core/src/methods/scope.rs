@@ -21,6 +21,9 @@ pub enum OutOfScope {
     TooManyGpus { max: u64 },
     /// Tensor × pipeline parallelism does not fit the GPU count.
     Parallelism { tp: u64, pp: u64, gpus: u64 },
+    /// Training with an optimizer the method does not state (seed 002
+    /// gives AdamW only).
+    Optimizer(crate::scenario::Optimizer),
 }
 
 /// A model feature outside the method's derivations.
@@ -65,6 +68,11 @@ impl std::fmt::Display for OutOfScope {
                 f,
                 "TP {tp} × PP {pp} needs a multiple of {} GPUs, not {gpus}",
                 tp.saturating_mul(*pp)
+            ),
+            OutOfScope::Optimizer(optimizer) => write!(
+                f,
+                "it states AdamW's training states only, not {}",
+                format!("{optimizer:?}").to_lowercase()
             ),
         }
     }

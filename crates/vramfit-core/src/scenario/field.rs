@@ -118,6 +118,32 @@ impl Field {
         }
     }
 
+    /// The `vramfit` command-line flag that sets the field (`--lora` also
+    /// selects LoRA mode).
+    pub const fn flag(self) -> &'static str {
+        match self {
+            Field::ParamsB => "--params",
+            Field::Layers => "--layers",
+            Field::KvHeads => "--kv-heads",
+            Field::HeadDim => "--head-dim",
+            Field::WeightBits => "--weight-bits",
+            Field::KvBytes => "--kv-bytes",
+            Field::Context => "--seq",
+            Field::Batch => "--batch",
+            Field::Users => "--users",
+            Field::Gpus => "--gpus",
+            Field::Tp => "--tp",
+            Field::Pp => "--pp",
+            Field::HostRamGb => "--host-ram-gb",
+            Field::GpuMemoryGb => "--capacity-gb",
+            Field::LoraRank => "--lora",
+            Field::OverheadPct => "--overhead-pct",
+            Field::RuntimeGib => "--runtime-gib",
+            Field::ActivationGib => "--activation-gib",
+            Field::MarginPct => "--margin",
+        }
+    }
+
     /// Accepted range `(min, max)`, inclusive.
     ///
     /// The limits are generous (a 100-trillion-parameter model, 100 M tokens)

@@ -16,6 +16,7 @@ pub use format::WeightFormat;
 pub use crate::methods::allocator::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
+use crate::methods::planner::{PlannerError, PlannerKnobs, PlannerSettings};
 use crate::methods::MethodId;
 use crate::model::{parse_config, ConfigError, ModelSpec};
 use crate::units::{GB, GIB};
@@ -98,6 +99,10 @@ pub struct ScenarioInput {
     pub activation_gib: f64,
     /// `lesson`: safety margin on the subtotal with reserves, in percent.
     pub margin_pct: f64,
+    /// `planner` (seed 002): its own knobs, with the seed's defaults
+    /// (boxed: they are many, and rarely changed).
+    #[serde(default)]
+    pub planner: Box<PlannerKnobs>,
 }
 
 impl Default for ScenarioInput {
@@ -132,6 +137,7 @@ impl Default for ScenarioInput {
             runtime_gib: 2.0,
             activation_gib: 4.0,
             margin_pct: 15.0,
+            planner: Box::default(),
         }
     }
 }
@@ -268,13 +274,17 @@ impl ScenarioInput {
         self.gpu = None;
     }
 
-    /// Chooses a catalog GPU by name and shows its memory; an unknown name
-    /// is kept and reported by [`ScenarioInput::validate`].
+    /// Chooses a catalog GPU by name (stored as the catalog's full name,
+    /// so the same card always exports the same way) and shows its memory;
+    /// an unknown name is kept and reported by [`ScenarioInput::validate`].
     pub fn set_gpu(&mut self, name: &str) {
-        if let Ok(gpu) = catalog::find_gpu(name) {
-            self.gpu_memory_gb = gpu.memory_gb;
+        match catalog::find_gpu(name) {
+            Ok(gpu) => {
+                self.gpu_memory_gb = gpu.memory_gb;
+                self.gpu = Some(gpu.name.clone());
+            }
+            Err(_) => self.gpu = Some(name.to_string()),
         }
-        self.gpu = Some(name.to_string());
     }
 
     /// Switches to `mode`; when the selected method does not estimate it,
@@ -296,7 +306,8 @@ impl ScenarioInput {
         }
     }
 
-    /// Checks every field and the model; on success the exact, typed
+    /// Checks every field, the model and the planner's knobs (alone, then
+    /// against the model and workload); on success the exact, typed
     /// [`Scenario`]. Whether the selected method can estimate it is
     /// decided when it runs ([`crate::methods::run`]).
     pub fn validate(&self) -> Result<Scenario, Vec<ScenarioError>> {
@@ -317,6 +328,13 @@ impl ScenarioInput {
             Err(miss) => {
                 errors.push(ScenarioError::UnknownGpu(miss));
                 None
+            }
+        };
+        let planner = match self.planner.settings() {
+            Ok(settings) => settings,
+            Err(bad) => {
+                errors.extend(bad.into_iter().map(ScenarioError::Planner));
+                PlannerSettings::default()
             }
         };
         let published_milli_bits = model.as_ref().map(published_milli_bits);
@@ -343,7 +361,7 @@ impl ScenarioInput {
             ],
             |m| [m.params_total, m.num_layers, m.num_kv_heads, m.head_dim],
         );
-        Ok(Scenario {
+        let scenario = Scenario {
             method: self.method,
             mode: self.mode,
             params: shape[0],
@@ -375,7 +393,16 @@ impl ScenarioInput {
             runtime_bytes: gib_to_bytes(self.runtime_gib),
             activation_bytes: gib_to_bytes(self.activation_gib),
             margin_centi_pct: (self.margin_pct * 100.0).round() as u64,
-        })
+            planner,
+        };
+        let planner_errors = crate::methods::planner::cross_check(&scenario);
+        if !planner_errors.is_empty() {
+            return Err(planner_errors
+                .into_iter()
+                .map(ScenarioError::Planner)
+                .collect());
+        }
+        Ok(scenario)
     }
 }
 
@@ -424,6 +451,8 @@ pub enum ScenarioError {
     Config(ConfigError),
     /// This weight format needs a real model (catalog or config).
     NeedsModel(WeightFormat),
+    /// One of the planner's knobs is not accepted.
+    Planner(PlannerError),
 }
 
 impl fmt::Display for ScenarioError {
@@ -452,6 +481,7 @@ impl fmt::Display for ScenarioError {
                 "weight format {} needs a model (catalog id or config.json)",
                 format.id()
             ),
+            ScenarioError::Planner(e) => e.fmt(f),
         }
     }
 }
@@ -501,6 +531,8 @@ pub struct Scenario {
     pub activation_bytes: u64,
     /// `lesson` margin, in hundredths of a percent (15 % = 1,500).
     pub margin_centi_pct: u64,
+    /// `planner` knobs, exact and range-checked.
+    pub planner: PlannerSettings,
 }
 
 #[cfg(test)]

@@ -1,0 +1,248 @@
+//! Method `planner` — seed 002 ("Metodología de memoria v0.3"): a
+//! per-GPU planning budget for serving or training one model over tensor
+//! and pipeline parallelism, replicas and users, in decimal GB.
+//!
+//! ```text
+//! total  = weights + adapters + kv_cache + activations + logits
+//!        + attention_scores + gradients + optimizer + master_weights
+//!        + communication + offload_staging            (the components)
+//!        + margin (m % of the components) + engine_context
+//! usable = nominal memory × (1 − reserve)
+//! ```
+//!
+//! One module per group of terms, each with its formulas: [`weights`]
+//! (quantization, `U`, `U32`, TP and PP placement), [`residency`]
+//! (replicas, queued and active requests), [`kv`] (MHA/GQA/MQA/MLA, paged
+//! blocks, shared prefix, windows), [`activations`] (activations, logits,
+//! the `S²` matrix), [`training`] (AdamW, gradients, master copy,
+//! adapters), [`comm`] (communication buffers, offload) and [`speed`]
+//! (the roofline decode and prefill estimate). Every figure is for the
+//! most loaded GPU; the verdict compares `total` with `usable` on the
+//! seed's ring (≤ 60 % holgada, ≤ 85 % con margen, ≤ 100 % ajustada,
+//! else no cabe with the missing GB).
+//!
+//! Defaults (the seed's own, [`PlannerKnobs`]): `K` = 20, engine context
+//! 1.073741824 GB per GPU, margin 15 %, reserve 10 %, quantization metadata
+//! 5 %, KV blocks of 16 tokens, prefill budget 2,048 tokens. The symbols
+//! and worked examples are in `docs/methods/planner.md`.
+//!
+//! ```
+//! use vramfit_core::{methods::planner, scenario::ScenarioInput};
+//! let mut input = ScenarioInput::default(); // 8B, 32 layers, 8 KV heads, 8K, 24 GB
+//! input.planner.hidden_size = Some(4096);
+//! input.planner.vocab_size = Some(128_000);
+//! let r = planner::estimate(&input.validate().unwrap()).unwrap();
+//! assert_eq!(r.components.get("weights"), Some(16_000_000_000));
+//! assert_eq!(r.components.get("kv_cache"), Some(1_073_741_824));
+//! assert_eq!(r.total_bytes, 21_095_009_690);
+//! assert_eq!(r.verdict.usable_bytes, 21_600_000_000); // 24 GB × 90 %
+//! ```
+
+pub mod activations;
+pub mod comm;
+pub mod error;
+pub mod knobs;
+pub mod kv;
+pub mod residency;
+pub mod shape;
+pub mod speed;
+pub mod training;
+pub mod weights;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_more;
+
+pub use knobs::{Knob, KnobProblem, KvPolicy, PlannerError, PlannerKnobs, PlannerSettings};
+pub use residency::Residency;
+pub use speed::{speed, NoSpeed, Speed, SpeedRange};
+
+use crate::methods::scope::OutOfScope;
+use crate::methods::{Component, Components, MethodId, MethodResult};
+use crate::scenario::Scenario;
+use crate::units::{percent_of, sum};
+use crate::verdict::Verdict;
+use activations::Workload;
+use kv::KvLayout;
+use shape::Dims;
+use weights::WeightBytes;
+
+/// Everything the planner derives for a scenario, for the most loaded GPU.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub residency: Residency,
+    /// Layers of the largest pipeline stage, `⌈L / PP⌉`.
+    pub stage_layers: u64,
+    /// Key/value heads per GPU, `max(1, ⌈KV heads / TP⌉)`.
+    pub local_kv_heads: u64,
+    /// The whole model's weights (before TP, PP and offload).
+    pub weights: WeightBytes,
+    /// Weights moved to host RAM from this GPU.
+    pub offloaded_bytes: u64,
+    /// The terms in order, margin and engine context last.
+    pub components: Components,
+    pub total_bytes: u64,
+    /// Nominal memory × (1 − reserve).
+    pub usable_bytes: u64,
+}
+
+impl Plan {
+    /// The method's result: components, total and verdict.
+    pub fn result(&self) -> MethodResult {
+        MethodResult {
+            method: MethodId::Planner,
+            components: self.components.clone(),
+            total_bytes: self.total_bytes,
+            outside_total: Vec::new(),
+            low_bytes: None,
+            high_bytes: None,
+            verdict: Verdict::new(self.total_bytes, self.usable_bytes),
+            seed_verdict: None,
+        }
+    }
+}
+
+/// Seed 002's estimate for a validated scenario, or why it cannot make
+/// one: TP × PP that does not divide the GPUs, typed numbers without the
+/// custom model's hidden size and vocabulary, linear-attention layers, or
+/// training with an optimizer other than AdamW.
+pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
+    plan(s).map(|p| p.result())
+}
+
+/// The whole derivation (see [`estimate`]).
+pub fn plan(s: &Scenario) -> Result<Plan, OutOfScope> {
+    residency::check_parallelism(s)?;
+    let k = &s.planner;
+    let d = Dims::of(s, k)?;
+    let stage_layers = d.layers.div_ceil(s.pp.max(1));
+    let res = residency::residency(s, k);
+    let training = s.mode.trains();
+    let t = training::training(s, &d, k, stage_layers)?;
+
+    let w = weights::weigh(&d, weights::base_milli_bits(s), k.metadata_centi_pct);
+    let (body_gpu, u_gpu) = weights::per_gpu(&w, d.layers, stage_layers, s.tp);
+    let offloaded = k.offload_bytes.min(body_gpu);
+    let kv_cache = match training {
+        true => 0,
+        false => kv::kv_per_gpu(
+            &d,
+            &KvLayout {
+                context: s.context,
+                shared_prefix: k.shared_prefix,
+                block_tokens: k.block_tokens,
+                sequences: res.kv_sequences,
+                tp: s.tp,
+                stage_layers,
+                kv_milli_bits: s.kv_milli_bits,
+            },
+        ),
+    };
+    let work = Workload {
+        training,
+        sequences: if training { s.batch } else { res.active },
+        context: s.context,
+        prefill_budget: k.prefill_budget,
+        tp: s.tp,
+        stage_layers,
+    };
+    let mut terms = vec![
+        ("weights", (body_gpu - offloaded).saturating_add(u_gpu)),
+        ("adapters", t.adapters),
+        ("kv_cache", kv_cache),
+        (
+            "activations",
+            activations::activations(&d, &work, k.activation_milli_k),
+        ),
+        ("logits", activations::logits(&d, &work)),
+        (
+            "attention_scores",
+            activations::attention_scores(&d, &work, k.efficient_attention),
+        ),
+        ("gradients", t.gradients),
+        ("optimizer", t.optimizer),
+        ("master_weights", t.master_weights),
+        (
+            "communication",
+            comm::communication(work.tokens(), d.hidden, s.tp, s.pp),
+        ),
+        (
+            "offload_staging",
+            comm::staging(offloaded, w.body, d.layers, s.tp),
+        ),
+    ];
+    let margin = percent_of(sum(terms.iter().map(|t| t.1)), k.margin_centi_pct);
+    terms.push(("margin", margin));
+    terms.push(("engine_context", k.engine_context_bytes));
+    let total = sum(terms.iter().map(|t| t.1));
+    Ok(Plan {
+        residency: res,
+        stage_layers,
+        local_kv_heads: kv::local_kv_heads(d.kv_heads, s.tp),
+        weights: w,
+        offloaded_bytes: offloaded,
+        components: Components(
+            terms
+                .into_iter()
+                .map(|(name, bytes)| Component { name, bytes })
+                .collect(),
+        ),
+        total_bytes: total,
+        usable_bytes: percent_of(s.gpu_bytes, 10_000 - k.reserve_centi_pct.min(10_000)),
+    })
+}
+
+/// The planner checks that need the model or the workload, run by
+/// [`ScenarioInput::validate`](crate::scenario::ScenarioInput::validate):
+/// a shared prefix within the context, `U32 ≤ U ≤ P`, and offload within
+/// the body weights on one GPU and within 80 % of the host RAM over all
+/// GPUs of a machine ("rechazo de configuraciones inválidas").
+pub fn cross_check(s: &Scenario) -> Vec<PlannerError> {
+    let k = &s.planner;
+    let mut errors = Vec::new();
+    let mut reject = |knob, problem| errors.push(PlannerError { knob, problem });
+    if k.shared_prefix > s.context {
+        reject(
+            Knob::SharedPrefixTokens,
+            KnobProblem::AboveContext { context: s.context },
+        );
+    }
+    if let Ok(d) = Dims::of(s, k) {
+        if d.unquantized > d.params {
+            reject(
+                Knob::UnquantizedParamsB,
+                KnobProblem::AboveParams { params: d.params },
+            );
+        } else if d.fp32 > d.unquantized {
+            reject(
+                Knob::Fp32ParamsB,
+                KnobProblem::AboveUnquantized {
+                    unquantized: d.unquantized,
+                },
+            );
+        } else if k.offload_bytes > 0 {
+            let stage_layers = d.layers.div_ceil(s.pp.max(1));
+            let w = weights::weigh(&d, weights::base_milli_bits(s), k.metadata_centi_pct);
+            let (body_gpu, _) = weights::per_gpu(&w, d.layers, stage_layers, s.tp);
+            if k.offload_bytes > body_gpu {
+                reject(
+                    Knob::OffloadGb,
+                    KnobProblem::AboveBodyWeights {
+                        max_bytes: body_gpu,
+                    },
+                );
+            }
+        }
+    }
+    let ram_limit = comm::host_ram_limit_per_gpu(s.host_ram_bytes, s.gpus);
+    if k.offload_bytes > ram_limit {
+        reject(
+            Knob::OffloadGb,
+            KnobProblem::AboveHostRam {
+                max_bytes: ram_limit,
+            },
+        );
+    }
+    errors
+}

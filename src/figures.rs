@@ -1,0 +1,141 @@
+//! What the views show, derived from the core's results by small pure
+//! functions: breakdown rows with their shares and colours, how many
+//! advanced knobs differ from the defaults, and the speed figure of the
+//! selected method. Views call these; they compute nothing themselves.
+
+use vramfit_core::methods::planner::{NoSpeed, SpeedRange};
+use vramfit_core::methods::{MethodId, MethodResult};
+use vramfit_core::report::Report;
+use vramfit_core::scenario::{Field, ScenarioInput};
+
+/// The knobs folded under "Advanced".
+pub const ADVANCED_FIELDS: [Field; 5] = [
+    Field::Users,
+    Field::Gpus,
+    Field::Tp,
+    Field::Pp,
+    Field::HostRamGb,
+];
+
+/// The fields of the model's shape, given by hand only without a model.
+pub const SHAPE_FIELDS: [Field; 4] = [
+    Field::ParamsB,
+    Field::Layers,
+    Field::KvHeads,
+    Field::HeadDim,
+];
+
+/// The workload fields shown in step 01 (formats have their own pickers).
+pub const WORKLOAD_FIELDS: [Field; 2] = [Field::Context, Field::Batch];
+
+/// KV cache element types offered as buttons: (label, bytes per value).
+pub const KV_DTYPES: [(&str, f64); 3] = [("FP16/BF16", 2.0), ("FP8", 1.0), ("INT4", 0.5)];
+
+/// How many advanced knobs differ from their defaults.
+pub fn advanced_changed(input: &ScenarioInput) -> usize {
+    let default = ScenarioInput::default();
+    ADVANCED_FIELDS
+        .iter()
+        .filter(|f| input.get(**f) != default.get(**f))
+        .count()
+}
+
+/// A method's own fields that no other part of the form already shows.
+pub fn method_fields(method: MethodId) -> Vec<Field> {
+    method
+        .own_fields()
+        .iter()
+        .copied()
+        .filter(|f| !ADVANCED_FIELDS.contains(f) && !MethodId::SHARED_FIELDS.contains(f))
+        .collect()
+}
+
+/// The KV button a byte width belongs to, if any.
+pub fn kv_dtype_of(bytes: f64) -> Option<usize> {
+    KV_DTYPES.iter().position(|(_, b)| *b == bytes)
+}
+
+/// One line of the breakdown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BreakdownRow {
+    /// The core's component name (`kv_cache`).
+    pub name: &'static str,
+    pub bytes: u64,
+    /// Width in the stacked bar, percent of all rows.
+    pub share_pct: f64,
+    /// Colour index (`vf-c{n}`), the same for a name everywhere.
+    pub colour: usize,
+    /// Listed but not part of the method's total (the allocator's
+    /// overhead, which the verdict adds).
+    pub outside_total: bool,
+}
+
+/// The non-zero components of a result, in the method's order.
+pub fn breakdown_rows(result: &MethodResult) -> Vec<BreakdownRow> {
+    let parts: Vec<_> = result.components.0.iter().filter(|c| c.bytes > 0).collect();
+    let all = parts.iter().map(|c| c.bytes as f64).sum::<f64>().max(1.0);
+    parts
+        .into_iter()
+        .map(|c| BreakdownRow {
+            name: c.name,
+            bytes: c.bytes,
+            share_pct: c.bytes as f64 / all * 100.0,
+            colour: colour_index(c.name),
+            outside_total: result.outside_total.contains(&c.name),
+        })
+        .collect()
+}
+
+/// Number of component colours in the style sheet (`--vf-c0` …).
+pub const COLOURS: usize = 10;
+
+/// One colour per component name, the same in every method and view;
+/// related terms of different methods share one.
+pub fn colour_index(name: &str) -> usize {
+    match name {
+        "weights" => 0,
+        "kv_cache" => 1,
+        "overhead" | "engine_context" => 2,
+        "training_states" | "model_states" | "master_weights" => 3,
+        "runtime" | "communication" | "offload_staging" => 4,
+        "activation" | "activations" | "attention_scores" => 5,
+        "margin" => 6,
+        "gradients" | "adapters" => 7,
+        "optimizer" | "logits" => 8,
+        _ => COLOURS - 1,
+    }
+}
+
+/// The speed part of the results.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SpeedView {
+    /// The selected method gives no speed figure at all.
+    NotAMethodFigure(MethodId),
+    /// The method gives speed, but not for this scenario.
+    Unavailable(NoSpeed),
+    /// Decode tokens per second per user and prefill seconds, each from a
+    /// conservative to a favourable end.
+    Figures {
+        decode_tokens_per_s: SpeedRange,
+        prefill_seconds: SpeedRange,
+        prompt_tokens: u64,
+    },
+}
+
+/// The speed figure of the report's selected method (the planner gives
+/// one, the other methods estimate memory only), read from the report.
+pub fn speed_view(doc: &Report) -> SpeedView {
+    let method = doc.estimate.method;
+    if method != MethodId::Planner {
+        return SpeedView::NotAMethodFigure(method);
+    }
+    match (&doc.speed, doc.speed_unavailable) {
+        (Some(speed), _) => SpeedView::Figures {
+            decode_tokens_per_s: speed.tokens_per_s_per_user,
+            prefill_seconds: speed.prefill_seconds,
+            prompt_tokens: speed.prompt_tokens,
+        },
+        (None, Some(reason)) => SpeedView::Unavailable(reason),
+        (None, None) => SpeedView::NotAMethodFigure(method),
+    }
+}

@@ -1,0 +1,576 @@
+//! English.
+
+use super::format::{self, NumberStyle};
+use super::{method_name, FieldText, Interpretation, Texts};
+use crate::import::ImportError;
+use crate::net::HubOutcome;
+use vramfit_core::advice::{Change, Cost};
+use vramfit_core::catalog::NotFound;
+use vramfit_core::methods::planner::{KnobProblem, NoSpeed, PlannerError};
+use vramfit_core::methods::{Feature, MethodId, OutOfScope};
+use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
+use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
+use vramfit_core::verdict::FitStatus;
+
+/// Decimal point, comma between thousands.
+const NUMBER: NumberStyle = NumberStyle {
+    decimal: '.',
+    group: ',',
+    min_group_digits: 4,
+    percent_sep: "",
+};
+
+fn num(value: f64) -> String {
+    format::plain(&NUMBER, value)
+}
+
+pub static TEXTS: Texts = Texts {
+    name: "English",
+    number: NUMBER,
+    page_title: "vramfit — GPU memory for LLMs",
+    tagline: "How much GPU memory a language model needs, before you download it.",
+    lang_label: "Language",
+
+    step_configure: "Configure",
+    step_input: "Add input",
+    step_input_hint: "Set the parameters, load an example or paste your data.",
+    step_results: "Review results",
+    details_title: "Result in detail",
+
+    mode_label: "Mode",
+    method_label: "Method",
+    method_settings: "Method settings",
+    weight_format_label: "Weight format",
+    weight_manual: "bits by hand",
+    as_published_label: "as published",
+    as_published_needs_model: "Needs a real model (catalog, config.json or Hub).",
+    kv_dtype_label: "KV cache type",
+    kv_manual: "by hand",
+    workload_label: "Workload and GPU",
+    gpu_label: "Catalog GPU",
+    gpu_placeholder: "Search: RTX 4090, H100, MI300X…",
+    gpu_hint: "Empty: type the memory by hand.",
+    gpu_not_found,
+    advanced_label: "Advanced",
+    advanced_changed: |n| match n {
+        0 => "(all default)".to_string(),
+        n => format!("({n} changed)"),
+    },
+    attention_label: "Attention",
+    precision_label: "Precision",
+    optimizer_label: "Optimizer",
+    grad_checkpoint: "Gradient checkpointing",
+
+    model_select_label: "Catalog model",
+    model_manual_option: "Numbers by hand (no model)",
+    config_label: "Or paste a config.json (or an exported JSON)",
+    config_hint: "Read as you paste; nothing leaves your browser.",
+    hub_label: "Or fetch it from the Hugging Face Hub",
+    hub_placeholder: "owner/model, e.g. Qwen/Qwen3-8B",
+    hub_button: "Fetch config.json",
+    hub_loading: "Downloading config.json…",
+    hub_outcome,
+    shape_title: "Model shape by hand",
+    summary_params: "Parameters",
+    summary_active: |n| format!("{n} active"),
+    summary_layers: "Layers",
+    summary_kv_per_token: "KV per token",
+
+    compact_label: "Result summary",
+    ring_label: "Use of usable memory",
+    missing: |x| format!("{x} missing"),
+    spare: |x| format!("{x} to spare"),
+    total_label: "Estimated total",
+    unit_label: "Unit",
+    breakdown_caption: "Memory breakdown",
+    outside_total: "outside the total",
+    suggestions_title: "One change that makes it fit",
+    answers_max_context: "Longest context that fits",
+    answers_max_batch: "Most sequences at once",
+    answers_smallest_gpu: "Smallest catalog GPU that fits",
+    answers_min_gpus: "Fewest GPUs it fits on",
+    none_fits: "none fits",
+    tokens: |n| format!("{n} tokens"),
+    methods_caption: "Methods compared",
+    col_method: "Method",
+    col_total: "Total",
+    col_verdict: "Verdict",
+    export_button: "Export JSON",
+    export_failed: "The browser did not allow the download.",
+    import_button: "Import JSON",
+    drop_hint: "or drop an exported JSON here",
+    import_done: "Scenario imported.",
+    import_error,
+    copy_link: "Copy link",
+    link_copied: "Link copied: it reopens exactly this calculation.",
+    link_copy_failed: "Could not copy; copy the link from the address bar.",
+    link_broken: "The link did not hold a valid scenario; showing the example.",
+    truncated_note: "The view may be shortened; the exported JSON holds every computed result.",
+
+    chart_title: "Memory by context length",
+    chart_usable: |x| format!("usable: {x}"),
+    chart_crossing: |n| format!("Fits up to {n} tokens of context."),
+    chart_fits_everywhere: "Fits over the whole range drawn.",
+    chart_fits_nowhere: "Does not fit even with a single token of context.",
+    chart_current: "current",
+    chart_data: "Show the data",
+    chart_col_context: "Context (tokens)",
+    chart_col_memory: "Memory",
+
+    speed_title: "Speed",
+    speed_none: |m| format!("The {m} method gives no speed figure: it estimates memory only."),
+    speed_unavailable: |r| format!("No speed figure: {}.", no_speed(r)),
+    speed_decode: "Decode per user",
+    speed_prefill: |n| format!("Prefill of {n} tokens"),
+    speed_note: "Conservative to favourable: an indicative roofline, not a measurement.",
+    tokens_per_second: "tokens/s",
+
+    interpretation_title: "How to read the results",
+    interp_assumptions: "Assumptions",
+    interp_units: "Units",
+    interp_leaves_out: "What it leaves out",
+    interpretation,
+
+    panic_title: "Something went wrong in the calculator.",
+    panic_body: "Your calculation is kept in the page's link: reload to carry on where you were.",
+    panic_reload: "Reload",
+    panic_details: "Technical details",
+
+    field,
+    input_error,
+    scenario_error,
+    config_error,
+    mode_name: |m| match m {
+        Mode::Inference => "Inference",
+        Mode::Full => "Full fine-tuning",
+        Mode::Lora => "LoRA",
+        Mode::Qlora => "QLoRA",
+    },
+    method_summary,
+    status_word: |s| match s {
+        FitStatus::Holgada => "roomy",
+        FitStatus::ConMargen => "with margin",
+        FitStatus::Ajustada => "tight",
+        FitStatus::NoCabe => "does not fit",
+    },
+    component_name: |name| {
+        Some(match name {
+            "weights" => "Weights",
+            "kv_cache" => "KV cache",
+            "overhead" => "Overhead",
+            "training_states" => "Training states",
+            "runtime" => "Runtime",
+            "activation" => "Activations",
+            "margin" => "Margin",
+            "gradients" => "Gradients",
+            "optimizer" => "Optimizer",
+            "activations" => "Saved activations",
+            "autocast_cache" => "Autocast copies",
+            "step_workspace" => "Step workspace",
+            "model_states" => "Model states",
+            "adapters" => "Adapters",
+            "logits" => "Logits",
+            "attention_scores" => "Attention scores",
+            "master_weights" => "Master weights",
+            "communication" => "Communication",
+            "offload_staging" => "Offload staging",
+            "engine_context" => "Engine context",
+            _ => return None,
+        })
+    },
+    change,
+    cost: |c| match c {
+        Cost::ChangesTrainingObjective => "changes the training objective",
+        Cost::ShorterContext => "shorter prompts and answers",
+        Cost::LowerThroughput => "lower throughput",
+        Cost::MayCostQuality => "may cost quality: test it on your task",
+        Cost::TrainsAdaptersOnly => "trains adapters only",
+        Cost::SlowerStep => "slower step (recomputes activations)",
+        Cost::LessPreciseUpdates => "less precise updates",
+    },
+    attention_kind,
+    out_of_scope,
+};
+
+fn field(field: Field) -> FieldText {
+    let (label, unit, hint) = match field {
+        Field::ParamsB => ("Parameters", "× 10⁹", "Billions of model parameters."),
+        Field::Layers => ("Layers", "", "num_hidden_layers in config.json."),
+        Field::KvHeads => (
+            "KV heads",
+            "",
+            "num_key_value_heads (GQA uses fewer than attention heads).",
+        ),
+        Field::HeadDim => (
+            "Head dimension",
+            "",
+            "head_dim, or hidden_size / num_attention_heads.",
+        ),
+        Field::WeightBits => (
+            "Bits per weight",
+            "bits",
+            "16 for FP16/BF16, 8 for FP8/INT8, 4 for 4-bit.",
+        ),
+        Field::KvBytes => ("Bytes per KV value", "bytes", "2 for FP16, 1 for FP8."),
+        Field::Context => ("Context", "tokens", "Context length per sequence."),
+        Field::Batch => ("Sequences at once", "", "Sequences served simultaneously."),
+        Field::OverheadPct => (
+            "Overhead",
+            "%",
+            "Activations, CUDA context and buffers: 10–20 % is reasonable.",
+        ),
+        Field::GpuMemoryGb => (
+            "GPU memory",
+            "GB",
+            "Nominal capacity in decimal GB (10⁹ bytes).",
+        ),
+        Field::Users => ("Users", "", "Users served at once (they may queue)."),
+        Field::Gpus => ("GPU count", "×", "GPUs in the machine."),
+        Field::Tp => ("Tensor parallelism", "TP", "GPUs that split each layer."),
+        Field::Pp => (
+            "Pipeline parallelism",
+            "PP",
+            "Layer stages on separate GPUs.",
+        ),
+        Field::HostRamGb => (
+            "Host RAM",
+            "GB",
+            "For offloading weights to the CPU (0: no offload).",
+        ),
+        Field::LoraRank => ("LoRA rank", "r", "Rank of the LoRA/QLoRA adapters."),
+        Field::RuntimeGib => (
+            "Runtime reserve",
+            "GiB",
+            "CUDA context, kernels and allocator, in GiB (2³⁰ bytes).",
+        ),
+        Field::ActivationGib => (
+            "Activation reserve",
+            "GiB",
+            "Activations and temporary buffers, in GiB.",
+        ),
+        Field::MarginPct => ("Margin", "%", "Multiplies the subtotal with reserves."),
+    };
+    FieldText { label, unit, hint }
+}
+
+fn input_error(e: &InputError) -> String {
+    match e.problem {
+        InputProblem::Empty => "Type a number.".into(),
+        InputProblem::NotANumber => "Not a number.".into(),
+        InputProblem::NotAnInteger => "Must be a whole number.".into(),
+        InputProblem::TooSmall | InputProblem::TooLarge => {
+            format!("Must be between {} and {}.", num(e.min), num(e.max))
+        }
+    }
+}
+
+fn gpu_not_found(miss: &NotFound) -> String {
+    if miss.suggestions.is_empty() {
+        format!("No GPU “{}” in the catalog.", miss.query)
+    } else {
+        format!(
+            "No GPU “{}” in the catalog. Did you mean {}?",
+            miss.query,
+            miss.suggestions.join(", ")
+        )
+    }
+}
+
+fn scenario_error(e: &ScenarioError) -> String {
+    match e {
+        ScenarioError::Field(f) => format!("{}: {}", field(f.field).label, input_error(f)),
+        ScenarioError::MethodMode { method, mode } => format!(
+            "The {} method does not estimate {}.",
+            method_name(*method),
+            (TEXTS.mode_name)(*mode)
+        ),
+        ScenarioError::MethodScope { method, reason } => format!(
+            "The {} method cannot estimate this: {}.",
+            method_name(*method),
+            out_of_scope(reason)
+        ),
+        ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
+            format!("No model “{}” in the catalog.", miss.query)
+        }
+        ScenarioError::UnknownModel(miss) => format!(
+            "No model “{}” in the catalog. Did you mean {}?",
+            miss.query,
+            miss.suggestions.join(", ")
+        ),
+        ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
+        ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
+        ScenarioError::Planner(e) => planner_error(e),
+        ScenarioError::NeedsModel(_) => {
+            "The “as published” format needs a real model (catalog or config.json).".into()
+        }
+    }
+}
+
+fn config_error(e: &ConfigError) -> String {
+    match &e.kind {
+        ConfigErrorKind::InvalidJson { line, column, .. } => {
+            format!("it is not valid JSON (line {line}, column {column}).")
+        }
+        ConfigErrorKind::NotAnObject => "it is not a JSON object ({ … }).".into(),
+        ConfigErrorKind::MissingKeys { keys } => format!("missing keys: {}.", keys.join(", ")),
+        ConfigErrorKind::WrongType { key, expected } => {
+            format!("{key} should be of type {expected}.")
+        }
+        ConfigErrorKind::Contradictory { keys, reason } => {
+            format!("keys {} contradict each other ({reason}).", keys.join(", "))
+        }
+        ConfigErrorKind::Unsupported { reason } => {
+            format!("it describes something vramfit does not model ({reason}).")
+        }
+        ConfigErrorKind::OutOfRange { key, value } => format!("{key} = {value} is out of range."),
+    }
+}
+
+fn method_summary(method: MethodId) -> &'static str {
+    match method {
+        MethodId::Quick => "Weights + KV cache + overhead in % (decimal GB).",
+        MethodId::Lesson => {
+            "Weights + KV cache (or 18 bytes/parameter when training) + reserves + margin (GiB)."
+        }
+        MethodId::Allocator => {
+            "PyTorch's peak (max_memory_allocated) for one step; needs a real dense model."
+        }
+        MethodId::Range => {
+            "Low and high estimate per GPU: weights, the model's KV cache and 1 GB runtime; +20 % on the high end (decimal GB)."
+        }
+        MethodId::Planner => {
+            "Per-GPU budget over TP/PP, replicas and users, margin and reserve, with an indicative speed (decimal GB)."
+        }
+    }
+}
+
+fn change(c: &Change) -> String {
+    match c {
+        Change::Context(n) => format!("Context of {} tokens", format::integer(&NUMBER, *n)),
+        Change::Batch(n) => format!("{n} sequences at once"),
+        Change::WeightFormat(f) => format!("Weights in {}", f.label()),
+        Change::KvBytes(b) => format!("KV cache at {} byte per value", num(*b)),
+        Change::Lora => "LoRA instead of full fine-tuning".into(),
+        Change::GradCheckpoint => "Turn on gradient checkpointing".into(),
+        Change::PurePrecision => "Pure precision instead of amp".into(),
+    }
+}
+
+fn attention_kind(kind: &AttentionKind) -> String {
+    match kind {
+        AttentionKind::Full => "full attention".into(),
+        AttentionKind::SlidingWindow { window } => format!("sliding window of {window}"),
+        AttentionKind::Chunked { chunk } => format!("chunked attention of {chunk}"),
+        AttentionKind::Mla { latent } => format!("MLA, latent {latent}"),
+        AttentionKind::Linear { .. } => "linear / fixed state".into(),
+        AttentionKind::None => "no attention".into(),
+    }
+}
+
+fn out_of_scope(reason: &OutOfScope) -> String {
+    match reason {
+        OutOfScope::NeedsModel => {
+            "it needs a real model (from the catalog or a config.json), not typed numbers".into()
+        }
+        OutOfScope::Family(family) => format!(
+            "the {family:?} family is outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
+        ),
+        OutOfScope::Feature(feature) => {
+            let what = match feature {
+                Feature::Experts => "a mixture of experts",
+                Feature::LatentAttention => "latent attention (MLA)",
+                Feature::LinearLayers => "linear or state-space layers",
+                Feature::QuantizedCheckpoint => "a quantized checkpoint",
+                Feature::NoDenseMlp => "no dense MLP (intermediate_size)",
+            };
+            format!("the model has {what}, which this method does not model")
+        }
+        OutOfScope::QuantizedWeights => {
+            "it covers fp32, bf16 and fp16 weights only; quantized formats are outside it".into()
+        }
+        OutOfScope::TooManyGpus { max } => format!("it spreads a model over at most {max} GPUs"),
+        OutOfScope::Parallelism { tp, pp, gpus } => format!(
+            "TP {tp} × PP {pp} needs a multiple of {} GPUs, not {gpus}",
+            tp.saturating_mul(*pp)
+        ),
+        OutOfScope::Optimizer(optimizer) => format!(
+            "it states AdamW's training states only, not {}'s",
+            format!("{optimizer:?}").to_lowercase()
+        ),
+    }
+}
+
+fn hub_outcome(outcome: &HubOutcome) -> String {
+    match outcome {
+        HubOutcome::Loaded { id } => format!("Loaded config.json of {id}."),
+        HubOutcome::InvalidId => {
+            "Type the id as owner/model (letters, digits, . _ -).".into()
+        }
+        HubOutcome::Gated { status } => format!(
+            "The Hub asks for access to this model (HTTP {status}): accept its licence on huggingface.co and paste config.json here."
+        ),
+        HubOutcome::NotFound => {
+            "The Hub has no such model, or it has no config.json (HTTP 404). Check the id.".into()
+        }
+        HubOutcome::Http { status } => format!("The Hub answered HTTP {status}; try again later."),
+        HubOutcome::Offline => {
+            "Could not reach the Hub (offline or blocked). You can paste config.json by hand.".into()
+        }
+    }
+}
+
+fn import_error(e: &ImportError) -> String {
+    match e {
+        ImportError::Empty => "The file is empty.".into(),
+        ImportError::Unreadable => "The file could not be read.".into(),
+        ImportError::NotJson { line, column } => format!(
+            "Not a JSON exported by vramfit: not valid JSON (line {line}, column {column}). Nothing was changed."
+        ),
+        ImportError::NotADocument => {
+            "Not a JSON exported by vramfit: it has no “inputs” object. Nothing was changed.".into()
+        }
+        ImportError::Schema(schema) => format!(
+            "This JSON is from another version (“{schema}”); this calculator reads vramfit/1. Nothing was changed."
+        ),
+        ImportError::Inputs(detail) => {
+            format!("The JSON's inputs are not understood ({detail}). Nothing was changed.")
+        }
+        ImportError::Invalid(errors) => format!(
+            "The JSON's inputs are not valid: {} Nothing was changed.",
+            errors.iter().map(scenario_error).collect::<Vec<_>>().join(" ")
+        ),
+    }
+}
+
+fn interpretation(method: MethodId) -> Interpretation {
+    match method {
+        MethodId::Quick => Interpretation {
+            summary: "Memory to serve the model on one GPU: weights + KV cache + a percentage of overhead (seed 004).",
+            assumptions: &[
+                "Weights = parameters × bits per weight / 8: ideal storage, with no quantization metadata beyond what the chosen format includes.",
+                "Dense KV cache: 2 × layers × KV heads × head dimension × context × sequences × bytes; every layer is treated as full attention.",
+                "Overhead is a flat percentage of weights + KV (10–20 % is reasonable): activations, CUDA context and buffers.",
+                "It fits when the total does not exceed the GPU's nominal memory.",
+            ],
+            units: "Decimal GB (10⁹ bytes), as GPUs are marketed. The exported JSON carries the exact bytes.",
+            leaves_out: &[
+                "Training (use lesson or allocator).",
+                "Sliding windows and latent attention: the cache is counted in full.",
+                "Kernels, the allocator and measured peaks; several GPUs.",
+            ],
+        },
+        MethodId::Lesson => Interpretation {
+            summary: "A one-device estimate after the lesson (seed 000): weights and KV cache, or 18 bytes per parameter when training, plus your reserves and a margin.",
+            assumptions: &[
+                "Inference uses ideal weight storage and a dense KV cache.",
+                "Full training uses 18 bytes/parameter: 2 working-weight + 4 master-weight + 4 gradient + 8 Adam-moment bytes (mixed-precision AdamW), and no KV cache.",
+                "The runtime and activation reserves count in both modes; the margin multiplies the subtotal with reserves.",
+            ],
+            units: "GiB = 2³⁰ bytes. States = parameters × 18 bytes. KV = 2 × layers × KV heads × dimension × sequence × batch × bytes.",
+            leaves_out: &[
+                "Quantization metadata, kernels, real activations and allocators: the reserves stand in for them.",
+                "LoRA, sharding, offload and measured peaks.",
+                "The 18 bytes are one dtype layout, not a constant of every framework.",
+            ],
+        },
+        MethodId::Allocator => Interpretation {
+            summary: "PyTorch's peak (torch.cuda.max_memory_allocated) for one step of a dense model under transformers, derived from the tensors kept alive (seed 003).",
+            assumptions: &[
+                "Total = weights + KV cache + gradients + optimizer + max(activations + autocast copies, step workspace).",
+                "It fits when total + 0.75 GB of overhead ≤ 97 % of nominal memory.",
+                "A steady-state step: optimizer states already exist; LoRA on q/k/v/o_proj.",
+            ],
+            units: "Exact bytes; shown in GB (10⁹) or GiB (2³⁰) as the switch says.",
+            leaves_out: &[
+                "Mixture of experts, latent attention, linear layers and quantized checkpoints.",
+                "Allocator fragmentation (memory_reserved) and memory outside PyTorch, beyond the fixed overhead.",
+                "Other serving frameworks (vLLM, llama.cpp).",
+            ],
+        },
+        MethodId::Range => Interpretation {
+            summary: "A low and a high estimate per GPU for serving or fine-tuning a real model (seed 001).",
+            assumptions: &[
+                "Serving: low = weights/n + KV cache/n + 1 GB; high = 1.2 × weights/n + KV cache/n + 1 GB (the 20 % covers activations, buffers and fragmentation, after EleutherAI's rule of thumb).",
+                "8- and 4-bit formats keep the embeddings and the output head at 16 bits; the cache counts each layer by its kind (full, sliding window, MLA, linear).",
+                "Fine-tuning: 16 bytes/parameter (full) or rank-r LoRA/QLoRA adapters at 16 bytes, activations under full gradient checkpointing and FP32 logits.",
+                "Weights and cache split evenly over up to 8 GPUs of one server; the runtime counts on every GPU.",
+            ],
+            units: "Decimal GB (10⁹ bytes), for the most loaded GPU. The seed's verdict: comfortable when the high end uses ≤ 90 % of memory; tight when the low end fits.",
+            leaves_out: &[
+                "More than 8 GPUs or several machines.",
+                "Speed and user queues.",
+                "Measured peaks and each engine's behaviour.",
+            ],
+        },
+        MethodId::Planner => Interpretation {
+            summary: "A per-GPU planning budget (seed 002) for serving or training over tensor and pipeline parallelism, replicas and users.",
+            assumptions: &[
+                "Total = weights + adapters + KV cache + activations + logits + attention scores + gradients + optimizer + master weights + communication + offload staging, plus a margin (15 %) and the engine context (1 GiB per GPU).",
+                "Usable = nominal memory × (1 − 10 % reserve).",
+                "Paged KV cache in blocks of 16 tokens, with shared prefix and windows; quantization metadata of 5 %.",
+                "Speed is a roofline of bandwidth and compute, from conservative (35 % / 20 %) to favourable (70 % / 45 %).",
+            ],
+            units: "Decimal GB (10⁹ bytes) for the most loaded GPU; speed in tokens/s per user and seconds of prefill.",
+            leaves_out: &[
+                "Speed when training, with MoE, MLA, sliding windows, TP/PP > 1 or offload.",
+                "Real measurements: it is a planning figure.",
+                "Kernels and fragmentation beyond the margin and the reserve.",
+            ],
+        },
+    }
+}
+
+fn no_speed(reason: &NoSpeed) -> String {
+    match reason {
+        NoSpeed::Training => "training has no speed figure".into(),
+        NoSpeed::CustomModel => "models typed by hand have no speed figure".into(),
+        NoSpeed::Moe => "mixture-of-experts models have no speed figure".into(),
+        NoSpeed::Mla => "latent attention (MLA) has no speed figure".into(),
+        NoSpeed::SlidingWindow => "sliding-window attention has no speed figure".into(),
+        NoSpeed::SpecialDimensions => {
+            "attention wider or narrower than the hidden size has no speed figure".into()
+        }
+        NoSpeed::Parallelism => "TP or PP above 1 has no calibrated speed figure".into(),
+        NoSpeed::Offload => "weights offloaded to the CPU have no speed figure".into(),
+        NoSpeed::NoEfficientAttention => {
+            "speed assumes efficient attention (a fused kernel)".into()
+        }
+        NoSpeed::NoGpu => "speed needs a catalog GPU".into(),
+        NoSpeed::NoGpuFigures => "the GPU has no dense BF16 figure in the catalog".into(),
+        NoSpeed::RackScaleGpu => "the GB300 NVL72 has no speed figure".into(),
+        NoSpeed::DoesNotFit => "speed is only given when the model fits without offload".into(),
+        NoSpeed::OutOfScope(r) => format!("no estimate: {}", out_of_scope(r)),
+    }
+}
+
+fn planner_error(e: &PlannerError) -> String {
+    let gb = |bytes: u64| format::decimal(&NUMBER, bytes as f64 / 1e9, 3);
+    let problem = match e.problem {
+        KnobProblem::NotANumber => "is not a number".to_string(),
+        KnobProblem::OutOfRange { min, max } => {
+            format!("must be between {} and {}", num(min), num(max))
+        }
+        KnobProblem::NotTwoOrFour => "must be 2 (BF16) or 4 (FP32)".to_string(),
+        KnobProblem::AboveContext { context } => format!(
+            "must be at most the context ({} tokens)",
+            format::integer(&NUMBER, context)
+        ),
+        KnobProblem::AboveParams { params } => format!(
+            "must be at most the model's {} parameters",
+            format::integer(&NUMBER, params)
+        ),
+        KnobProblem::AboveUnquantized { unquantized } => format!(
+            "must be at most the {} unquantized parameters",
+            format::integer(&NUMBER, unquantized)
+        ),
+        KnobProblem::AboveBodyWeights { max_bytes } => format!(
+            "must be at most the quantized weights on one GPU ({} GB)",
+            gb(max_bytes)
+        ),
+        KnobProblem::AboveHostRam { max_bytes } => format!(
+            "over all GPUs of a machine must be at most 80 % of its RAM ({} GB per GPU)",
+            gb(max_bytes)
+        ),
+    };
+    format!("planner.{}: {problem}.", e.knob.key())
+}

@@ -1,0 +1,600 @@
+//! Spanish: the seeds' language and the default.
+
+use super::format::{self, NumberStyle};
+use super::{method_name, FieldText, Interpretation, Texts};
+use crate::import::ImportError;
+use crate::net::HubOutcome;
+use vramfit_core::advice::{Change, Cost};
+use vramfit_core::catalog::NotFound;
+use vramfit_core::methods::planner::{KnobProblem, NoSpeed, PlannerError};
+use vramfit_core::methods::{Feature, MethodId, OutOfScope};
+use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
+use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
+use vramfit_core::verdict::FitStatus;
+
+/// Decimal comma; a narrow space between thousands from five digits on.
+const NUMBER: NumberStyle = NumberStyle {
+    decimal: ',',
+    group: '\u{202f}',
+    min_group_digits: 5,
+    percent_sep: " ",
+};
+
+fn num(value: f64) -> String {
+    format::plain(&NUMBER, value)
+}
+
+pub static TEXTS: Texts = Texts {
+    name: "Español",
+    number: NUMBER,
+    page_title: "vramfit — memoria de GPU para LLM",
+    tagline: "Cuánta memoria de GPU necesita un modelo de lenguaje, antes de descargarlo.",
+    lang_label: "Idioma",
+
+    step_configure: "Configurar",
+    step_input: "Añadir entrada",
+    step_input_hint: "Configura los parámetros, carga un ejemplo o pega tus datos.",
+    step_results: "Revisar resultados",
+    details_title: "Detalle del resultado",
+
+    mode_label: "Modo",
+    method_label: "Método",
+    method_settings: "Ajustes del método",
+    weight_format_label: "Formato de los pesos",
+    weight_manual: "bits a mano",
+    as_published_label: "como se publicó",
+    as_published_needs_model: "Necesita un modelo real (catálogo, config.json o Hub).",
+    kv_dtype_label: "Tipo de la caché KV",
+    kv_manual: "a mano",
+    workload_label: "Carga y GPU",
+    gpu_label: "GPU del catálogo",
+    gpu_placeholder: "Busca: RTX 4090, H100, MI300X…",
+    gpu_hint: "Vacío: escribe la memoria a mano.",
+    gpu_not_found,
+    advanced_label: "Avanzado",
+    advanced_changed: |n| match n {
+        0 => "(todo por defecto)".to_string(),
+        1 => "(1 cambiado)".to_string(),
+        n => format!("({n} cambiados)"),
+    },
+    attention_label: "Atención",
+    precision_label: "Precisión",
+    optimizer_label: "Optimizador",
+    grad_checkpoint: "Gradient checkpointing",
+
+    model_select_label: "Modelo del catálogo",
+    model_manual_option: "Números a mano (sin modelo)",
+    config_label: "O pega un config.json (o un JSON exportado)",
+    config_hint: "Se lee al pegar; nada sale de tu navegador.",
+    hub_label: "O tráelo del Hub de Hugging Face",
+    hub_placeholder: "propietario/modelo, p. ej. Qwen/Qwen3-8B",
+    hub_button: "Traer config.json",
+    hub_loading: "Descargando config.json…",
+    hub_outcome,
+    shape_title: "Forma del modelo a mano",
+    summary_params: "Parámetros",
+    summary_active: |n| format!("activos {n}"),
+    summary_layers: "Capas",
+    summary_kv_per_token: "KV por token",
+
+    compact_label: "Resumen del resultado",
+    ring_label: "Uso de la memoria utilizable",
+    missing: |x| format!("faltan {x}"),
+    spare: |x| format!("sobran {x}"),
+    total_label: "Total estimado",
+    unit_label: "Unidad",
+    breakdown_caption: "Desglose de la memoria",
+    outside_total: "fuera del total",
+    suggestions_title: "Un solo cambio que hace que quepa",
+    answers_max_context: "Contexto más largo que cabe",
+    answers_max_batch: "Más secuencias a la vez",
+    answers_smallest_gpu: "GPU más pequeña del catálogo que cabe",
+    answers_min_gpus: "Menos GPU con las que cabe",
+    none_fits: "ninguno cabe",
+    tokens: |n| format!("{n} tokens"),
+    methods_caption: "Métodos comparados",
+    col_method: "Método",
+    col_total: "Total",
+    col_verdict: "Veredicto",
+    export_button: "Exportar JSON",
+    export_failed: "El navegador no permitió descargar el archivo.",
+    import_button: "Importar JSON",
+    drop_hint: "o suelta aquí un JSON exportado",
+    import_done: "Escenario importado.",
+    import_error,
+    copy_link: "Copiar enlace",
+    link_copied: "Enlace copiado: reabre exactamente este cálculo.",
+    link_copy_failed: "No se pudo copiar; copia el enlace de la barra de direcciones.",
+    link_broken: "El enlace no contenía un escenario válido; se muestra el ejemplo.",
+    truncated_note:
+        "La vista puede estar truncada; el JSON exportado incluye todos los resultados calculados.",
+
+    chart_title: "Memoria según el contexto",
+    chart_usable: |x| format!("utilizable: {x}"),
+    chart_crossing: |n| format!("Cabe hasta {n} tokens de contexto."),
+    chart_fits_everywhere: "Cabe en todo el rango dibujado.",
+    chart_fits_nowhere: "No cabe ni con un solo token de contexto.",
+    chart_current: "actual",
+    chart_data: "Ver los datos",
+    chart_col_context: "Contexto (tokens)",
+    chart_col_memory: "Memoria",
+
+    speed_title: "Velocidad",
+    speed_none: |m| format!("El método {m} no da una cifra de velocidad: solo estima memoria."),
+    speed_unavailable: |r| format!("Sin cifra de velocidad: {}.", no_speed(r)),
+    speed_decode: "Decodificación por usuario",
+    speed_prefill: |n| format!("Prefill de {n} tokens"),
+    speed_note: "De conservador a favorable: un roofline orientativo, no una medida.",
+    tokens_per_second: "tokens/s",
+
+    interpretation_title: "Cómo interpretar los resultados",
+    interp_assumptions: "Supuestos",
+    interp_units: "Unidades",
+    interp_leaves_out: "Qué deja fuera",
+    interpretation,
+
+    panic_title: "Algo ha fallado en la calculadora.",
+    panic_body:
+        "El cálculo está guardado en el enlace de la página: recarga para seguir donde estabas.",
+    panic_reload: "Recargar",
+    panic_details: "Detalles técnicos",
+
+    field,
+    input_error,
+    scenario_error,
+    config_error,
+    mode_name: |m| match m {
+        Mode::Inference => "Inferencia",
+        Mode::Full => "Ajuste completo",
+        Mode::Lora => "LoRA",
+        Mode::Qlora => "QLoRA",
+    },
+    method_summary,
+    status_word: |s| match s {
+        FitStatus::Holgada => "holgada",
+        FitStatus::ConMargen => "con margen",
+        FitStatus::Ajustada => "ajustada",
+        FitStatus::NoCabe => "no cabe",
+    },
+    component_name: |name| {
+        Some(match name {
+            "weights" => "Pesos",
+            "kv_cache" => "Caché KV",
+            "overhead" => "Sobrecarga",
+            "training_states" => "Estados de entrenamiento",
+            "runtime" => "Runtime",
+            "activation" => "Activaciones",
+            "margin" => "Margen",
+            "gradients" => "Gradientes",
+            "optimizer" => "Optimizador",
+            "activations" => "Activaciones guardadas",
+            "autocast_cache" => "Copias de autocast",
+            "step_workspace" => "Búfer del paso",
+            "model_states" => "Estados del modelo",
+            "adapters" => "Adaptadores",
+            "logits" => "Logits",
+            "attention_scores" => "Matriz de atención",
+            "master_weights" => "Pesos maestros",
+            "communication" => "Comunicación",
+            "offload_staging" => "Búfer de offload",
+            "engine_context" => "Contexto del motor",
+            _ => return None,
+        })
+    },
+    change,
+    cost: |c| match c {
+        Cost::ChangesTrainingObjective => "cambia el objetivo de entrenamiento",
+        Cost::ShorterContext => "prompts y respuestas más cortos",
+        Cost::LowerThroughput => "menos rendimiento",
+        Cost::MayCostQuality => "puede costar calidad: pruébalo en tu tarea",
+        Cost::TrainsAdaptersOnly => "solo entrena adaptadores",
+        Cost::SlowerStep => "paso más lento (recalcula activaciones)",
+        Cost::LessPreciseUpdates => "actualizaciones menos precisas",
+    },
+    attention_kind,
+    out_of_scope,
+};
+
+fn field(field: Field) -> FieldText {
+    let (label, unit, hint) = match field {
+        Field::ParamsB => (
+            "Parámetros",
+            "× 10⁹",
+            "Miles de millones de parámetros del modelo.",
+        ),
+        Field::Layers => ("Capas", "", "num_hidden_layers en config.json."),
+        Field::KvHeads => (
+            "Cabezas KV",
+            "",
+            "num_key_value_heads (GQA usa menos que las de atención).",
+        ),
+        Field::HeadDim => (
+            "Dimensión de cabeza",
+            "",
+            "head_dim, o hidden_size / num_attention_heads.",
+        ),
+        Field::WeightBits => (
+            "Bits por peso",
+            "bits",
+            "16 en FP16/BF16, 8 en FP8/INT8, 4 en 4 bits.",
+        ),
+        Field::KvBytes => ("Bytes por valor KV", "bytes", "2 en FP16, 1 en FP8."),
+        Field::Context => ("Contexto", "tokens", "Longitud de contexto por secuencia."),
+        Field::Batch => (
+            "Secuencias a la vez",
+            "",
+            "Secuencias atendidas simultáneamente.",
+        ),
+        Field::OverheadPct => (
+            "Sobrecarga",
+            "%",
+            "Activaciones, contexto CUDA y búferes: 10–20 % es razonable.",
+        ),
+        Field::GpuMemoryGb => (
+            "Memoria de la GPU",
+            "GB",
+            "Capacidad nominal en GB decimales (10⁹ bytes).",
+        ),
+        Field::Users => (
+            "Usuarios",
+            "",
+            "Usuarios atendidos a la vez (pueden esperar en cola).",
+        ),
+        Field::Gpus => ("Número de GPU", "×", "GPU de la máquina."),
+        Field::Tp => ("Paralelismo tensorial", "TP", "GPU que reparten cada capa."),
+        Field::Pp => (
+            "Paralelismo de tubería",
+            "PP",
+            "Etapas de capas en GPU distintas.",
+        ),
+        Field::HostRamGb => (
+            "RAM del equipo",
+            "GB",
+            "Para descargar pesos a la CPU (0: sin offload).",
+        ),
+        Field::LoraRank => ("Rango LoRA", "r", "Rango de los adaptadores LoRA/QLoRA."),
+        Field::RuntimeGib => (
+            "Reserva de runtime",
+            "GiB",
+            "Contexto CUDA, kernels y asignador, en GiB (2³⁰ bytes).",
+        ),
+        Field::ActivationGib => (
+            "Reserva de activaciones",
+            "GiB",
+            "Activaciones y búferes temporales, en GiB.",
+        ),
+        Field::MarginPct => ("Margen", "%", "Multiplica el subtotal con reservas."),
+    };
+    FieldText { label, unit, hint }
+}
+
+fn input_error(e: &InputError) -> String {
+    match e.problem {
+        InputProblem::Empty => "Escribe un número.".into(),
+        InputProblem::NotANumber => "No es un número.".into(),
+        InputProblem::NotAnInteger => "Debe ser un número entero.".into(),
+        InputProblem::TooSmall | InputProblem::TooLarge => {
+            format!("Debe estar entre {} y {}.", num(e.min), num(e.max))
+        }
+    }
+}
+
+fn gpu_not_found(miss: &NotFound) -> String {
+    if miss.suggestions.is_empty() {
+        format!("No hay ninguna GPU «{}» en el catálogo.", miss.query)
+    } else {
+        format!(
+            "No hay ninguna GPU «{}» en el catálogo. ¿Quizá {}?",
+            miss.query,
+            miss.suggestions.join(", ")
+        )
+    }
+}
+
+fn scenario_error(e: &ScenarioError) -> String {
+    match e {
+        ScenarioError::Field(f) => format!("{}: {}", field(f.field).label, input_error(f)),
+        ScenarioError::MethodMode { method, mode } => format!(
+            "El método {} no estima el modo {}.",
+            method_name(*method),
+            (TEXTS.mode_name)(*mode)
+        ),
+        ScenarioError::MethodScope { method, reason } => format!(
+            "El método {} no puede estimar esto: {}.",
+            method_name(*method),
+            out_of_scope(reason)
+        ),
+        ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
+            format!("No hay ningún modelo «{}» en el catálogo.", miss.query)
+        }
+        ScenarioError::UnknownModel(miss) => format!(
+            "No hay ningún modelo «{}» en el catálogo. ¿Quizá {}?",
+            miss.query,
+            miss.suggestions.join(", ")
+        ),
+        ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
+        ScenarioError::Config(e) => format!("config.json no se puede usar: {}", config_error(e)),
+        ScenarioError::Planner(e) => planner_error(e),
+        ScenarioError::NeedsModel(_) => {
+            "El formato «como se publicó» necesita un modelo real (catálogo o config.json).".into()
+        }
+    }
+}
+
+fn config_error(e: &ConfigError) -> String {
+    match &e.kind {
+        ConfigErrorKind::InvalidJson { line, column, .. } => {
+            format!("no es JSON válido (línea {line}, columna {column}).")
+        }
+        ConfigErrorKind::NotAnObject => "no es un objeto JSON ({ … }).".into(),
+        ConfigErrorKind::MissingKeys { keys } => {
+            format!("faltan claves: {}.", keys.join(", "))
+        }
+        ConfigErrorKind::WrongType { key, expected } => {
+            format!("la clave {key} debería ser de tipo {expected}.")
+        }
+        ConfigErrorKind::Contradictory { keys, reason } => {
+            format!("las claves {} se contradicen ({reason}).", keys.join(", "))
+        }
+        ConfigErrorKind::Unsupported { reason } => {
+            format!("describe algo que vramfit no modela ({reason}).")
+        }
+        ConfigErrorKind::OutOfRange { key, value } => {
+            format!("{key} = {value} está fuera de rango.")
+        }
+    }
+}
+
+fn method_summary(method: MethodId) -> &'static str {
+    match method {
+        MethodId::Quick => "Pesos + caché KV + sobrecarga en % (GB decimales).",
+        MethodId::Lesson => {
+            "Pesos + caché KV (o 18 bytes/parámetro al entrenar) + reservas + margen (GiB)."
+        }
+        MethodId::Allocator => {
+            "Pico de PyTorch (max_memory_allocated) para un paso; necesita un modelo denso real."
+        }
+        MethodId::Range => {
+            "Estimación baja y alta por GPU: pesos, caché KV del modelo y 1 GB de runtime; +20 % en la alta (GB decimales)."
+        }
+        MethodId::Planner => {
+            "Presupuesto por GPU con TP/PP, réplicas y usuarios, margen y reserva, y una velocidad orientativa (GB decimales)."
+        }
+    }
+}
+
+fn change(c: &Change) -> String {
+    match c {
+        Change::Context(n) => format!("Contexto de {} tokens", format::integer(&NUMBER, *n)),
+        Change::Batch(n) => format!("{n} secuencias a la vez"),
+        Change::WeightFormat(f) => format!("Pesos en {}", f.label()),
+        Change::KvBytes(b) => format!("Caché KV a {} byte por valor", num(*b)),
+        Change::Lora => "LoRA en lugar de ajuste completo".into(),
+        Change::GradCheckpoint => "Activar gradient checkpointing".into(),
+        Change::PurePrecision => "Precisión pure en lugar de amp".into(),
+    }
+}
+
+fn attention_kind(kind: &AttentionKind) -> String {
+    match kind {
+        AttentionKind::Full => "atención completa".into(),
+        AttentionKind::SlidingWindow { window } => format!("ventana deslizante de {window}"),
+        AttentionKind::Chunked { chunk } => format!("atención por bloques de {chunk}"),
+        AttentionKind::Mla { latent } => format!("MLA, latente {latent}"),
+        AttentionKind::Linear { .. } => "lineal / estado fijo".into(),
+        AttentionKind::None => "sin atención".into(),
+    }
+}
+
+fn out_of_scope(reason: &OutOfScope) -> String {
+    match reason {
+        OutOfScope::NeedsModel => {
+            "necesita un modelo real (del catálogo o un config.json), no números a mano".into()
+        }
+        OutOfScope::Family(family) => format!(
+            "la familia {family:?} queda fuera de su alcance (llama, mistral, qwen2, qwen3, gemma, gemma2 densos)"
+        ),
+        OutOfScope::Feature(feature) => {
+            let what = match feature {
+                Feature::Experts => "mezcla de expertos",
+                Feature::LatentAttention => "atención latente (MLA)",
+                Feature::LinearLayers => "capas lineales o de estado",
+                Feature::QuantizedCheckpoint => "un checkpoint cuantizado",
+                Feature::NoDenseMlp => "ninguna MLP densa (intermediate_size)",
+            };
+            format!("el modelo tiene {what}, que este método no modela")
+        }
+        OutOfScope::QuantizedWeights => {
+            "solo cubre pesos fp32, bf16 y fp16; los formatos cuantizados quedan fuera".into()
+        }
+        OutOfScope::TooManyGpus { max } => format!("reparte un modelo entre {max} GPU como máximo"),
+        OutOfScope::Parallelism { tp, pp, gpus } => format!(
+            "TP {tp} × PP {pp} necesita un múltiplo de {} GPU, no {gpus}",
+            tp.saturating_mul(*pp)
+        ),
+        OutOfScope::Optimizer(optimizer) => format!(
+            "solo da los estados de entrenamiento de AdamW, no los de {}",
+            format!("{optimizer:?}").to_lowercase()
+        ),
+    }
+}
+
+fn hub_outcome(outcome: &HubOutcome) -> String {
+    match outcome {
+        HubOutcome::Loaded { id } => format!("config.json de {id} cargado."),
+        HubOutcome::InvalidId => {
+            "Escribe el identificador como propietario/modelo (letras, cifras, . _ -).".into()
+        }
+        HubOutcome::Gated { status } => format!(
+            "El Hub pide acceso a este modelo (HTTP {status}): acepta su licencia en huggingface.co y pega el config.json aquí."
+        ),
+        HubOutcome::NotFound => {
+            "El Hub no tiene ese modelo o no tiene config.json (HTTP 404). Revisa el identificador.".into()
+        }
+        HubOutcome::Http { status } => format!("El Hub respondió HTTP {status}; prueba más tarde."),
+        HubOutcome::Offline => {
+            "No se pudo conectar con el Hub (sin red o bloqueado). Puedes pegar el config.json a mano.".into()
+        }
+    }
+}
+
+fn import_error(e: &ImportError) -> String {
+    match e {
+        ImportError::Empty => "El archivo está vacío.".into(),
+        ImportError::Unreadable => "No se pudo leer el archivo.".into(),
+        ImportError::NotJson { line, column } => format!(
+            "No es un JSON exportado por vramfit: no es JSON válido (línea {line}, columna {column}). No se ha cambiado nada."
+        ),
+        ImportError::NotADocument => {
+            "No es un JSON exportado por vramfit: le falta el objeto «inputs». No se ha cambiado nada.".into()
+        }
+        ImportError::Schema(schema) => format!(
+            "Este JSON es de otra versión («{schema}»); esta calculadora lee vramfit/1. No se ha cambiado nada."
+        ),
+        ImportError::Inputs(detail) => format!(
+            "Las entradas del JSON no se entienden ({detail}). No se ha cambiado nada."
+        ),
+        ImportError::Invalid(errors) => format!(
+            "Las entradas del JSON no son válidas: {} No se ha cambiado nada.",
+            errors.iter().map(scenario_error).collect::<Vec<_>>().join(" ")
+        ),
+    }
+}
+
+fn interpretation(method: MethodId) -> Interpretation {
+    match method {
+        MethodId::Quick => Interpretation {
+            summary: "Memoria para servir el modelo en una GPU: pesos + caché KV + un porcentaje de sobrecarga (seed 004).",
+            assumptions: &[
+                "Pesos = parámetros × bits por peso / 8: almacenamiento ideal, sin metadatos de cuantización salvo los que incluye el formato elegido.",
+                "Caché KV densa: 2 × capas × cabezas KV × dimensión × contexto × secuencias × bytes; todas las capas se tratan como atención completa.",
+                "La sobrecarga es un porcentaje fijo de pesos + KV (10–20 % es razonable): activaciones, contexto CUDA y búferes.",
+                "Cabe cuando el total no supera la memoria nominal de la GPU.",
+            ],
+            units: "GB decimales (10⁹ bytes), como se anuncian las GPU. El JSON exportado lleva los bytes exactos.",
+            leaves_out: &[
+                "Entrenamiento (usa lesson o allocator).",
+                "Ventanas deslizantes y atención latente: la caché se cuenta completa.",
+                "Kernels, asignador y picos medidos; varias GPU.",
+            ],
+        },
+        MethodId::Lesson => Interpretation {
+            summary: "Estimación de un dispositivo según la lección (seed 000): pesos y caché KV, o 18 bytes por parámetro al entrenar, más tus reservas y un margen.",
+            assumptions: &[
+                "La inferencia usa almacenamiento ideal de pesos y caché KV densa.",
+                "El entrenamiento completo usa 18 bytes/parámetro: 2 de pesos de trabajo + 4 de pesos maestros + 4 de gradientes + 8 de momentos de Adam (AdamW de precisión mixta), sin caché KV.",
+                "Las reservas de runtime y de activaciones cuentan en ambos modos; el margen multiplica el subtotal con reservas.",
+            ],
+            units: "GiB = 2³⁰ bytes. Estados = parámetros × 18 bytes. KV = 2 × capas × cabezas KV × dimensión × secuencia × lote × bytes.",
+            leaves_out: &[
+                "Metadatos de cuantización, kernels, activaciones y asignadores reales: las reservas los aproximan.",
+                "LoRA, particionado, offload y picos medidos.",
+                "Los 18 bytes son una disposición de tipos, no una constante de todos los frameworks.",
+            ],
+        },
+        MethodId::Allocator => Interpretation {
+            summary: "El pico de PyTorch (torch.cuda.max_memory_allocated) en un paso de un modelo denso con transformers, derivado de los tensores vivos (seed 003).",
+            assumptions: &[
+                "Total = pesos + caché KV + gradientes + optimizador + máx(activaciones + copias de autocast, búfer del paso).",
+                "Cabe si total + 0,75 GB de sobrecarga ≤ 97 % de la memoria nominal.",
+                "Paso estable: los estados del optimizador ya existen; LoRA sobre q/k/v/o_proj.",
+            ],
+            units: "Bytes exactos; se muestran en GB (10⁹) o GiB (2³⁰) según el interruptor.",
+            leaves_out: &[
+                "Mezcla de expertos, atención latente, capas lineales y checkpoints cuantizados.",
+                "Fragmentación del asignador (memory_reserved) y lo que no pasa por PyTorch, salvo la sobrecarga fija.",
+                "Otros frameworks de servicio (vLLM, llama.cpp).",
+            ],
+        },
+        MethodId::Range => Interpretation {
+            summary: "Una estimación baja y otra alta por GPU para servir o ajustar un modelo real (seed 001).",
+            assumptions: &[
+                "Servir: baja = pesos/n + caché KV/n + 1 GB; alta = 1,2 × pesos/n + caché KV/n + 1 GB (el 20 % cubre activaciones, búferes y fragmentación, regla de EleutherAI).",
+                "Los formatos de 8 y 4 bits mantienen embeddings y cabeza de salida a 16 bits; la caché cuenta cada capa según su tipo (completa, ventana deslizante, MLA, lineal).",
+                "Ajuste: 16 bytes/parámetro (completo) o adaptadores LoRA/QLoRA de rango r a 16 bytes, activaciones con gradient checkpointing completo y logits FP32.",
+                "Pesos y caché se reparten por igual entre hasta 8 GPU de un servidor; el runtime cuenta en cada GPU.",
+            ],
+            units: "GB decimales (10⁹ bytes), para la GPU más cargada. Veredicto del seed: holgado si la alta usa ≤ 90 % de la memoria; justo si la baja cabe.",
+            leaves_out: &[
+                "Más de 8 GPU o varias máquinas.",
+                "Velocidad y colas de usuarios.",
+                "Picos medidos y el comportamiento de cada motor.",
+            ],
+        },
+        MethodId::Planner => Interpretation {
+            summary: "Un presupuesto de planificación por GPU (seed 002) para servir o entrenar con paralelismo tensorial y de tubería, réplicas y usuarios.",
+            assumptions: &[
+                "Total = pesos + adaptadores + caché KV + activaciones + logits + matriz de atención + gradientes + optimizador + pesos maestros + comunicación + staging de offload, más un margen (15 %) y el contexto del motor (1 GiB por GPU).",
+                "Utilizable = memoria nominal × (1 − reserva del 10 %).",
+                "Caché KV paginada en bloques de 16 tokens, con prefijo compartido y ventanas; metadatos de cuantización del 5 %.",
+                "La velocidad es un roofline de ancho de banda y cómputo, de conservador (35 % / 20 %) a favorable (70 % / 45 %).",
+            ],
+            units: "GB decimales (10⁹ bytes) para la GPU más cargada; velocidad en tokens/s por usuario y segundos de prefill.",
+            leaves_out: &[
+                "Velocidad al entrenar, con MoE, MLA, ventanas deslizantes, TP/PP > 1 u offload.",
+                "Mediciones reales: es una cifra para planificar.",
+                "Kernels y fragmentación más allá del margen y la reserva.",
+            ],
+        },
+    }
+}
+
+fn no_speed(reason: &NoSpeed) -> String {
+    match reason {
+        NoSpeed::Training => "el entrenamiento no tiene cifra de velocidad".into(),
+        NoSpeed::CustomModel => "los modelos a mano no tienen cifra de velocidad".into(),
+        NoSpeed::Moe => "los modelos de mezcla de expertos no tienen cifra de velocidad".into(),
+        NoSpeed::Mla => "la atención latente (MLA) no tiene cifra de velocidad".into(),
+        NoSpeed::SlidingWindow => {
+            "la atención de ventana deslizante no tiene cifra de velocidad".into()
+        }
+        NoSpeed::SpecialDimensions => {
+            "una atención más ancha o más estrecha que el tamaño oculto no tiene cifra de velocidad"
+                .into()
+        }
+        NoSpeed::Parallelism => {
+            "TP o PP mayores que 1 no tienen una cifra de velocidad calibrada".into()
+        }
+        NoSpeed::Offload => "los pesos descargados a la CPU no tienen cifra de velocidad".into(),
+        NoSpeed::NoEfficientAttention => {
+            "la velocidad supone atención eficiente (un kernel fusionado)".into()
+        }
+        NoSpeed::NoGpu => "la velocidad necesita una GPU del catálogo".into(),
+        NoSpeed::NoGpuFigures => "la GPU no tiene cifra BF16 densa en el catálogo".into(),
+        NoSpeed::RackScaleGpu => "el GB300 NVL72 no tiene cifra de velocidad".into(),
+        NoSpeed::DoesNotFit => "solo se da velocidad cuando el modelo cabe sin offload".into(),
+        NoSpeed::OutOfScope(r) => format!("no hay estimación: {}", out_of_scope(r)),
+    }
+}
+
+fn planner_error(e: &PlannerError) -> String {
+    let gb = |bytes: u64| format::decimal(&NUMBER, bytes as f64 / 1e9, 3);
+    let problem = match e.problem {
+        KnobProblem::NotANumber => "no es un número".to_string(),
+        KnobProblem::OutOfRange { min, max } => {
+            format!("debe estar entre {} y {}", num(min), num(max))
+        }
+        KnobProblem::NotTwoOrFour => "debe ser 2 (BF16) o 4 (FP32)".to_string(),
+        KnobProblem::AboveContext { context } => format!(
+            "no puede superar el contexto ({} tokens)",
+            format::integer(&NUMBER, context)
+        ),
+        KnobProblem::AboveParams { params } => format!(
+            "no puede superar los {} parámetros del modelo",
+            format::integer(&NUMBER, params)
+        ),
+        KnobProblem::AboveUnquantized { unquantized } => format!(
+            "no puede superar los {} parámetros sin cuantizar",
+            format::integer(&NUMBER, unquantized)
+        ),
+        KnobProblem::AboveBodyWeights { max_bytes } => format!(
+            "no puede superar los pesos cuantizados de una GPU ({} GB)",
+            gb(max_bytes)
+        ),
+        KnobProblem::AboveHostRam { max_bytes } => format!(
+            "sumado en todas las GPU de una máquina no puede superar el 80 % de su RAM ({} GB por GPU)",
+            gb(max_bytes)
+        ),
+    };
+    format!("planner.{}: {problem}.", e.knob.key())
+}

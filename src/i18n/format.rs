@@ -1,0 +1,132 @@
+//! Numbers written for a language. Pure functions: the values (bytes,
+//! percentages) come from the core; only their spelling is decided here.
+
+use vramfit_core::units::DisplayUnit;
+
+/// How a language writes numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NumberStyle {
+    /// Decimal separator.
+    pub decimal: char,
+    /// Thousands separator.
+    pub group: char,
+    /// Integer parts with fewer digits are not grouped (Spanish leaves
+    /// four-digit numbers whole: 8192, but 32 768).
+    pub min_group_digits: usize,
+    /// Between a number and `%` (`"78,3 %"` in Spanish, `"78.3%"` in English).
+    pub percent_sep: &'static str,
+}
+
+/// `value` with `decimals` decimals, grouped, in `style`.
+///
+/// Non-finite values (which validated input cannot produce) read `—`.
+pub fn decimal(style: &NumberStyle, value: f64, decimals: usize) -> String {
+    if !value.is_finite() {
+        return "—".to_string();
+    }
+    let digits = format!("{:.*}", decimals, value.abs());
+    let (int, frac) = digits.split_once('.').unwrap_or((digits.as_str(), ""));
+    let negative = value < 0.0 && digits.chars().any(|c| c.is_ascii_digit() && c != '0');
+    let mut out = String::with_capacity(digits.len() + 4);
+    if negative {
+        out.push('-');
+    }
+    out.push_str(&group(style, int));
+    if !frac.is_empty() {
+        out.push(style.decimal);
+        out.push_str(frac);
+    }
+    out
+}
+
+/// A number with as many decimals as it needs, up to three (`"0,25"`,
+/// `"100 000"`): limits and values in messages.
+pub fn plain(style: &NumberStyle, value: f64) -> String {
+    if value.fract() == 0.0 {
+        decimal(style, value, 0)
+    } else {
+        decimal(style, value, 3).trim_end_matches('0').to_string()
+    }
+}
+
+/// A whole number, grouped.
+pub fn integer(style: &NumberStyle, n: u64) -> String {
+    group(style, &n.to_string())
+}
+
+/// Bytes in `unit` with two decimals and the unit label (`"18,78 GB"`).
+pub fn bytes(style: &NumberStyle, unit: DisplayUnit, bytes: u64) -> String {
+    format!("{} {}", decimal(style, unit.of(bytes), 2), unit.label())
+}
+
+/// A percentage already rounded by the core (`78.3`, `125`): one decimal
+/// when it has one, none otherwise.
+pub fn percent(style: &NumberStyle, pct: f64) -> String {
+    let decimals = if pct.fract() == 0.0 { 0 } else { 1 };
+    format!("{}{}%", decimal(style, pct, decimals), style.percent_sep)
+}
+
+/// A field's value as a person would type it: no grouping, no trailing
+/// zeros, the language's decimal separator (`"0,5"`).
+pub fn input_value(style: &NumberStyle, value: f64) -> String {
+    let text = if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value}")
+    };
+    text.replace('.', &style.decimal.to_string())
+}
+
+/// Typed text made ready for the core's parser (which reads `.` or `,` as
+/// the decimal separator): spaces and this language's thousands separators
+/// are dropped, so `"32 768"`, `"32,768"` (English) and `"1.000.000"`
+/// (Dutch) all read as whole numbers. A single `.` in Spanish or Dutch stays
+/// a decimal point, as people type it on an English keyboard.
+pub fn normalize_input(style: &NumberStyle, text: &str) -> String {
+    let compact: String = text
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\u{202f}' | '\u{2009}' | '\''))
+        .collect();
+    let separator = style.group;
+    if separator == ' ' || separator == '\u{202f}' {
+        return compact;
+    }
+    let groups: Vec<&str> = compact
+        .split(style.decimal)
+        .next()
+        .unwrap_or("")
+        .split(separator)
+        .collect();
+    let grouped = groups.len() > 1
+        && groups[0].len() <= 3
+        && !groups[0].is_empty()
+        && groups[0].chars().all(|c| c.is_ascii_digit() || c == '-')
+        && groups[1..]
+            .iter()
+            .all(|g| g.len() == 3 && g.chars().all(|c| c.is_ascii_digit()));
+    // "1,5" in English or "0.5" in Dutch is a decimal, not a group: only a
+    // group separator used as one (2+ groups, or 1 group before a decimal
+    // separator) is dropped.
+    let unambiguous = groups.len() > 2 || compact.contains(style.decimal) || separator == ',';
+    if grouped && unambiguous {
+        compact.replace(separator, "")
+    } else {
+        compact
+    }
+}
+
+/// `digits` (ASCII, no sign) with `style.group` every three digits.
+fn group(style: &NumberStyle, digits: &str) -> String {
+    if digits.len() < style.min_group_digits.max(4) {
+        return digits.to_string();
+    }
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(style.group);
+        }
+        out.push(c);
+    }
+    out
+}

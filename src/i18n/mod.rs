@@ -1,0 +1,360 @@
+//! Languages of the app: one typed table of texts per language.
+//!
+//! [`Texts`] lists every user-facing string; [`es`], [`en`] and [`nl`] each
+//! fill one in full, so a missing translation is a compile error, and so is
+//! a new core enum variant that a table's `match` does not name. Numbers are
+//! written for the language by [`format`] (decimal comma in Spanish and
+//! Dutch, point in English); the byte values themselves come from the core.
+//!
+//! The choice is remembered in `localStorage` (`vramfit.lang`); the first
+//! visit follows the browser's `navigator.languages`.
+
+pub mod en;
+pub mod es;
+pub mod format;
+pub mod nl;
+
+use crate::import::ImportError;
+use crate::net::HubOutcome;
+use format::NumberStyle;
+use leptos::prelude::*;
+use std::sync::atomic::{AtomicU8, Ordering};
+use vramfit_core::advice::{Change, Cost};
+use vramfit_core::catalog::NotFound;
+use vramfit_core::methods::planner::NoSpeed;
+use vramfit_core::methods::{MethodId, OutOfScope};
+use vramfit_core::model::{AttentionKind, ConfigError};
+use vramfit_core::scenario::{Field, InputError, Mode, ScenarioError};
+use vramfit_core::verdict::FitStatus;
+
+/// Where the chosen language is remembered.
+pub const STORAGE_KEY: &str = "vramfit.lang";
+
+/// A language of the interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lang {
+    /// Spanish: the seeds' language and the default.
+    #[default]
+    Es,
+    /// English.
+    En,
+    /// Dutch.
+    Nl,
+}
+
+impl Lang {
+    /// Every language, in the order the switch shows them.
+    pub const ALL: [Lang; 3] = [Lang::Es, Lang::En, Lang::Nl];
+
+    /// The BCP 47 primary subtag (`"es"`), also the stored value and the
+    /// `data-testid` suffix of the switch (`lang-es`).
+    pub const fn code(self) -> &'static str {
+        match self {
+            Lang::Es => "es",
+            Lang::En => "en",
+            Lang::Nl => "nl",
+        }
+    }
+
+    /// The language of a tag such as `"en-GB"` or `"NL"`, if supported.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag.trim().split(['-', '_']).next()?.to_ascii_lowercase();
+        Lang::ALL.into_iter().find(|l| l.code() == primary)
+    }
+
+    /// The first supported language of a preference list (the browser's
+    /// `navigator.languages`), or Spanish.
+    pub fn negotiate<'a>(preferred: impl IntoIterator<Item = &'a str>) -> Lang {
+        preferred
+            .into_iter()
+            .find_map(Lang::from_tag)
+            .unwrap_or_default()
+    }
+
+    /// The table of texts.
+    pub fn t(self) -> &'static Texts {
+        match self {
+            Lang::Es => &es::TEXTS,
+            Lang::En => &en::TEXTS,
+            Lang::Nl => &nl::TEXTS,
+        }
+    }
+
+    fn index(self) -> u8 {
+        match self {
+            Lang::Es => 0,
+            Lang::En => 1,
+            Lang::Nl => 2,
+        }
+    }
+}
+
+/// Label, unit suffix and one-line hint of an input field.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldText {
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub hint: &'static str,
+}
+
+/// How to read one method's figure: what it assumes, its units and what
+/// it leaves out (from docs/methodology.md and the seeds).
+#[derive(Debug, Clone, Copy)]
+pub struct Interpretation {
+    /// One sentence: what the figure is.
+    pub summary: &'static str,
+    pub assumptions: &'static [&'static str],
+    pub units: &'static str,
+    pub leaves_out: &'static [&'static str],
+}
+
+/// Every user-facing text of the app, in one language.
+pub struct Texts {
+    /// The language's own name, for the switch.
+    pub name: &'static str,
+    /// How numbers are written.
+    pub number: NumberStyle,
+    pub page_title: &'static str,
+    pub tagline: &'static str,
+    pub lang_label: &'static str,
+
+    // The three steps.
+    pub step_configure: &'static str,
+    pub step_input: &'static str,
+    pub step_input_hint: &'static str,
+    pub step_results: &'static str,
+    pub details_title: &'static str,
+
+    // Step 01.
+    pub mode_label: &'static str,
+    pub method_label: &'static str,
+    pub method_settings: &'static str,
+    pub weight_format_label: &'static str,
+    pub weight_manual: &'static str,
+    /// The "as published" weight format (the checkpoint's own dtypes).
+    pub as_published_label: &'static str,
+    pub as_published_needs_model: &'static str,
+    pub kv_dtype_label: &'static str,
+    pub kv_manual: &'static str,
+    pub workload_label: &'static str,
+    pub gpu_label: &'static str,
+    pub gpu_placeholder: &'static str,
+    pub gpu_hint: &'static str,
+    pub gpu_not_found: fn(&NotFound) -> String,
+    pub advanced_label: &'static str,
+    /// "(2 changed)" after the disclosure's title.
+    pub advanced_changed: fn(usize) -> String,
+    pub attention_label: &'static str,
+    pub precision_label: &'static str,
+    pub optimizer_label: &'static str,
+    pub grad_checkpoint: &'static str,
+
+    // Step 02.
+    pub model_select_label: &'static str,
+    pub model_manual_option: &'static str,
+    pub config_label: &'static str,
+    pub config_hint: &'static str,
+    pub hub_label: &'static str,
+    pub hub_placeholder: &'static str,
+    pub hub_button: &'static str,
+    pub hub_loading: &'static str,
+    pub hub_outcome: fn(&HubOutcome) -> String,
+    pub shape_title: &'static str,
+    pub summary_params: &'static str,
+    pub summary_active: fn(&str) -> String,
+    pub summary_layers: &'static str,
+    pub summary_kv_per_token: &'static str,
+
+    // Results.
+    pub compact_label: &'static str,
+    pub ring_label: &'static str,
+    /// "3.05 GB missing".
+    pub missing: fn(&str) -> String,
+    /// "5.22 GB to spare".
+    pub spare: fn(&str) -> String,
+    pub total_label: &'static str,
+    pub unit_label: &'static str,
+    pub breakdown_caption: &'static str,
+    pub outside_total: &'static str,
+    pub suggestions_title: &'static str,
+    pub answers_max_context: &'static str,
+    pub answers_max_batch: &'static str,
+    pub answers_smallest_gpu: &'static str,
+    /// The fewest GPUs of the chosen kind it fits on.
+    pub answers_min_gpus: &'static str,
+    pub none_fits: &'static str,
+    /// "32 768 tokens".
+    pub tokens: fn(&str) -> String,
+    pub methods_caption: &'static str,
+    pub col_method: &'static str,
+    pub col_total: &'static str,
+    pub col_verdict: &'static str,
+    pub export_button: &'static str,
+    pub export_failed: &'static str,
+    pub import_button: &'static str,
+    pub drop_hint: &'static str,
+    pub import_done: &'static str,
+    pub import_error: fn(&ImportError) -> String,
+    pub copy_link: &'static str,
+    pub link_copied: &'static str,
+    pub link_copy_failed: &'static str,
+    pub link_broken: &'static str,
+    pub truncated_note: &'static str,
+
+    // Chart.
+    pub chart_title: &'static str,
+    /// "usable: 24.00 GB".
+    pub chart_usable: fn(&str) -> String,
+    /// Where the curve crosses the usable line.
+    pub chart_crossing: fn(&str) -> String,
+    pub chart_fits_everywhere: &'static str,
+    pub chart_fits_nowhere: &'static str,
+    pub chart_current: &'static str,
+    pub chart_data: &'static str,
+    pub chart_col_context: &'static str,
+    pub chart_col_memory: &'static str,
+
+    // Speed.
+    pub speed_title: &'static str,
+    /// The selected method gives no speed figure.
+    pub speed_none: fn(&str) -> String,
+    /// The method gives speed, but not for this scenario.
+    pub speed_unavailable: fn(&NoSpeed) -> String,
+    pub speed_decode: &'static str,
+    /// "Prefill of 8 192 tokens".
+    pub speed_prefill: fn(&str) -> String,
+    pub speed_note: &'static str,
+    pub tokens_per_second: &'static str,
+
+    // Interpretation.
+    pub interpretation_title: &'static str,
+    pub interp_assumptions: &'static str,
+    pub interp_units: &'static str,
+    pub interp_leaves_out: &'static str,
+    pub interpretation: fn(MethodId) -> Interpretation,
+
+    // When something breaks.
+    pub panic_title: &'static str,
+    pub panic_body: &'static str,
+    pub panic_reload: &'static str,
+    pub panic_details: &'static str,
+
+    // Core values in words.
+    pub field: fn(Field) -> FieldText,
+    pub input_error: fn(&InputError) -> String,
+    pub scenario_error: fn(&ScenarioError) -> String,
+    pub config_error: fn(&ConfigError) -> String,
+    pub mode_name: fn(Mode) -> &'static str,
+    pub method_summary: fn(MethodId) -> &'static str,
+    pub status_word: fn(FitStatus) -> &'static str,
+    /// A breakdown component's name (`None`: show the core's own name).
+    pub component_name: fn(&str) -> Option<&'static str>,
+    pub change: fn(&Change) -> String,
+    pub cost: fn(Cost) -> &'static str,
+    pub attention_kind: fn(&AttentionKind) -> String,
+    pub out_of_scope: fn(&OutOfScope) -> String,
+}
+
+impl Texts {
+    /// A component's display name, falling back to the core's name.
+    pub fn component<'a>(&self, name: &'a str) -> &'a str {
+        (self.component_name)(name).unwrap_or(name)
+    }
+}
+
+/// A method's name: its stable id, the same in every language.
+pub fn method_name(method: MethodId) -> &'static str {
+    method.id()
+}
+
+/// The language signal shared by every component (provided by the app).
+#[derive(Debug, Clone, Copy)]
+pub struct LangContext(pub RwSignal<Lang>);
+
+/// The current language; Spanish where no app provides one (a component
+/// mounted on its own, as in the browser tests).
+pub fn use_lang() -> Signal<Lang> {
+    match use_context::<LangContext>() {
+        Some(LangContext(lang)) => lang.into(),
+        None => Signal::stored(Lang::default()),
+    }
+}
+
+/// The language last shown, for code that runs outside the reactive
+/// system (the panic message).
+static CURRENT: AtomicU8 = AtomicU8::new(0);
+
+/// Records the language on screen (see [`current`]).
+pub fn set_current(lang: Lang) {
+    CURRENT.store(lang.index(), Ordering::Relaxed);
+}
+
+/// The language last recorded with [`set_current`].
+pub fn current() -> Lang {
+    match CURRENT.load(Ordering::Relaxed) {
+        1 => Lang::En,
+        2 => Lang::Nl,
+        _ => Lang::Es,
+    }
+}
+
+/// The remembered language, else the browser's preference, else Spanish.
+/// Never panics: a browser without storage or navigator gives Spanish.
+pub fn initial_lang() -> Lang {
+    stored_lang().unwrap_or_else(|| Lang::negotiate(browser_languages().iter().map(String::as_str)))
+}
+
+/// The language stored by an earlier visit, if storage works and holds one.
+pub fn stored_lang() -> Option<Lang> {
+    use gloo_storage::Storage;
+    if !storage_available() {
+        return None;
+    }
+    gloo_storage::LocalStorage::get::<String>(STORAGE_KEY)
+        .ok()
+        .and_then(|code| Lang::from_tag(&code))
+}
+
+/// Remembers `lang`; a full or blocked storage is ignored.
+pub fn store_lang(lang: Lang) {
+    use gloo_storage::Storage;
+    if storage_available() {
+        let _ = gloo_storage::LocalStorage::set(STORAGE_KEY, lang.code());
+    }
+}
+
+/// Whether `localStorage` can be used. gloo-storage throws when it is
+/// missing or blocked (sandboxed frames, disabled site data), so every use
+/// asks first.
+fn storage_available() -> bool {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .is_some()
+}
+
+/// `navigator.languages`, else `navigator.language`.
+fn browser_languages() -> Vec<String> {
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+        return Vec::new();
+    };
+    let list: Vec<String> = navigator
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect();
+    if list.is_empty() {
+        navigator.language().into_iter().collect()
+    } else {
+        list
+    }
+}
+
+/// Shows `lang` on the document: `<html lang>` and the window title.
+pub fn apply_to_document(lang: Lang) {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        if let Some(root) = document.document_element() {
+            let _ = root.set_attribute("lang", lang.code());
+        }
+        document.set_title(lang.t().page_title);
+    }
+}

@@ -1,0 +1,131 @@
+// Fetching a config.json from the Hugging Face Hub: a local fixture plays
+// the Hub (?hub= points the page at it) and answers 200, 404, 403, 401 and
+// not at all; each has its own message. The real Hub address is checked
+// too, with the request answered by the test, never the network.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, serveDist, launchBrowser, openApp, cliJson, exportJson } from './helpers.mjs';
+
+const CONFIG = join(ROOT, 'crates', 'vramfit-core', 'data', 'configs', 'Qwen__Qwen3-8B.json');
+
+let server;
+let browser;
+let config;
+const seen = [];
+
+/** The fixture Hub: one repository of each kind, mounted at /hub/. */
+function fixtureHub(req, res) {
+  const path = new URL(req.url, 'http://x').pathname.replace(/^\/hub/, '');
+  seen.push(path);
+  const routes = {
+    '/Qwen/Qwen3-8B/resolve/main/config.json': [200, config, {}],
+    '/meta-llama/Llama-3.1-8B-Instruct/resolve/main/config.json': [
+      403,
+      'Access to model is restricted.',
+      { 'x-error-code': 'GatedRepo' },
+    ],
+    '/someone/private-model/resolve/main/config.json': [401, 'Unauthorized', {}],
+    '/nobody/nothing/resolve/main/config.json': [404, 'Entry not found', { 'x-error-code': 'EntryNotFound' }],
+    '/flaky/server/resolve/main/config.json': [500, 'oops', {}],
+  };
+  if (path === '/down/hub/resolve/main/config.json') {
+    req.socket.destroy();
+    return;
+  }
+  const [status, body, headers] = routes[path] ?? [404, 'Repository not found', { 'x-error-code': 'RepoNotFound' }];
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+}
+
+before(async () => {
+  config = await readFile(CONFIG, 'utf8');
+  server = await serveDist({ routes: { '/hub/': fixtureHub } });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function fetchModel(page, id) {
+  await page.getByTestId('hub-id').fill(id);
+  await page.getByTestId('hub-fetch').click();
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-testid=hub-status]');
+    return s.dataset.outcome && s.dataset.outcome !== 'loading';
+  });
+  const status = page.getByTestId('hub-status');
+  return { outcome: await status.getAttribute('data-outcome'), text: await status.innerText() };
+}
+
+test('each Hub answer has its own clear message, and a config loads', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}?hub=${server.url}hub`);
+  const cases = [
+    ['nobody/nothing', 'not_found', /HTTP 404/],
+    ['meta-llama/Llama-3.1-8B-Instruct', 'gated', /HTTP 403.*licencia/],
+    ['someone/private-model', 'gated', /HTTP 401/],
+    ['flaky/server', 'http', /HTTP 500/],
+    ['down/hub', 'offline', /No se pudo conectar con el Hub/],
+    ['not a/valid id/at all', 'invalid_id', /propietario\/modelo/],
+  ];
+  for (const [id, outcome, message] of cases) {
+    const answer = await fetchModel(page, id);
+    assert.equal(answer.outcome, outcome, id);
+    assert.match(answer.text, message, id);
+    // A failed fetch loses nothing.
+    assert.equal(await page.getByTestId('total-memory').innerText(), '18,78 GB', id);
+  }
+  // The invalid id never reached the network.
+  assert.ok(!seen.some((p) => p.includes('valid')));
+  const loaded = await fetchModel(page, 'Qwen/Qwen3-8B');
+  assert.equal(loaded.outcome, 'loaded');
+  assert.match(loaded.text, /Qwen\/Qwen3-8B/);
+  await page.getByTestId('model-summary').waitFor();
+  assert.equal(await page.getByTestId('config-input').inputValue(), config);
+  const { doc } = await exportJson(page);
+  assert.deepEqual(doc, cliJson([CONFIG, '--method', 'quick']));
+  // The fixture's 4xx/5xx answers are logged by the browser as failed
+  // resources; nothing else went wrong.
+  assert.deepEqual(
+    errors.filter((e) => !/Failed to load resource|ERR_EMPTY_RESPONSE|Failed to fetch/.test(e.message)),
+    [],
+  );
+  await page.close();
+});
+
+test('the default Hub is huggingface.co, allowed by the page policy', async () => {
+  const { page } = await openApp(browser, server.url);
+  const asked = [];
+  await page.route('https://huggingface.co/**', (route) => {
+    asked.push(route.request().url());
+    route.fulfill({
+      status: 200,
+      body: config,
+      headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+    });
+  });
+  const violations = [];
+  await page.exposeFunction('reportViolation', (v) => violations.push(v));
+  await page.evaluate(() =>
+    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(e.blockedURI)),
+  );
+  const answer = await fetchModel(page, 'Qwen/Qwen3-8B');
+  assert.equal(answer.outcome, 'loaded');
+  assert.deepEqual(asked, ['https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json']);
+  assert.deepEqual(violations, []);
+  await page.close();
+});
+
+test('a Hub the page policy does not allow is refused, not reached', async () => {
+  const { page } = await openApp(browser, `${server.url}?hub=https://example.com`);
+  const asked = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith('https://example.com')) asked.push(r.url());
+  });
+  const answer = await fetchModel(page, 'Qwen/Qwen3-8B');
+  assert.equal(answer.outcome, 'offline');
+  assert.deepEqual(asked, []);
+  await page.close();
+});

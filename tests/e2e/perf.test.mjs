@@ -1,0 +1,126 @@
+// Figures, printed rather than asserted (timings on a shared machine are
+// noisy): input → updated ring, cold load → first result, the size of what
+// a visitor downloads. Also saves the default scenario's screenshot.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { ROOT, DIST, serveDist, launchBrowser, openApp } from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+test('figure: cold load to the first result', async () => {
+  const samples = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext({ locale: 'es-ES' });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    const at = await page.waitForFunction(
+      () => document.querySelector('[data-testid=total-memory]') && performance.now(),
+      null,
+      { polling: 'raf' },
+    );
+    samples.push(await at.jsonValue());
+    await context.close();
+  }
+  console.log(`figure: cold load → first result: median ${ms(median(samples))} (${samples.map(ms).join(', ')})`);
+  assert.ok(samples.every((s) => s > 0));
+});
+
+test('figure: input event → updated ring', async () => {
+  const { page } = await openApp(browser, server.url);
+  const values = ['16384', '32768', '65536', '131072', '4096', '8192'];
+  const { dom, paint } = await page.evaluate(async (values) => {
+    const input = document.querySelector('[data-testid=field-context]');
+    const ring = document.querySelector('[data-testid=utilization-ring]');
+    const dom = [];
+    const paint = [];
+    for (let round = 0; round < 3; round++) {
+      for (const v of values) {
+        const before = ring.getAttribute('aria-valuenow');
+        const changed = new Promise((resolve) => {
+          const seen = new MutationObserver(() => {
+            if (ring.getAttribute('aria-valuenow') !== before) {
+              seen.disconnect();
+              resolve(performance.now());
+            }
+          });
+          seen.observe(ring, { attributes: true });
+        });
+        const t0 = performance.now();
+        input.value = v;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        const t1 = await changed;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        dom.push(t1 - t0);
+        paint.push(performance.now() - t0);
+      }
+    }
+    return { dom, paint };
+  }, values);
+  console.log(`figure: input → ring attribute updated: median ${ms(median(dom))}, max ${ms(Math.max(...dom))} (${dom.length} edits)`);
+  console.log(`figure: input → next frame painted: median ${ms(median(paint))}, max ${ms(Math.max(...paint))}`);
+  // Same with a real model (more layers to reason about).
+  await page.getByTestId('model-select').selectOption('meta-llama/Llama-3.1-70B');
+  await page.getByTestId('model-summary').waitFor();
+  const real = await page.evaluate(async () => {
+    const input = document.querySelector('[data-testid=field-context]');
+    const ring = document.querySelector('[data-testid=utilization-ring]');
+    const out = [];
+    for (const v of ['16384', '32768', '8192', '4096', '65536', '8192']) {
+      const before = ring.getAttribute('aria-valuenow');
+      const t0 = performance.now();
+      input.value = v;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      while (ring.getAttribute('aria-valuenow') === before) await new Promise((r) => setTimeout(r, 0));
+      out.push(performance.now() - t0);
+    }
+    return out;
+  });
+  console.log(`figure: input → ring, Llama-3.1-70B: median ${ms(median(real))}`);
+  assert.ok(dom.length === 18);
+  await page.close();
+});
+
+test('figure: what a visitor downloads (dist/), raw and gzip -9', async () => {
+  const files = await readdir(DIST);
+  let totals = { raw: 0, gzip: 0 };
+  for (const name of files.filter((f) => /\.(wasm|js|css|html)$/.test(f)).sort()) {
+    const body = await readFile(join(DIST, name));
+    const gz = gzipSync(body, { level: 9 }).length;
+    totals.raw += body.length;
+    totals.gzip += gz;
+    const kind = name.endsWith('.wasm') ? 'wasm' : name.split('.').pop();
+    console.log(`figure: ${kind.padEnd(4)} ${name}: ${body.length.toLocaleString('en')} B raw, ${gz.toLocaleString('en')} B gzip -9`);
+  }
+  console.log(`figure: total: ${totals.raw.toLocaleString('en')} B raw, ${totals.gzip.toLocaleString('en')} B gzip -9`);
+  assert.ok((await stat(DIST)).isDirectory());
+});
+
+test('screenshot of the default scenario (docs/screenshot.png)', async () => {
+  const { page, errors } = await openApp(browser, server.url, {
+    viewport: { width: 1280, height: 900 },
+    colorScheme: 'light',
+  });
+  await page.getByTestId('total-memory').filter({ hasText: '18,78 GB' }).waitFor();
+  // Let the ring's easing finish.
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshot.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

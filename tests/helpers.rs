@@ -1,0 +1,292 @@
+//! The app's pure helpers, run in the browser like the app: number
+//! formatting per language, language negotiation, the context curve's
+//! geometry, import parsing, the share fragment and the Hub's answers.
+#![cfg(target_arch = "wasm32")]
+
+use vramfit_app::curve::{self, short_tokens, Geometry};
+use vramfit_app::i18n::format::{self, normalize_input};
+use vramfit_app::i18n::Lang;
+use vramfit_app::import::{looks_like_export, parse_import, ImportError};
+use vramfit_app::net::{classify, config_url, valid_model_id, HubOutcome};
+use vramfit_app::share::{base64url_decode, base64url_encode, fragment_of, scenario_of};
+use vramfit_core::methods::MethodId;
+use vramfit_core::report;
+use vramfit_core::scenario::{Field, Mode, ModelRef, ScenarioInput};
+use vramfit_core::units::DisplayUnit;
+use vramfit_core::verdict::FitStatus;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const NS: char = '\u{202f}';
+
+#[wasm_bindgen_test]
+fn numbers_are_written_for_each_language() {
+    let (es, en, nl) = (
+        Lang::Es.t().number,
+        Lang::En.t().number,
+        Lang::Nl.t().number,
+    );
+    assert_eq!(
+        format::decimal(&es, 1_234_567.891, 2),
+        format!("1{NS}234{NS}567,89")
+    );
+    assert_eq!(format::decimal(&en, 1_234_567.891, 2), "1,234,567.89");
+    assert_eq!(format::decimal(&nl, 1_234_567.891, 2), "1.234.567,89");
+    // Spanish leaves four-digit numbers whole.
+    assert_eq!(format::integer(&es, 8192), "8192");
+    assert_eq!(format::integer(&es, 32_768), format!("32{NS}768"));
+    assert_eq!(format::integer(&en, 8192), "8,192");
+    assert_eq!(format::decimal(&en, -0.001, 2), "0.00");
+    assert_eq!(format::decimal(&en, -1.5, 1), "-1.5");
+    assert_eq!(format::decimal(&en, f64::NAN, 2), "—");
+    assert_eq!(
+        format::bytes(&es, DisplayUnit::Gb, 18_781_116_006),
+        "18,78 GB"
+    );
+    assert_eq!(format::bytes(&en, DisplayUnit::Gib, 1 << 30), "1.00 GiB");
+    assert_eq!(format::percent(&es, 78.3), "78,3 %");
+    assert_eq!(format::percent(&en, 125.0), "125%");
+    assert_eq!(format::input_value(&es, 0.5), "0,5");
+    assert_eq!(format::input_value(&en, 8192.0), "8192");
+    assert_eq!(format::plain(&es, 0.25), "0,25");
+    assert_eq!(format::plain(&es, 100_000.0), format!("100{NS}000"));
+}
+
+#[wasm_bindgen_test]
+fn typed_numbers_read_back_in_every_language() {
+    let (es, en, nl) = (
+        Lang::Es.t().number,
+        Lang::En.t().number,
+        Lang::Nl.t().number,
+    );
+    let read = |style, text: &str| Field::Context.parse(&normalize_input(style, text));
+    assert_eq!(read(&es, "32 768"), Ok(32_768.0));
+    assert_eq!(read(&es, &format!("32{NS}768")), Ok(32_768.0));
+    assert_eq!(read(&en, "32,768"), Ok(32_768.0));
+    assert_eq!(read(&nl, "1.000.000"), Ok(1_000_000.0));
+    let bytes = |style, text: &str| Field::KvBytes.parse(&normalize_input(style, text));
+    assert_eq!(bytes(&es, "0,5"), Ok(0.5));
+    assert_eq!(bytes(&nl, "0.5"), Ok(0.5));
+    assert_eq!(bytes(&en, "0.5"), Ok(0.5));
+    // Garbage stays garbage.
+    assert!(read(&en, "12abc").is_err());
+    assert!(read(&es, "").is_err());
+    assert!(read(&es, "-5").is_err());
+}
+
+#[wasm_bindgen_test]
+fn the_browser_language_picks_the_table() {
+    assert_eq!(Lang::negotiate(["nl-BE", "en"]), Lang::Nl);
+    assert_eq!(Lang::negotiate(["de-DE", "en-US"]), Lang::En);
+    assert_eq!(Lang::negotiate(["de-DE", "fr"]), Lang::Es);
+    assert_eq!(Lang::negotiate([]), Lang::Es);
+    assert_eq!(Lang::from_tag("ES_mx"), Some(Lang::Es));
+}
+
+#[wasm_bindgen_test]
+fn every_language_says_everything() {
+    for lang in Lang::ALL {
+        let t = lang.t();
+        for field in Field::ALL {
+            let f = (t.field)(field);
+            assert!(
+                !f.label.is_empty() && !f.hint.is_empty(),
+                "{lang:?} {field:?}"
+            );
+        }
+        let words: Vec<_> = [
+            FitStatus::Holgada,
+            FitStatus::ConMargen,
+            FitStatus::Ajustada,
+            FitStatus::NoCabe,
+        ]
+        .into_iter()
+        .map(t.status_word)
+        .collect();
+        let mut unique = words.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), 4, "{lang:?}");
+        for method in MethodId::ALL {
+            assert!(!(t.method_summary)(method).is_empty());
+            let i = (t.interpretation)(method);
+            assert!(!i.summary.is_empty() && !i.units.is_empty());
+            assert!(!i.assumptions.is_empty() && !i.leaves_out.is_empty());
+        }
+        for mode in Mode::ALL {
+            assert!(!(t.mode_name)(mode).is_empty());
+        }
+        for name in [
+            "weights", "kv_cache", "overhead", "margin", "logits", "adapters",
+        ] {
+            assert!((t.component_name)(name).is_some(), "{lang:?} {name}");
+        }
+    }
+    // The tables differ: nothing was left in another language.
+    assert_ne!(Lang::Es.t().total_label, Lang::En.t().total_label);
+    assert_ne!(Lang::En.t().total_label, Lang::Nl.t().total_label);
+}
+
+#[wasm_bindgen_test]
+fn the_curve_brackets_the_crossing_and_fits_the_frame() {
+    let input = ScenarioInput::default();
+    let max = report::build(&input).unwrap().answers.max_context;
+    let c = curve::context_curve(&input, max).unwrap();
+    let g = Geometry::new(&c, 480.0, 240.0);
+    assert_eq!(g.x(c.lo), g.left);
+    assert_eq!(g.x(c.hi), g.right);
+    assert!(g.y(c.usable_bytes) > g.top && g.y(c.usable_bytes) < g.bottom);
+    assert_eq!(g.y(0), g.bottom);
+    assert!(g.path(&c).starts_with('M'));
+    let ticks = g.x_ticks(&c, 6);
+    assert!(!ticks.is_empty() && ticks.len() <= 6);
+    assert!(ticks.iter().all(|t| t.is_power_of_two()));
+    let y = g.y_ticks(1_000_000_000);
+    assert!((2..=6).contains(&y.len()), "{y:?}");
+    assert_eq!(short_tokens(8192), "8K");
+    assert_eq!(short_tokens(1 << 20), "1M");
+    assert_eq!(short_tokens(300), "300");
+    // Nothing fits: no crossing, and the curve is all above the line.
+    let tiny = ScenarioInput {
+        gpu_memory_gb: 1.0,
+        ..ScenarioInput::default()
+    };
+    let none = curve::context_curve(&tiny, None).unwrap();
+    assert!(none.crossing().is_none());
+    assert!(none
+        .points
+        .iter()
+        .all(|p| p.needed_bytes > none.usable_bytes));
+    // An invalid input has no curve.
+    let bad = ScenarioInput {
+        layers: 0,
+        ..ScenarioInput::default()
+    };
+    assert!(curve::context_curve(&bad, None).is_none());
+}
+
+#[wasm_bindgen_test]
+fn imports_say_what_is_wrong() {
+    assert_eq!(parse_import("  "), Err(ImportError::Empty));
+    assert!(matches!(
+        parse_import("{ not json"),
+        Err(ImportError::NotJson { line: 1, .. })
+    ));
+    assert_eq!(parse_import("[1, 2]"), Err(ImportError::NotADocument));
+    assert_eq!(
+        parse_import(r#"{"model_type": "llama"}"#),
+        Err(ImportError::NotADocument)
+    );
+    assert_eq!(
+        parse_import(r#"{"schema": "vramfit/2", "inputs": {}}"#),
+        Err(ImportError::Schema("vramfit/2".into()))
+    );
+    assert!(matches!(
+        parse_import(r#"{"inputs": {"layerz": 3}}"#),
+        Err(ImportError::Inputs(m)) if m.contains("layerz")
+    ));
+    assert!(matches!(
+        parse_import(r#"{"inputs": {"context": -1}}"#),
+        Err(ImportError::Inputs(_))
+    ));
+    assert!(matches!(
+        parse_import(r#"{"inputs": {"layers": 0}}"#),
+        Err(ImportError::Invalid(_))
+    ));
+    let input = ScenarioInput {
+        context: 4096,
+        model: Some(ModelRef::Catalog("Qwen/Qwen3-8B".into())),
+        ..ScenarioInput::default()
+    };
+    let doc = report::build(&input).unwrap().to_json();
+    assert!(looks_like_export(&doc));
+    assert!(!looks_like_export(r#"{"model_type": "llama"}"#));
+    assert_eq!(parse_import(&doc), Ok(input));
+    for lang in Lang::ALL {
+        let said = (lang.t().import_error)(&ImportError::Schema("x/2".into()));
+        assert!(said.contains("x/2"), "{said}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_share_fragment_round_trips() {
+    for text in ["", "f", "fo", "foo", "foob", "fooba", "foobar", "ñ€𝄞"] {
+        let encoded = base64url_encode(text.as_bytes());
+        assert!(!encoded.contains(['+', '/', '=']));
+        assert_eq!(
+            base64url_decode(&encoded).unwrap(),
+            text.as_bytes(),
+            "{text}"
+        );
+    }
+    assert_eq!(base64url_encode(b"foobar"), "Zm9vYmFy");
+    assert_eq!(base64url_decode("Zm9vYg=="), Some(b"foob".to_vec()));
+    assert_eq!(base64url_decode("Z"), None);
+    assert_eq!(base64url_decode("Zm9v*"), None);
+    let input = ScenarioInput {
+        model: Some(ModelRef::Config(
+            include_str!("../crates/vramfit-core/data/configs/mistralai__Mistral-7B-v0.3.json")
+                .into(),
+        )),
+        users: 3,
+        ..ScenarioInput::default()
+    };
+    let fragment = fragment_of(&input);
+    assert_eq!(scenario_of(&format!("#{fragment}")), Some(Ok(input)));
+    assert_eq!(scenario_of("#other"), None);
+    assert_eq!(scenario_of(""), None);
+    assert!(matches!(scenario_of("#s=@@@"), Some(Err(_))));
+    let broken = base64url_encode(br#"{"layers": 0}"#);
+    assert!(matches!(
+        scenario_of(&format!("#s={broken}")),
+        Some(Err(ImportError::Invalid(_)))
+    ));
+}
+
+#[wasm_bindgen_test]
+fn hub_ids_and_answers() {
+    assert!(valid_model_id("meta-llama/Llama-3.1-8B"));
+    assert!(valid_model_id("gpt2"));
+    for bad in [
+        "", "/x", "a/b/c", "a/../b", "../x", "a b/c", "a/.git", "a/b?x=1", "a/b#c",
+    ] {
+        assert!(!valid_model_id(bad), "{bad}");
+    }
+    assert_eq!(
+        config_url("https://huggingface.co/", " Qwen/Qwen3-8B "),
+        Some("https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json".into())
+    );
+    assert_eq!(config_url("https://huggingface.co", "a/b/c"), None);
+    assert_eq!(classify(200, None), Ok(()));
+    assert_eq!(classify(401, None), Err(HubOutcome::Gated { status: 401 }));
+    assert_eq!(
+        classify(403, Some("GatedRepo")),
+        Err(HubOutcome::Gated { status: 403 })
+    );
+    assert_eq!(
+        classify(401, Some("RepoNotFound")),
+        Err(HubOutcome::NotFound)
+    );
+    assert_eq!(classify(404, None), Err(HubOutcome::NotFound));
+    assert_eq!(classify(503, None), Err(HubOutcome::Http { status: 503 }));
+    for lang in Lang::ALL {
+        let t = lang.t();
+        let said: Vec<String> = [
+            HubOutcome::Gated { status: 403 },
+            HubOutcome::NotFound,
+            HubOutcome::Offline,
+            HubOutcome::InvalidId,
+        ]
+        .iter()
+        .map(t.hub_outcome)
+        .collect();
+        let mut unique = said.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            4,
+            "{lang:?}: each failure has its own message"
+        );
+    }
+}

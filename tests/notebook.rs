@@ -1,0 +1,679 @@
+//! The learning notebook and the lesson, in headless Chromium: the store's
+//! round trip, migration, damaged data kept aside, a full or disabled
+//! storage, two tabs merging, and the lesson hiding its result until a
+//! prediction is written.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use vramfit_app::lesson::LessonPanel;
+use vramfit_app::notebook::persist::{self, Health, Notice};
+use vramfit_app::notebook::storage::{BrowserStorage, MemoryStorage, Storage};
+use vramfit_app::notebook::store::{
+    self, Document, Entry, Observed, Prediction, BACKUP_PREFIX, KEY, LEGACY_KEY, SCHEMA,
+};
+use vramfit_app::notebook::{Notebook, NotebookPanel};
+use vramfit_core::methods::MethodId;
+use vramfit_core::report;
+use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::units::DisplayUnit;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// ---------------------------------------------------------------- helpers
+
+fn host() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let el = document
+        .create_element("div")
+        .unwrap()
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap();
+    document.body().unwrap().append_child(&el).unwrap();
+    el
+}
+
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn find(root: &web_sys::HtmlElement, testid: &str) -> web_sys::Element {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element with data-testid={testid}"))
+}
+
+fn count(root: &web_sys::HtmlElement, testid: &str) -> u32 {
+    root.query_selector_all(&format!("[data-testid=\"{testid}\"]"))
+        .unwrap()
+        .length()
+}
+
+fn text(root: &web_sys::HtmlElement, testid: &str) -> String {
+    find(root, testid).text_content().unwrap_or_default()
+}
+
+fn click(root: &web_sys::HtmlElement, testid: &str) {
+    find(root, testid)
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+}
+
+fn type_into(root: &web_sys::HtmlElement, testid: &str, value: &str) {
+    let el = find(root, testid);
+    js_sys::Reflect::set(&el, &"value".into(), &value.into()).unwrap();
+    el.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+}
+
+fn disabled(root: &web_sys::HtmlElement, testid: &str) -> bool {
+    find(root, testid).has_attribute("disabled")
+}
+
+/// An entry as the notebook writes it.
+fn entry(id: &str, at: u64, notes: &str) -> Entry {
+    let mut e = Entry::new(id.into(), at, "predict", ScenarioInput::default());
+    e.prediction = Prediction::new(18.0, DisplayUnit::Gb);
+    e.observed = Some(Observed {
+        method: MethodId::Quick,
+        total_bytes: 18_781_116_006,
+    });
+    e.notes = notes.into();
+    e.normalize();
+    e
+}
+
+fn doc(entries: Vec<Entry>) -> Document {
+    let mut d = Document::default();
+    for e in entries {
+        d.add(e);
+    }
+    d
+}
+
+/// A notebook over a shared in-memory storage (one per "tab").
+fn tab(storage: &MemoryStorage) -> Notebook {
+    Notebook::with_storage(storage.clone())
+}
+
+fn stored(storage: &MemoryStorage) -> Document {
+    store::parse(&storage.item(KEY).expect("a stored notebook"))
+        .expect("a readable notebook")
+        .document
+}
+
+// ------------------------------------------------------------- the store
+
+#[wasm_bindgen_test]
+fn store_round_trip_keeps_everything_and_computes_the_discrepancy() {
+    let mut e = entry("a", 1_000, "fp16 weights dominate");
+    e.counterexample = "sliding windows".into();
+    e.transfer_test = "gemma-2-9b".into();
+    e.extra
+        .insert("future_field".into(), serde_json::json!({"kept": true}));
+    let original = doc(vec![e]);
+    let d = original.entries[0].discrepancy.unwrap();
+    assert_eq!(d.predicted_bytes, 18_000_000_000);
+    assert_eq!(d.difference_bytes, -781_116_006);
+    assert_eq!(d.percent, Some(-4.16));
+
+    let text = store::to_json(&original);
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["schema"], SCHEMA);
+    assert_eq!(value["entries"][0]["scenario"]["context"], 8192);
+    assert_eq!(value["entries"][0]["prediction"]["unit"], "gb");
+    assert_eq!(
+        value["entries"][0]["discrepancy"]["difference_bytes"],
+        -781_116_006
+    );
+    assert_eq!(value["entries"][0]["future_field"]["kept"], true);
+
+    let parsed = store::parse(&text).unwrap();
+    assert_eq!(parsed.version, 1);
+    assert_eq!(parsed.document, original);
+    // A tampered discrepancy is recomputed, not trusted.
+    let tampered = text.replace("-781116006", "5");
+    assert_eq!(store::parse(&tampered).unwrap().document, original);
+}
+
+#[wasm_bindgen_test]
+fn unreadable_entries_are_kept_as_they_were() {
+    let text = format!(
+        r#"{{"schema":"{SCHEMA}","entries":[
+            {},
+            {{"id":"x","created_at":1,"updated_at":1,"scenario":{{"method":"astrology"}}}},
+            {{"no_id":true}}
+        ]}}"#,
+        serde_json::to_string(&entry("a", 5, "")).unwrap()
+    );
+    let parsed = store::parse(&text).unwrap().document;
+    assert_eq!(parsed.entries.len(), 1);
+    assert_eq!(parsed.unreadable.len(), 2);
+    // They survive a write and a merge.
+    let again = store::parse(&store::to_json(&parsed)).unwrap().document;
+    assert_eq!(again, parsed);
+    let merged = store::merge(&Document::default(), &again);
+    assert_eq!(merged.unreadable.len(), 2);
+}
+
+#[wasm_bindgen_test]
+fn v0_notebook_migrates_with_exact_bytes_and_named_units() {
+    let v0 = r#"[
+        {"id": "n1", "time": 1700000000000, "step": "predict",
+         "inputs": {"context": 4096, "method": "lesson", "params_b": 7},
+         "predicted_gb": 24.5, "observed_gb": 24.126220134, "note": "GiB or GB?"},
+        {"time": 1700000001000, "inputs": {"context": 16384}},
+        {"id": "broken", "inputs": {"layerz": 3}}
+    ]"#;
+    let parsed = store::parse(v0).unwrap();
+    assert_eq!(parsed.version, 0);
+    let d = parsed.document;
+    assert_eq!(d.entries.len(), 2);
+    assert_eq!(d.unreadable.len(), 1, "the entry v1 cannot read is kept");
+    let first = &d.entries[0];
+    assert_eq!(first.id, "n1");
+    assert_eq!(first.created_at, 1_700_000_000_000);
+    assert_eq!(first.scenario.method, MethodId::Lesson);
+    assert_eq!(first.prediction.unwrap().unit, DisplayUnit::Gb);
+    assert_eq!(first.observed.unwrap().total_bytes, 24_126_220_134);
+    assert_eq!(first.notes, "GiB or GB?");
+    assert_eq!(first.discrepancy.unwrap().difference_bytes, 373_779_866);
+    assert_eq!(d.entries[1].id, "v0-1700000001000-1");
+
+    // From storage: the v0 key is read once, migrated to v1 and left as it was.
+    let storage = MemoryStorage::new();
+    storage.put(LEGACY_KEY, v0);
+    let state = persist::load(&storage, 10);
+    assert_eq!(state.health, Health::Saved);
+    assert!(state.notices.contains(&Notice::Migrated {
+        from: LEGACY_KEY.into(),
+        entries: 2
+    }));
+    assert_eq!(storage.item(LEGACY_KEY).as_deref(), Some(v0));
+    assert_eq!(stored(&storage).entries.len(), 2);
+    let again = persist::load(&storage, 20);
+    assert!(!again
+        .notices
+        .iter()
+        .any(|n| matches!(n, Notice::Migrated { .. })));
+}
+
+#[wasm_bindgen_test]
+fn damaged_storage_is_kept_aside_never_overwritten() {
+    let storage = MemoryStorage::new();
+    storage.put(KEY, "{\"schema\": \"vramfit-notebook/1\", \"entries\": [");
+    let state = persist::load(&storage, 1_234);
+    let key = format!("{BACKUP_PREFIX}1234");
+    assert!(
+        matches!(&state.notices[..], [Notice::KeptAside { key: k, .. }] if *k == key),
+        "{:?}",
+        state.notices
+    );
+    assert_eq!(
+        storage.item(&key).as_deref(),
+        Some("{\"schema\": \"vramfit-notebook/1\", \"entries\": [")
+    );
+    assert_eq!(state.health, Health::Saved);
+    assert_eq!(stored(&storage), Document::default());
+
+    // Damaged again at the same millisecond: a second, distinct backup.
+    storage.put(KEY, "garbage");
+    let state = persist::load(&storage, 1_234);
+    assert!(state.notices.contains(&Notice::KeptAside {
+        key: format!("{key}-2"),
+        why: "not JSON (expected value at line 1 column 1)".into()
+    }));
+    assert_eq!(
+        storage.item(&key).unwrap().len(),
+        45,
+        "first backup untouched"
+    );
+
+    // A newer version's notebook is kept aside too, not read as ours.
+    storage.put(KEY, r#"{"schema": "vramfit-notebook/2", "pages": []}"#);
+    let state = persist::load(&storage, 99);
+    assert!(
+        matches!(&state.notices[..], [Notice::KeptAside { why, .. }] if why.contains("vramfit-notebook/2"))
+    );
+    assert_eq!(
+        storage.item(&format!("{BACKUP_PREFIX}99")).as_deref(),
+        Some(r#"{"schema": "vramfit-notebook/2", "pages": []}"#)
+    );
+}
+
+#[wasm_bindgen_test]
+fn damaged_data_that_cannot_be_kept_aside_freezes_writing() {
+    let storage = MemoryStorage::new();
+    storage.put(KEY, "not json at all");
+    storage.set_quota(Some(0));
+    let notebook = tab(&storage);
+    assert_eq!(untrack(|| notebook.health()), Health::Frozen);
+    assert!(matches!(
+        &untrack(|| notebook.notices())[..],
+        [Notice::CouldNotKeepAside { .. }]
+    ));
+    notebook.add(ScenarioInput::default(), None);
+    assert_eq!(untrack(|| notebook.entries()).len(), 1, "works in memory");
+    storage.set_quota(None);
+    notebook.add(ScenarioInput::default(), None);
+    assert_eq!(storage.item(KEY).as_deref(), Some("not json at all"));
+    assert_eq!(storage.keys(), [KEY.to_string()]);
+}
+
+#[wasm_bindgen_test]
+fn a_full_quota_keeps_the_notebook_in_memory_and_recovers() {
+    let storage = MemoryStorage::new();
+    let notebook = tab(&storage);
+    notebook.add(ScenarioInput::default(), None);
+    assert_eq!(untrack(|| notebook.health()), Health::Saved);
+    let size = storage.item(KEY).unwrap().encode_utf16().count() + KEY.len();
+    storage.set_quota(Some(size + 10));
+    notebook.add(ScenarioInput::default(), None);
+    assert_eq!(untrack(|| notebook.health()), Health::QuotaExceeded);
+    assert!(untrack(|| notebook.health()).memory_only());
+    assert_eq!(
+        untrack(|| notebook.entries()).len(),
+        2,
+        "nothing is lost in memory"
+    );
+    assert_eq!(stored(&storage).entries.len(), 1);
+    // The export still holds everything.
+    let export = store::parse(&notebook.export_json()).unwrap().document;
+    assert_eq!(export.entries.len(), 2);
+    // Room again: the next change stores everything and says so.
+    storage.set_quota(None);
+    notebook.add(ScenarioInput::default(), None);
+    assert_eq!(untrack(|| notebook.health()), Health::Saved);
+    assert!(untrack(|| notebook.notices()).contains(&Notice::SavedAgain));
+    assert_eq!(stored(&storage).entries.len(), 3);
+}
+
+#[wasm_bindgen_test]
+fn disabled_storage_works_in_memory_with_a_warning() {
+    let storage = MemoryStorage::new();
+    storage.set_disabled(true);
+    let notebook = tab(&storage);
+    assert_eq!(untrack(|| notebook.health()), Health::Unavailable);
+    let id = notebook.add(ScenarioInput::default(), None);
+    notebook.update(&id, |e| e.notes = "still here".into());
+    assert_eq!(untrack(|| notebook.entries())[0].notes, "still here");
+    assert!(storage.keys().is_empty());
+}
+
+#[wasm_bindgen_test]
+fn two_tabs_merge_by_id_and_the_later_change_wins() {
+    let storage = MemoryStorage::new();
+    let (a, b) = (tab(&storage), tab(&storage));
+    let from_a = a.add(ScenarioInput::default(), None);
+    let from_b = b.add(ScenarioInput::default(), None);
+    // B's write merged A's entry in; A learns of B's on the storage event.
+    assert_eq!(stored(&storage).entries.len(), 2);
+    a.sync();
+    assert_eq!(untrack(|| a.entries()).len(), 2);
+    assert!(a.notices().contains(&Notice::Merged { entries: 1 }));
+
+    // Both edit the same entry; the later edit wins in both tabs.
+    a.update(&from_a, |e| e.notes = "first".into());
+    b.update(&from_a, |e| e.notes = "second".into());
+    a.sync();
+    let notes = |n: Notebook| {
+        untrack(|| n.entries())
+            .iter()
+            .find(|e| e.id == from_a)
+            .unwrap()
+            .notes
+            .clone()
+    };
+    assert_eq!(notes(a), "second");
+    assert_eq!(notes(b), "second");
+
+    // A deletes B's entry; B's stale copy does not bring it back.
+    a.delete(&from_b);
+    b.update(&from_a, |e| e.transfer_test = "8B → 70B".into());
+    assert!(untrack(|| b.entries()).iter().all(|e| e.id != from_b));
+    assert!(stored(&storage).entries.iter().all(|e| e.id != from_b));
+
+    // The pure merge agrees whichever side it starts from.
+    let x = doc(vec![entry("1", 1, "x"), entry("2", 2, "old")]);
+    let mut y = doc(vec![entry("2", 2, "old"), entry("3", 3, "y")]);
+    y.update("2", 50, |e| e.notes = "new".into());
+    assert_eq!(store::merge(&x, &y), store::merge(&y, &x));
+    assert_eq!(store::merge(&x, &y).entry("2").unwrap().notes, "new");
+}
+
+#[wasm_bindgen_test]
+fn clear_undo_and_import_merge_by_id() {
+    let storage = MemoryStorage::new();
+    let notebook = tab(&storage);
+    notebook.add(ScenarioInput::default(), None);
+    notebook.add(ScenarioInput::default(), None);
+    let export = notebook.export_json();
+    notebook.clear();
+    assert!(untrack(|| notebook.entries()).is_empty());
+    assert_eq!(
+        untrack(|| notebook.pending_undo()).unwrap().entries.len(),
+        2
+    );
+    assert!(stored(&storage).entries.is_empty());
+    notebook.undo();
+    assert_eq!(untrack(|| notebook.entries()).len(), 2);
+    assert_eq!(stored(&storage).entries.len(), 2);
+    assert!(untrack(|| notebook.pending_undo()).is_none());
+
+    // Import after a clear brings entries back; again changes nothing.
+    notebook.clear();
+    notebook.import_text(&export);
+    assert_eq!(untrack(|| notebook.entries()).len(), 2);
+    assert!(
+        untrack(|| notebook.notices()).contains(&Notice::Imported(store::ImportSummary {
+            restored: 2,
+            ..Default::default()
+        }))
+    );
+    notebook.import_text(&export);
+    assert!(
+        untrack(|| notebook.notices()).contains(&Notice::Imported(store::ImportSummary {
+            unchanged: 2,
+            ..Default::default()
+        }))
+    );
+    notebook.import_text("{ nope");
+    assert!(matches!(
+        untrack(|| notebook.notices()).last(),
+        Some(Notice::ImportFailed(_))
+    ));
+    assert_eq!(untrack(|| notebook.entries()).len(), 2);
+}
+
+#[wasm_bindgen_test]
+fn browser_storage_round_trip() {
+    let storage = BrowserStorage;
+    let key = "vramfit.notebook.test-round-trip";
+    storage.set(key, "{\"x\":1}").unwrap();
+    assert_eq!(storage.get(key).unwrap().as_deref(), Some("{\"x\":1}"));
+    web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .remove_item(key)
+        .unwrap();
+    assert_eq!(storage.get(key).unwrap(), None);
+}
+
+// ------------------------------------------------------------- the panels
+
+/// Mounts the lesson and the notebook over one in-memory notebook.
+fn mount_both(
+    root: &web_sys::HtmlElement,
+    storage: &MemoryStorage,
+    lang: RwSignal<&'static str>,
+) -> RwSignal<ScenarioInput> {
+    let input = RwSignal::new(ScenarioInput::default());
+    let storage = storage.clone();
+    leptos::mount::mount_to(root.clone(), move || {
+        let notebook = Notebook::with_storage(storage.clone());
+        let report = Memo::new(move |_| input.with(|i| report::build(i).ok()));
+        view! {
+            <LessonPanel input report lang notebook />
+            <NotebookPanel input lang notebook />
+        }
+    })
+    .forget();
+    input
+}
+
+#[wasm_bindgen_test]
+async fn lesson_hides_the_result_until_a_prediction_is_written() {
+    let root = host();
+    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new("es"));
+    settle().await;
+    assert_eq!(count(&root, "lesson-result"), 0);
+    assert_eq!(count(&root, "lesson-result-hidden"), 1);
+    assert!(disabled(&root, "lesson-reveal"), "nothing to reveal yet");
+    // No figure of the scenario shown anywhere in the lesson before the
+    // reveal (the review scope, folded away, cites the seed's examples).
+    let before = find(&root, "lesson-panel")
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .inner_text();
+    assert!(
+        !before.contains("18,78") && !before.contains("16,00"),
+        "{before}"
+    );
+    assert!(disabled(&root, "lesson-compare"));
+
+    type_into(&root, "lesson-prediction", "no sé");
+    settle().await;
+    assert!(disabled(&root, "lesson-reveal"));
+    assert_eq!(
+        find(&root, "lesson-prediction")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+
+    type_into(&root, "lesson-prediction", "18");
+    settle().await;
+    assert!(!disabled(&root, "lesson-reveal"));
+    assert_eq!(
+        count(&root, "lesson-result"),
+        0,
+        "typing alone reveals nothing"
+    );
+    click(&root, "lesson-reveal");
+    settle().await;
+    assert_eq!(count(&root, "lesson-result"), 1);
+    assert_eq!(
+        text(&root, "lesson-observed").split(' ').next(),
+        Some("18,78")
+    );
+    let discrepancy = find(&root, "lesson-discrepancy");
+    assert_eq!(
+        discrepancy.get_attribute("data-bytes").as_deref(),
+        Some("-781116006")
+    );
+    assert_eq!(
+        discrepancy.get_attribute("data-percent").as_deref(),
+        Some("-4.16")
+    );
+    assert!(text(&root, "lesson-discrepancy").starts_with("−0,78 GB (−4,2 %)"));
+    assert_eq!(
+        find(&root, "lesson-contract-implement")
+            .get_attribute("data-done")
+            .as_deref(),
+        Some("true")
+    );
+
+    // GiB: the same prediction number means other bytes.
+    click(&root, "lesson-prediction-unit-gib");
+    settle().await;
+    assert_eq!(
+        count(&root, "lesson-result"),
+        0,
+        "a new unit hides it again"
+    );
+    click(&root, "lesson-reveal");
+    settle().await;
+    assert_eq!(
+        find(&root, "lesson-predicted")
+            .get_attribute("data-bytes")
+            .as_deref(),
+        Some("19327352832")
+    );
+
+    // A new scenario needs a new prediction.
+    input.update(|i| i.context = 16_384);
+    settle().await;
+    assert_eq!(count(&root, "lesson-result"), 0);
+    assert_eq!(count(&root, "lesson-result-hidden"), 1);
+    assert!(disabled(&root, "lesson-reveal"));
+}
+
+#[wasm_bindgen_test]
+async fn a_revealed_prediction_is_recorded_with_its_discrepancy() {
+    let root = host();
+    let storage = MemoryStorage::new();
+    let lang = RwSignal::new("es");
+    let input = mount_both(&root, &storage, lang);
+    settle().await;
+    assert_eq!(count(&root, "notebook-entry"), 0);
+    type_into(
+        &root,
+        "lesson-counterexample",
+        "Gemma 2: ventana deslizante",
+    );
+    type_into(&root, "lesson-prediction", "18,8");
+    settle().await;
+    click(&root, "lesson-reveal");
+    type_into(&root, "lesson-transfer-test", "Llama-3.1-70B a 4 bits");
+    settle().await;
+    click(&root, "lesson-record");
+    settle().await;
+    assert_eq!(count(&root, "notebook-entry"), 1);
+    assert!(text(&root, "notebook-entry-step").contains("Predecir"));
+    assert!(text(&root, "notebook-entry-discrepancy").starts_with("+0,02 GB"));
+    assert_eq!(
+        find(&root, "lesson-contract-understand")
+            .get_attribute("data-done")
+            .as_deref(),
+        Some("true")
+    );
+    let saved = stored(&storage);
+    let e = &saved.entries[0];
+    assert_eq!(e.scenario, ScenarioInput::default());
+    assert_eq!(e.app_version, report::APP_VERSION);
+    assert_eq!(e.prediction, Prediction::new(18.8, DisplayUnit::Gb));
+    assert_eq!(e.observed.unwrap().total_bytes, 18_781_116_006);
+    assert_eq!(e.discrepancy.unwrap().difference_bytes, 18_883_994);
+    assert_eq!(e.counterexample, "Gemma 2: ventana deslizante");
+    assert_eq!(e.transfer_test, "Llama-3.1-70B a 4 bits");
+
+    // Another language, the same notebook.
+    lang.set("en");
+    settle().await;
+    assert_eq!(
+        find(&root, "notebook-panel")
+            .get_attribute("lang")
+            .as_deref(),
+        Some("en")
+    );
+    assert!(text(&root, "notebook-entry-step").contains("Predict"));
+    assert!(text(&root, "notebook-entry-discrepancy").starts_with("+0.02 GB"));
+
+    // Opening the entry puts its scenario back in the calculator.
+    input.update(|i| i.context = 1);
+    click(&root, "notebook-entry-open");
+    settle().await;
+    assert_eq!(input.get_untracked(), ScenarioInput::default());
+
+    // Edit, delete, undo.
+    click(&root, "notebook-entry-edit");
+    settle().await;
+    type_into(&root, "notebook-edit-notes", "checked by hand");
+    type_into(&root, "notebook-edit-prediction", "17.5");
+    click(&root, "notebook-edit-save");
+    settle().await;
+    assert_eq!(text(&root, "notebook-entry-notes"), "checked by hand");
+    assert_eq!(stored(&storage).entries[0].prediction.unwrap().value, 17.5);
+    click(&root, "notebook-entry-delete");
+    settle().await;
+    assert_eq!(count(&root, "notebook-entry"), 0);
+    click(&root, "notebook-undo");
+    settle().await;
+    assert_eq!(count(&root, "notebook-entry"), 1);
+}
+
+#[wasm_bindgen_test]
+async fn the_panel_warns_when_the_notebook_lives_in_memory() {
+    let root = host();
+    let storage = MemoryStorage::new();
+    storage.put(KEY, "{broken");
+    let input = RwSignal::new(ScenarioInput::default());
+    {
+        let storage = storage.clone();
+        leptos::mount::mount_to(root.clone(), move || {
+            view! { <NotebookPanel input notebook=Notebook::with_storage(storage.clone()) /> }
+        })
+        .forget();
+    }
+    settle().await;
+    assert_eq!(count(&root, "notebook-warning"), 0);
+    assert!(text(&root, "notebook-notice").contains(BACKUP_PREFIX));
+    storage.set_quota(Some(10));
+    click(&root, "notebook-add");
+    settle().await;
+    assert_eq!(count(&root, "notebook-entry"), 1);
+    assert!(text(&root, "notebook-warning").contains("lleno"));
+    assert_eq!(count(&root, "notebook-warning-export"), 1);
+    // Clear asks first.
+    click(&root, "notebook-clear");
+    settle().await;
+    assert_eq!(count(&root, "notebook-entry"), 1);
+    click(&root, "notebook-clear-cancel");
+    settle().await;
+    assert_eq!(count(&root, "notebook-clear-confirm"), 0);
+    click(&root, "notebook-clear");
+    settle().await;
+    click(&root, "notebook-clear-confirm");
+    settle().await;
+    assert_eq!(count(&root, "notebook-entry"), 0);
+    assert_eq!(count(&root, "notebook-undo"), 1);
+}
+
+#[wasm_bindgen_test]
+async fn the_lesson_shows_the_command_line_and_one_change_at_a_time() {
+    let root = host();
+    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new("en"));
+    input.update(|i| {
+        i.params_b = 70.0;
+        i.weight_bits = 4.0;
+        i.gpu_memory_gb = 48.0;
+    });
+    settle().await;
+    assert_eq!(
+        text(&root, "lesson-cli"),
+        "vramfit estimate --params 70 --weight-bits 4 --capacity-gb 48 --method quick --mode inference"
+    );
+    let json: ScenarioInput = serde_json::from_str(&text(&root, "lesson-json")).unwrap();
+    assert_eq!(json, input.get_untracked());
+    assert!(text(&root, "lesson-change-baseline").contains('?'));
+    type_into(&root, "lesson-prediction", "40");
+    settle().await;
+    click(&root, "lesson-reveal");
+    settle().await;
+    assert!(text(&root, "lesson-change-baseline").contains("39.68 GB"));
+    // Double the context: only the KV cache and the overhead move.
+    let row = text(&root, "lesson-change-context-x2");
+    assert!(
+        row.contains("KV cache") && row.contains("Overhead") && !row.contains("Weights"),
+        "{row}"
+    );
+    // The GiB view: same bytes, another number.
+    assert!(text(&root, "lesson-change-unit").contains("36.96 GiB"));
+    // Investigate: two formats under the same budget.
+    click(&root, "lesson-compare");
+    settle().await;
+    assert!(text(&root, "lesson-compare-budget").contains("48 GB"));
+    assert_eq!(
+        find(&root, "lesson-contract-investigate")
+            .get_attribute("data-done")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(text(&root, "lesson-compare-a-total").contains("39.68 GB"));
+    // One click applies a change; the new scenario is hidden until predicted.
+    click(&root, "lesson-apply-context-x2");
+    settle().await;
+    assert_eq!(input.get_untracked().context, 16_384);
+    assert!(text(&root, "lesson-change-baseline").contains('?'));
+    assert_eq!(count(&root, "kit-download"), 1);
+}
