@@ -77,10 +77,9 @@
 //! ```
 
 use crate::methods::dense::{kv_cache_bytes, weights_bytes};
-use crate::methods::{Component, Components, MethodId, MethodResult};
+use crate::methods::{MethodId, MethodResult};
 use crate::scenario::{Mode, Scenario, ScenarioInput};
 use crate::units::{percent_of, saturate, sum, GB, GIB};
-use crate::verdict::Verdict;
 
 /// Bytes of the working (BF16/FP16) copy of each weight in training.
 pub const WORKING_WEIGHT_BYTES: u64 = 2;
@@ -148,24 +147,19 @@ pub fn estimate(s: &Scenario) -> MethodResult {
     ]);
     let margin = percent_of(subtotal, s.margin_centi_pct);
     let total = sum([subtotal, margin]);
-    let component = |name: &'static str, bytes: u64| Component { name, bytes };
-    MethodResult {
-        method: MethodId::Lesson,
-        components: Components(vec![
-            component("weights", weights),
-            component("kv_cache", kv_cache),
-            component("training_states", training_states),
-            component("runtime", s.runtime_bytes),
-            component("activation", s.activation_bytes),
-            component("margin", margin),
-        ]),
-        total_bytes: total,
-        outside_total: Vec::new(),
-        low_bytes: None,
-        high_bytes: None,
-        verdict: Verdict::new(total, s.gpu_bytes),
-        seed_verdict: None,
-    }
+    MethodResult::new(
+        MethodId::Lesson,
+        &[
+            ("weights", weights),
+            ("kv_cache", kv_cache),
+            ("training_states", training_states),
+            ("runtime", s.runtime_bytes),
+            ("activation", s.activation_bytes),
+            ("margin", margin),
+        ],
+        total,
+        s.gpu_bytes,
+    )
 }
 
 #[cfg(test)]

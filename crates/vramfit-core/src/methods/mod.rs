@@ -192,6 +192,35 @@ pub struct MethodResult {
     pub seed_verdict: Option<&'static str>,
 }
 
+impl MethodResult {
+    /// A result whose whole total is compared with `usable_bytes`, from
+    /// named terms in the order the method adds them. Methods with a range,
+    /// terms outside the total or a verdict of their own set those fields
+    /// on top.
+    pub fn new(
+        method: MethodId,
+        terms: &[(&'static str, u64)],
+        total_bytes: u64,
+        usable_bytes: u64,
+    ) -> MethodResult {
+        MethodResult {
+            method,
+            components: Components(
+                terms
+                    .iter()
+                    .map(|&(name, bytes)| Component { name, bytes })
+                    .collect(),
+            ),
+            total_bytes,
+            outside_total: Vec::new(),
+            low_bytes: None,
+            high_bytes: None,
+            verdict: Verdict::new(total_bytes, usable_bytes),
+            seed_verdict: None,
+        }
+    }
+}
+
 /// The first method of the mode's preference list
 /// ([`MethodId::PREFERENCE_SERVING`], [`MethodId::PREFERENCE_TRAINING`])
 /// that estimates `scenario`.

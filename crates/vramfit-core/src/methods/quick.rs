@@ -34,10 +34,9 @@
 //! ```
 
 use crate::methods::dense::{kv_cache_bytes, weights_bytes};
-use crate::methods::{Component, Components, MethodId, MethodResult};
+use crate::methods::{MethodId, MethodResult};
 use crate::scenario::Scenario;
 use crate::units::{percent_of, sum};
-use crate::verdict::Verdict;
 
 /// Seed 004's estimate for a validated scenario.
 pub fn estimate(s: &Scenario) -> MethodResult {
@@ -45,29 +44,16 @@ pub fn estimate(s: &Scenario) -> MethodResult {
     let kv_cache = kv_cache_bytes(s);
     let overhead = percent_of(sum([weights, kv_cache]), s.overhead_centi_pct);
     let total = sum([weights, kv_cache, overhead]);
-    MethodResult {
-        method: MethodId::Quick,
-        components: Components(vec![
-            Component {
-                name: "weights",
-                bytes: weights,
-            },
-            Component {
-                name: "kv_cache",
-                bytes: kv_cache,
-            },
-            Component {
-                name: "overhead",
-                bytes: overhead,
-            },
-        ]),
-        total_bytes: total,
-        outside_total: Vec::new(),
-        low_bytes: None,
-        high_bytes: None,
-        verdict: Verdict::new(total, s.gpu_bytes),
-        seed_verdict: None,
-    }
+    MethodResult::new(
+        MethodId::Quick,
+        &[
+            ("weights", weights),
+            ("kv_cache", kv_cache),
+            ("overhead", overhead),
+        ],
+        total,
+        s.gpu_bytes,
+    )
 }
 
 #[cfg(test)]

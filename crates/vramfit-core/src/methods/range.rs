@@ -80,11 +80,10 @@
 //! assert_eq!(r.seed_verdict, Some(range::FITS_COMFORTABLY));
 //! ```
 
-use crate::methods::{Component, Components, MethodId, MethodResult, OutOfScope};
+use crate::methods::{MethodId, MethodResult, OutOfScope};
 use crate::model::{AttentionKind, Family, FfnKind, ModelSpec};
 use crate::scenario::{Mode, Scenario, WeightFormat};
 use crate::units::{bytes_for_bits, percent_of, saturate, sum, GB};
-use crate::verdict::Verdict;
 
 /// Most GPUs the seed's tool considers: "maximaal 8 GPU's, één server".
 pub const MAX_GPUS: u64 = 8;
@@ -490,25 +489,25 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
         runtime,
     ]);
     let high = sum([low, margin]);
-    let component = |name: &'static str, bytes: u64| Component { name, bytes };
     Ok(MethodResult {
-        method: MethodId::Range,
-        components: Components(vec![
-            component("weights", weights),
-            component("kv_cache", kv_cache),
-            component("model_states", model_states),
-            component("adapters", adapters),
-            component("activations", activations),
-            component("logits", logits),
-            component("runtime", runtime),
-            component("margin", margin),
-        ]),
-        total_bytes: high,
-        outside_total: Vec::new(),
         low_bytes: Some(low),
         high_bytes: Some(high),
-        verdict: Verdict::new(high, s.gpu_bytes),
         seed_verdict: Some(seed_verdict(low, high, s.gpu_bytes)),
+        ..MethodResult::new(
+            MethodId::Range,
+            &[
+                ("weights", weights),
+                ("kv_cache", kv_cache),
+                ("model_states", model_states),
+                ("adapters", adapters),
+                ("activations", activations),
+                ("logits", logits),
+                ("runtime", runtime),
+                ("margin", margin),
+            ],
+            high,
+            s.gpu_bytes,
+        )
     })
 }
 

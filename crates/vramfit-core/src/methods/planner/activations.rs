@@ -89,24 +89,11 @@ pub fn attention_scores(d: &Dims, w: &Workload, efficient: bool) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::AttentionKind;
-    use std::borrow::Cow;
 
     fn dims() -> Dims<'static> {
         Dims {
             params: 1,
-            unquantized: 0,
-            fp32: 0,
-            layers: 32,
-            hidden: 4096,
-            vocab: 128_000,
-            q_heads: 32,
-            kv_heads: 8,
-            head_dim: 128,
-            attention: Cow::Owned(vec![AttentionKind::Full; 32]),
-            gpt_oss: false,
-            moe: false,
-            custom: true,
+            ..Dims::test_8b()
         }
     }
 

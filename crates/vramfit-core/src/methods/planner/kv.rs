@@ -110,18 +110,11 @@ mod tests {
     fn dims(attention: Vec<AttentionKind>, kv_heads: u64) -> Dims<'static> {
         Dims {
             params: 1,
-            unquantized: 0,
-            fp32: 0,
-            layers: attention.len() as u64,
-            hidden: 4096,
             vocab: 1,
-            q_heads: 32,
+            layers: attention.len() as u64,
             kv_heads,
-            head_dim: 128,
             attention: Cow::Owned(attention),
-            gpt_oss: false,
-            moe: false,
-            custom: true,
+            ..Dims::test_8b()
         }
     }
 

@@ -62,7 +62,6 @@ use crate::methods::scope::OutOfScope;
 use crate::methods::{Component, Components, MethodId, MethodResult};
 use crate::scenario::Scenario;
 use crate::units::{percent_of, sum};
-use crate::verdict::Verdict;
 use activations::Workload;
 use kv::KvLayout;
 use shape::Dims;
@@ -91,14 +90,8 @@ impl Plan {
     /// The method's result: components, total and verdict.
     pub fn result(&self) -> MethodResult {
         MethodResult {
-            method: MethodId::Planner,
             components: self.components.clone(),
-            total_bytes: self.total_bytes,
-            outside_total: Vec::new(),
-            low_bytes: None,
-            high_bytes: None,
-            verdict: Verdict::new(self.total_bytes, self.usable_bytes),
-            seed_verdict: None,
+            ..MethodResult::new(MethodId::Planner, &[], self.total_bytes, self.usable_bytes)
         }
     }
 }

@@ -123,3 +123,27 @@ impl Dims<'_> {
         })
     }
 }
+
+#[cfg(test)]
+impl Dims<'static> {
+    /// A custom dense model for tests: 8 × 10⁹ parameters, 32 layers of
+    /// full attention, H = 4,096, V = 128,000, 32 query and 8 KV heads of
+    /// 128. Tests override the fields they exercise.
+    pub(crate) fn test_8b() -> Dims<'static> {
+        Dims {
+            params: 8_000_000_000,
+            unquantized: 0,
+            fp32: 0,
+            layers: 32,
+            hidden: 4096,
+            vocab: 128_000,
+            q_heads: 32,
+            kv_heads: 8,
+            head_dim: 128,
+            attention: Cow::Owned(vec![AttentionKind::Full; 32]),
+            gpt_oss: false,
+            moe: false,
+            custom: true,
+        }
+    }
+}

@@ -94,25 +94,12 @@ pub fn training(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::AttentionKind;
-    use std::borrow::Cow;
 
     #[test]
     fn lora_counts_q_k_v_o() {
         let d = Dims {
-            params: 8_000_000_000,
             unquantized: 1_048_576_000,
-            fp32: 0,
-            layers: 32,
-            hidden: 4096,
-            vocab: 128_000,
-            q_heads: 32,
-            kv_heads: 8,
-            head_dim: 128,
-            attention: Cow::Owned(vec![AttentionKind::Full; 32]),
-            gpt_oss: false,
-            moe: false,
-            custom: true,
+            ..Dims::test_8b()
         };
         // r = 16: 16 × 32 × (4 × 4,096 + 2 × 4,096 + 2 × 1,024) = 13,631,488.
         assert_eq!(lora_params(&d, 16), 13_631_488);

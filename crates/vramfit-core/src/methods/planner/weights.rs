@@ -144,24 +144,13 @@ pub fn per_gpu(w: &WeightBytes, layers: u64, stage_layers: u64, tp: u64) -> (u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::AttentionKind;
-    use std::borrow::Cow;
 
     fn dims(params: u64, unquantized: u64, fp32: u64) -> Dims<'static> {
         Dims {
             params,
             unquantized,
             fp32,
-            layers: 32,
-            hidden: 4096,
-            vocab: 128_000,
-            q_heads: 32,
-            kv_heads: 8,
-            head_dim: 128,
-            attention: Cow::Owned(vec![AttentionKind::Full; 32]),
-            gpt_oss: false,
-            moe: false,
-            custom: true,
+            ..Dims::test_8b()
         }
     }
 
