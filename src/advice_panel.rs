@@ -25,10 +25,16 @@ pub fn AnswersView(
             <dd data-testid="answer-max-context">
                 {move || or_none(answers.with(|a| a.as_ref().and_then(|a| a.max_context)).map(|n| (t().tokens)(&number(n))))}
             </dd>
-            <dt>{move || t().answers_max_batch}</dt>
-            <dd data-testid="answer-max-batch">
-                {move || or_none(answers.with(|a| a.as_ref().and_then(|a| a.max_batch)).map(number))}
-            </dd>
+            // A method whose figure does not grow with the batch (or users)
+            // has no answer to give there.
+            {move || answers.with(|a| a.as_ref().and_then(|a| a.max_batch)).map(|n| view! {
+                <dt>{move || t().answers_max_batch}</dt>
+                <dd data-testid="answer-max-batch">{number(n)}</dd>
+            })}
+            {move || answers.with(|a| a.as_ref().and_then(|a| a.max_users)).map(|n| view! {
+                <dt>{move || t().answers_max_users}</dt>
+                <dd data-testid="answer-max-users">{number(n)}</dd>
+            })}
             <dt>{move || t().answers_smallest_gpu}</dt>
             <dd data-testid="answer-smallest-gpu">{move || or_none(get(|a| a.smallest_gpu.clone()))}</dd>
             // Only methods that spread a model over several GPUs answer this.

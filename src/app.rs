@@ -16,8 +16,8 @@ use crate::components::transfer::{
     dragged_file, drags_files, import_file, TransferBar, TransferStatus,
 };
 use crate::components::{
-    Breakdown, MethodPicker, MethodsTable, ModePicker, NumberField, TotalMemory, UnitSwitch,
-    UtilizationRing,
+    Breakdown, GpuRings, MethodPicker, MethodsTable, ModePicker, NumberField, TotalMemory,
+    UnitSwitch, UtilizationRing,
 };
 use crate::curve::{self, ContextCurve};
 use crate::figures::{self, ADVANCED_FIELDS, SHAPE_FIELDS, WORKLOAD_FIELDS};
@@ -272,6 +272,7 @@ fn ResultsPanel(
     status: RwSignal<Option<TransferStatus>>,
 ) -> impl IntoView {
     let lang = use_lang();
+    let gpus = Signal::derive(move || report.with(|r| r.as_ref().map_or(1, |r| r.estimate.gpus)));
     let range = Signal::derive(move || {
         report.with(|r| {
             let e = &r.as_ref()?.estimate;
@@ -301,6 +302,7 @@ fn ResultsPanel(
     });
     view! {
         <UtilizationRing verdict unit />
+        <GpuRings verdict gpus />
         <TotalMemory total range unit />
         <UnitSwitch unit />
         <Breakdown rows unit />

@@ -158,6 +158,53 @@ pub fn UtilizationRing(
     }
 }
 
+/// Most small rings drawn; more GPUs are summed up in the caption.
+const MAX_GPU_RINGS: u64 = 16;
+
+/// One small ring per GPU when the estimate spans several, most loaded
+/// first. The methods that split a model (range, planner) budget every GPU
+/// alike, so each ring shows the same figure and the caption says so.
+#[component]
+pub fn GpuRings(
+    /// The most loaded GPU's verdict.
+    #[prop(into)]
+    verdict: Signal<Verdict>,
+    /// How many GPUs carry that budget.
+    #[prop(into)]
+    gpus: Signal<u64>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let t = move || lang.get().t();
+    let circumference = 2.0 * std::f64::consts::PI * RING_RADIUS;
+    let dash = move || {
+        let lap = verdict.with(|v| v.utilization.clamp(0.0, 1.0)) * circumference;
+        format!("{lap:.2} {circumference:.2}")
+    };
+    let percent = move || format::percent(&t().number, verdict.with(Verdict::percent));
+    move || {
+        let n = gpus.get();
+        (n > 1).then(|| {
+            view! {
+                <div class="vf-gpu-rings" data-testid="gpu-rings">
+                    <ul class="vf-gpu-rings__list">
+                        {(1..=n.min(MAX_GPU_RINGS)).map(|k| view! {
+                            <li class="vf-gpu-ring" data-testid="gpu-ring" data-status=move || verdict.with(|v| v.status.id())>
+                                <svg viewBox="0 0 120 120" aria-hidden="true">
+                                    <circle class="vf-ring__track" cx="60" cy="60" r=RING_RADIUS />
+                                    <circle class="vf-ring__arc" cx="60" cy="60" r=RING_RADIUS stroke-dasharray=dash />
+                                </svg>
+                                <span>{move || (t().gpu_ring_label)(k)}</span>
+                                <span class="vf-num">{percent}</span>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                    <p class="vf-note">{move || (t().gpu_rings_note)(n)}</p>
+                </div>
+            }
+        })
+    }
+}
+
 /// "5.22 GB to spare" or "3.05 GB missing", in the language.
 pub fn spare_or_missing(lang: crate::i18n::Lang, unit: DisplayUnit, v: &Verdict) -> String {
     let t = lang.t();

@@ -747,3 +747,35 @@ async fn a_panic_leaves_a_recoverable_message() {
         .is_some());
     message.remove();
 }
+
+#[wasm_bindgen_test]
+async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_users() {
+    let root = mount_app(Lang::En);
+    settle().await;
+    choose(&root, "model-select", "meta-llama/Llama-3.1-70B");
+    settle().await;
+    click(&root, "method-planner");
+    settle().await;
+    assert!(!exists(&root, "gpu-rings"), "one GPU: one ring");
+    type_into(&root, "field-gpus", "4");
+    type_into(&root, "field-tp", "4");
+    type_into(&root, "field-gpu_memory_gb", "80");
+    settle().await;
+    let rings = find(&root, "gpu-rings")
+        .query_selector_all("[data-testid=gpu-ring]")
+        .unwrap();
+    assert_eq!(rings.length(), 4);
+    let main_status = find(&root, "utilization-ring")
+        .get_attribute("data-status")
+        .unwrap();
+    assert_eq!(
+        find(&root, "gpu-ring")
+            .get_attribute("data-status")
+            .unwrap(),
+        main_status
+    );
+    assert!(text(&root, "gpu-rings").contains("All 4 GPUs carry the same budget"));
+    // The planner serves min(batch, users): it answers in users, not batch.
+    assert!(exists(&root, "answer-max-users"));
+    assert!(!exists(&root, "answer-max-batch"));
+}

@@ -78,6 +78,10 @@ pub static TEXTS: Texts = Texts {
 
     compact_label: "Result summary",
     ring_label: "Use of usable memory",
+    gpu_ring_label: |k| format!("GPU {k}"),
+    gpu_rings_note: |n| {
+        format!("All {n} GPUs carry the same budget: the method splits evenly and counts the most loaded stage.")
+    },
     missing: |x| format!("{x} missing"),
     spare: |x| format!("{x} to spare"),
     total_label: "Estimated total",
@@ -87,6 +91,7 @@ pub static TEXTS: Texts = Texts {
     suggestions_title: "One change that makes it fit",
     answers_max_context: "Longest context that fits",
     answers_max_batch: "Most sequences at once",
+    answers_max_users: "Most concurrent users",
     answers_smallest_gpu: "Smallest catalog GPU that fits",
     answers_min_gpus: "Fewest GPUs it fits on",
     none_fits: "none fits",

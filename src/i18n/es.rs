@@ -79,6 +79,10 @@ pub static TEXTS: Texts = Texts {
 
     compact_label: "Resumen del resultado",
     ring_label: "Uso de la memoria utilizable",
+    gpu_ring_label: |k| format!("GPU {k}"),
+    gpu_rings_note: |n| {
+        format!("Las {n} GPU llevan el mismo presupuesto: el método reparte por igual y cuenta la etapa más cargada.")
+    },
     missing: |x| format!("faltan {x}"),
     spare: |x| format!("sobran {x}"),
     total_label: "Total estimado",
@@ -88,6 +92,7 @@ pub static TEXTS: Texts = Texts {
     suggestions_title: "Un solo cambio que hace que quepa",
     answers_max_context: "Contexto más largo que cabe",
     answers_max_batch: "Más secuencias a la vez",
+    answers_max_users: "Más usuarios a la vez",
     answers_smallest_gpu: "GPU más pequeña del catálogo que cabe",
     answers_min_gpus: "Menos GPU con las que cabe",
     none_fits: "ninguno cabe",

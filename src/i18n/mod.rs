@@ -168,6 +168,10 @@ pub struct Texts {
     // Results.
     pub compact_label: &'static str,
     pub ring_label: &'static str,
+    /// "GPU 3", under a small per-GPU ring.
+    pub gpu_ring_label: fn(u64) -> String,
+    /// Under the per-GPU rings: every GPU carries the same budget.
+    pub gpu_rings_note: fn(u64) -> String,
     /// "3.05 GB missing".
     pub missing: fn(&str) -> String,
     /// "5.22 GB to spare".
@@ -179,6 +183,7 @@ pub struct Texts {
     pub suggestions_title: &'static str,
     pub answers_max_context: &'static str,
     pub answers_max_batch: &'static str,
+    pub answers_max_users: &'static str,
     pub answers_smallest_gpu: &'static str,
     /// The fewest GPUs of the chosen kind it fits on.
     pub answers_min_gpus: &'static str,

@@ -79,6 +79,10 @@ pub static TEXTS: Texts = Texts {
 
     compact_label: "Samenvatting van het resultaat",
     ring_label: "Gebruik van het bruikbare geheugen",
+    gpu_ring_label: |k| format!("GPU {k}"),
+    gpu_rings_note: |n| {
+        format!("Alle {n} GPU's dragen hetzelfde budget: de methode verdeelt gelijk en rekent met de zwaarste fase.")
+    },
     missing: |x| format!("{x} tekort"),
     spare: |x| format!("{x} over"),
     total_label: "Geschat totaal",
@@ -88,6 +92,7 @@ pub static TEXTS: Texts = Texts {
     suggestions_title: "Eén wijziging waardoor het past",
     answers_max_context: "Langste context die past",
     answers_max_batch: "Meeste sequenties tegelijk",
+    answers_max_users: "Meeste gelijktijdige gebruikers",
     answers_smallest_gpu: "Kleinste GPU uit de catalogus die past",
     answers_min_gpus: "Minste GPU's waarop het past",
     none_fits: "geen enkele past",

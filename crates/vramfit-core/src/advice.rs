@@ -27,6 +27,7 @@ const SUGGESTED_FORMATS: [WeightFormat; 7] = [
 /// Largest context and batch the search considers (the input ranges).
 const MAX_CONTEXT: u64 = 100_000_000;
 const MAX_BATCH: u64 = 1_000_000;
+const MAX_USERS: u64 = 1_000_000;
 
 /// One change to one knob of the scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -116,8 +117,15 @@ pub struct Suggestion {
 pub struct Answers {
     /// Longest context (tokens per sequence) that fits, if any does.
     pub max_context: Option<u64>,
-    /// Largest number of sequences at once that fits, if any does.
+    /// Largest number of sequences at once that fits; `None` when even one
+    /// does not fit, or when the method's figure does not grow with the
+    /// batch (the planner serves `min(batch, users)` sequences: see
+    /// `max_users`).
     pub max_batch: Option<u64>,
+    /// Most users served concurrently that fit, for methods whose figure
+    /// grows with users (the planner); `None` otherwise or when one user
+    /// does not fit.
+    pub max_users: Option<u64>,
     /// The catalog GPU with the least memory that fits, if any does.
     pub smallest_gpu: Option<String>,
     /// The fewest GPUs of the chosen kind (1–8, tensor parallel over all of
@@ -162,9 +170,23 @@ pub fn answers(s: &Scenario) -> Answers {
     let fits_with = |change: &dyn Fn(&mut Scenario)| rerun(s, change).is_some_and(|r| fits(&r));
     Answers {
         max_context: largest_fitting(MAX_CONTEXT, |n| fits_with(&|c| c.context = n)),
-        max_batch: largest_fitting(MAX_BATCH, |n| fits_with(&|c| c.batch = n)),
+        max_batch: grows_with(s, |c, n| c.batch = n)
+            .then(|| largest_fitting(MAX_BATCH, |n| fits_with(&|c| c.batch = n)))
+            .flatten(),
+        max_users: grows_with(s, |c, n| c.users = n)
+            .then(|| largest_fitting(MAX_USERS, |n| fits_with(&|c| c.users = n)))
+            .flatten(),
         smallest_gpu: smallest_gpu(s),
         min_gpus: min_gpus(s),
+    }
+}
+
+/// Whether the method's need grows when a knob goes from 1 to its maximum.
+fn grows_with(s: &Scenario, set: fn(&mut Scenario, u64)) -> bool {
+    let need = |n: u64| rerun(s, |c| set(c, n)).map(|r| r.verdict.needed_bytes);
+    match (need(1), need(MAX_BATCH)) {
+        (Some(low), Some(high)) => high > low,
+        _ => false,
     }
 }
 
@@ -354,5 +376,30 @@ mod tests {
             let (_, after) = scenario(changed);
             assert_eq!(after.total_bytes, sug.total_bytes, "{:?}", sug.change);
         }
+    }
+
+    #[test]
+    fn the_planner_answers_in_users_and_gpu_counts() {
+        let mut input = ScenarioInput {
+            method: MethodId::Planner,
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-70B".into())),
+            gpus: 4,
+            tp: 4,
+            ..ScenarioInput::default()
+        };
+        input.set_gpu("H100 SXM");
+        let (s, _) = scenario(input);
+        let a = answers(&s);
+        // It serves min(batch, users) sequences: the batch alone changes nothing.
+        assert_eq!(a.max_batch, None);
+        let users = a.max_users.expect("some users fit on 4 × 80 GB");
+        let fits_users = |n: u64| {
+            let r = rerun(&s, |c| c.users = n).unwrap();
+            r.verdict.short_by_bytes == 0
+        };
+        assert!(fits_users(users) && !fits_users(users + 1));
+        // 141 GB of BF16 weights need more than one 80 GB card.
+        let min = a.min_gpus.expect("a few H100s hold it");
+        assert!((2..=4).contains(&min), "{min}");
     }
 }

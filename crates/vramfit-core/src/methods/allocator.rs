@@ -1288,14 +1288,10 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, OutOfScope> {
         .map(|(name, bytes)| Component { name, bytes })
         .collect();
     Ok(MethodResult {
-        method: MethodId::Allocator,
         components: Components(components),
-        total_bytes: e.total,
         outside_total: vec!["overhead"],
-        low_bytes: None,
-        high_bytes: None,
         verdict: e.fits(device_bytes(s.gpu_bytes)),
-        seed_verdict: None,
+        ..MethodResult::new(MethodId::Allocator, &[], e.total, 0)
     })
 }
 

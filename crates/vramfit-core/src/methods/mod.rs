@@ -174,6 +174,10 @@ pub struct MethodResult {
     pub components: Components,
     /// Total on the most loaded GPU, in bytes.
     pub total_bytes: u64,
+    /// GPUs that carry this budget: 1 for the single-device methods; every
+    /// GPU of the scenario for range and planner, which budget each GPU
+    /// alike (the most loaded stage's figure, seed 002's bound).
+    pub gpus: u64,
     /// Components listed but not part of `total_bytes` (the allocator's
     /// `overhead`, outside PyTorch's allocator; the verdict adds it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -212,6 +216,7 @@ impl MethodResult {
                     .collect(),
             ),
             total_bytes,
+            gpus: 1,
             outside_total: Vec::new(),
             low_bytes: None,
             high_bytes: None,

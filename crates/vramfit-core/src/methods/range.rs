@@ -492,6 +492,7 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
     Ok(MethodResult {
         low_bytes: Some(low),
         high_bytes: Some(high),
+        gpus: s.gpus,
         seed_verdict: Some(seed_verdict(low, high, s.gpu_bytes)),
         ..MethodResult::new(
             MethodId::Range,

@@ -101,7 +101,14 @@ impl Plan {
 /// custom model's hidden size and vocabulary, linear-attention layers, or
 /// training with an optimizer other than AdamW.
 pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
-    plan(s).map(|p| p.result())
+    plan(s).map(|p| MethodResult {
+        // Every GPU of every replica carries the largest stage's budget.
+        gpus: p
+            .residency
+            .replicas
+            .saturating_mul(s.tp.saturating_mul(s.pp)),
+        ..p.result()
+    })
 }
 
 /// The whole derivation (see [`estimate`]).
