@@ -1,20 +1,14 @@
 // What a person does with the calculator: read the default answer, change
 // an input, see the total and the ring change, export the result.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openApp, cliJson, exportJson } from './helpers.mjs';
+import { openApp, cliJson, exportJson, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 test('the first screen already answers: seed 004 example on a 24 GB card', async () => {

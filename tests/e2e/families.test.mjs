@@ -1,11 +1,11 @@
 // A real config.json of each model family, pasted as a person would: the
 // figures on screen and the exported document are the CLI's for the same
 // inputs (the CLI reads the same file as its MODEL argument).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serveDist, launchBrowser, openApp, cliJson, esBytes, exportJson } from './helpers.mjs';
+import { ROOT, openApp, cliJson, esBytes, exportJson, useServerAndBrowser } from './helpers.mjs';
 
 const CONFIGS = join(ROOT, 'crates', 'vramfit-core', 'data', 'configs');
 
@@ -25,15 +25,9 @@ const FAMILIES = {
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** Pastes a config and waits until the report describes it. */

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -51,6 +52,25 @@ export async function serveDist({ routes = {} } = {}) {
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/**
+ * Starts the static server and the browser before a test file's tests and
+ * stops both after them; `ready(server, browser)` hands them to the file.
+ * `options` go to `serveDist` (fixture routes).
+ */
+export function useServerAndBrowser(ready, options = {}) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await serveDist(options);
+    browser = await launchBrowser();
+    ready(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }
 
 /** Headless Debian Chromium with the flags this environment needs. */

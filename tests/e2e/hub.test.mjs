@@ -2,11 +2,11 @@
 // the Hub (?hub= points the page at it) and answers 200, 404, 403, 401 and
 // not at all; each has its own message. The real Hub address is checked
 // too, with the request answered by the test, never the network.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serveDist, launchBrowser, openApp, cliJson, exportJson } from './helpers.mjs';
+import { ROOT, openApp, cliJson, exportJson, useServerAndBrowser } from './helpers.mjs';
 
 const CONFIG = join(ROOT, 'crates', 'vramfit-core', 'data', 'configs', 'Qwen__Qwen3-8B.json');
 
@@ -40,14 +40,14 @@ function fixtureHub(req, res) {
 
 before(async () => {
   config = await readFile(CONFIG, 'utf8');
-  server = await serveDist({ routes: { '/hub/': fixtureHub } });
-  browser = await launchBrowser();
 });
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser(
+  (s, b) => {
+    server = s;
+    browser = b;
+  },
+  { routes: { '/hub/': fixtureHub } },
+);
 
 async function fetchModel(page, id) {
   await page.getByTestId('hub-id').fill(id);

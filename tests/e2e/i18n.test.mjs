@@ -1,20 +1,14 @@
 // Languages: the first visit follows the browser, a choice in the header
 // is remembered across reloads, and numbers follow the language.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openApp } from './helpers.mjs';
+import { openApp, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const EXPECT = {

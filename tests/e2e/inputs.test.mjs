@@ -1,20 +1,14 @@
 // Bad input of every kind: each is explained where it was typed, and the
 // last good result stays on screen.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openApp } from './helpers.mjs';
+import { openApp, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 test('bad numbers: empty, negative, huge, non-numeric, fractional', async () => {

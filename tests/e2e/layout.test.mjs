@@ -1,20 +1,14 @@
 // Layout and access: the phone's sticky bar, light and dark themes, the
 // keyboard, the page policy, and no network request nobody asked for.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openApp } from './helpers.mjs';
+import { openApp, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 test('on a phone the ring and total stay in a sticky bar while scrolling', async () => {

@@ -5,27 +5,21 @@
 //
 // Needs the app with <LessonPanel> and <NotebookPanel> mounted (sharing one
 // Notebook) and the header's language switch (`lang-en`).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveDist, launchBrowser } from './helpers.mjs';
+import { useServerAndBrowser } from './helpers.mjs';
 
 const KEY = 'vramfit.notebook.v1';
 const BACKUP_PREFIX = 'vramfit.notebook.backup.';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** A page of the app in `context`, waiting for the first result and both panels. */

@@ -1,24 +1,18 @@
 // Figures, printed rather than asserted (timings on a shared machine are
 // noisy): input → updated ring, cold load → first result, the size of what
 // a visitor downloads. Also saves the default scenario's screenshot.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { ROOT, DIST, serveDist, launchBrowser, openApp } from './helpers.mjs';
+import { ROOT, DIST, openApp, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

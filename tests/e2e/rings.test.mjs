@@ -1,20 +1,14 @@
 // Each ring state in turn, by changing the GPU memory under the default
 // 18.78 GB estimate: the state word, its shape and the true percentage.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openApp } from './helpers.mjs';
+import { openApp, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 // GPU GB → (status, aria-valuenow, words on screen)

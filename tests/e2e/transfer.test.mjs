@@ -1,25 +1,22 @@
 // Export → import, dropping and pasting a document, a bad file, and the
 // share link: every way a calculation leaves the page and comes back.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, serveDist, launchBrowser, openApp, exportJson } from './helpers.mjs';
+import { ROOT, openApp, exportJson, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
 let scratch;
 
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-  scratch = await mkdtemp(join(tmpdir(), 'vramfit-e2e-'));
+useServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+before(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'vramfit-e2e-'));
 });
 
 /** A scenario away from the defaults in several places. */
