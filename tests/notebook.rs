@@ -19,60 +19,13 @@ use vramfit_core::units::DisplayUnit;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
+mod dom;
+
+use dom::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 // ---------------------------------------------------------------- helpers
-
-fn host() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let el = document
-        .create_element("div")
-        .unwrap()
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap();
-    document.body().unwrap().append_child(&el).unwrap();
-    el
-}
-
-async fn settle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-}
-
-fn find(root: &web_sys::HtmlElement, testid: &str) -> web_sys::Element {
-    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
-        .unwrap()
-        .unwrap_or_else(|| panic!("no element with data-testid={testid}"))
-}
-
-fn count(root: &web_sys::HtmlElement, testid: &str) -> u32 {
-    root.query_selector_all(&format!("[data-testid=\"{testid}\"]"))
-        .unwrap()
-        .length()
-}
-
-fn text(root: &web_sys::HtmlElement, testid: &str) -> String {
-    find(root, testid).text_content().unwrap_or_default()
-}
-
-fn click(root: &web_sys::HtmlElement, testid: &str) {
-    find(root, testid)
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap()
-        .click();
-}
-
-fn type_into(root: &web_sys::HtmlElement, testid: &str, value: &str) {
-    let el = find(root, testid);
-    js_sys::Reflect::set(&el, &"value".into(), &value.into()).unwrap();
-    el.dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-}
 
 fn disabled(root: &web_sys::HtmlElement, testid: &str) -> bool {
     find(root, testid).has_attribute("disabled")

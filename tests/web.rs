@@ -16,22 +16,14 @@ use vramfit_core::verdict::Verdict;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
+mod dom;
+
+use dom::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// Spanish thousands separator (narrow no-break space).
 const NS: char = '\u{202f}';
-
-/// A fresh element in the page to mount into.
-fn host() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let el = document
-        .create_element("div")
-        .unwrap()
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap();
-    document.body().unwrap().append_child(&el).unwrap();
-    el
-}
 
 /// Mounts the whole app in `lang`, on a clean address (an earlier test's
 /// scenario must not carry over through the `#s=` fragment).
@@ -55,57 +47,6 @@ fn mount_app(lang: Lang) -> web_sys::HtmlElement {
     let root = host();
     leptos::mount::mount_to(root.clone(), App).forget();
     root
-}
-
-/// Lets scheduled reactive effects and promises run.
-async fn settle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-}
-
-fn find(root: &web_sys::HtmlElement, testid: &str) -> web_sys::Element {
-    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
-        .unwrap()
-        .unwrap_or_else(|| panic!("no element with data-testid={testid}"))
-}
-
-fn text(root: &web_sys::HtmlElement, testid: &str) -> String {
-    find(root, testid).text_content().unwrap()
-}
-
-fn exists(root: &web_sys::HtmlElement, testid: &str) -> bool {
-    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
-        .unwrap()
-        .is_some()
-}
-
-fn click(root: &web_sys::HtmlElement, testid: &str) {
-    find(root, testid)
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap()
-        .click();
-}
-
-/// Types `text` into an input or textarea as a person would (value + input
-/// event).
-fn type_into(root: &web_sys::HtmlElement, testid: &str, text: &str) {
-    let element = find(root, testid);
-    if let Some(input) = element.dyn_ref::<web_sys::HtmlInputElement>() {
-        input.set_value(text);
-    } else {
-        element
-            .dyn_ref::<web_sys::HtmlTextAreaElement>()
-            .unwrap()
-            .set_value(text);
-    }
-    element
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
 }
 
 fn input_value(root: &web_sys::HtmlElement, testid: &str) -> String {
