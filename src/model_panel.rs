@@ -36,7 +36,7 @@ pub fn ModelInput(
     };
     let on_select = move |ev| {
         let id = event_target_value(&ev);
-        input.update(|i| i.model = (!id.is_empty()).then_some(ModelRef::Catalog(id)));
+        input.update(|i| i.set_model((!id.is_empty()).then_some(ModelRef::Catalog(id))));
     };
     let on_paste = move |ev| {
         let text = event_target_value(&ev);
@@ -45,7 +45,7 @@ pub fn ModelInput(
             return;
         }
         input.update(|i| {
-            i.model = (!text.trim().is_empty()).then_some(ModelRef::Config(text));
+            i.set_model((!text.trim().is_empty()).then_some(ModelRef::Config(text)));
         });
     };
     view! {
@@ -113,7 +113,7 @@ fn HubFetch(
             busy.set(false);
             match answer {
                 Ok(text) => {
-                    input.update(|i| i.model = Some(ModelRef::Config(text)));
+                    input.update(|i| i.set_model(Some(ModelRef::Config(text))));
                     outcome.set(Some(HubOutcome::Loaded { id: wanted }));
                 }
                 Err(why) => outcome.set(Some(why)),

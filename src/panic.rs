@@ -104,6 +104,11 @@ fn build(document: &web_sys::Document, detail: &str) -> Result<(), wasm_bindgen:
     button.set_attribute("data-testid", "panic-reload")?;
     form.append_child(&button)?;
     panel.append_child(&form)?;
+    // If the scenario in the address is what broke, a way out without it.
+    let fresh = element("a", "vf-panic__fresh", t.panic_start_fresh)?;
+    fresh.set_attribute("href", &format!("{path}{search}"))?;
+    fresh.set_attribute("data-testid", "panic-start-fresh")?;
+    panel.append_child(&fresh)?;
 
     let details = element("details", "vf-panic__details", "")?;
     let summary = element("summary", "", t.panic_details)?;

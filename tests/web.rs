@@ -686,6 +686,12 @@ async fn a_panic_leaves_a_recoverable_message() {
         .query_selector(&format!("input[name=\"{}\"]", panic::RELOAD_PARAM))
         .unwrap()
         .is_some());
+    // A way out that drops the scenario from the address.
+    let fresh = message
+        .query_selector("[data-testid=\"panic-start-fresh\"]")
+        .unwrap()
+        .unwrap();
+    assert!(!fresh.get_attribute("href").unwrap().contains('#'));
     message.remove();
 }
 

@@ -139,6 +139,7 @@ pub static TEXTS: Texts = Texts {
     panic_title: "Something went wrong in the calculator.",
     panic_body: "Your calculation is kept in the page's link: reload to carry on where you were.",
     panic_reload: "Reload",
+    panic_start_fresh: "Start from the default scenario",
     panic_details: "Technical details",
 
     field,
@@ -192,6 +193,7 @@ pub static TEXTS: Texts = Texts {
         Cost::TrainsAdaptersOnly => "trains adapters only",
         Cost::SlowerStep => "slower step (recomputes activations)",
         Cost::LessPreciseUpdates => "less precise updates",
+        Cost::MoreHardware => "more GPUs to buy or rent",
     },
     attention_kind,
     out_of_scope,
@@ -358,6 +360,7 @@ fn change(c: &Change) -> String {
         Change::Lora => "LoRA instead of full fine-tuning".into(),
         Change::GradCheckpoint => "Turn on gradient checkpointing".into(),
         Change::PurePrecision => "Pure precision instead of amp".into(),
+        Change::Gpus(n) => format!("{n} GPUs, tensor parallel"),
     }
 }
 

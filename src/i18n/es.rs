@@ -142,6 +142,7 @@ pub static TEXTS: Texts = Texts {
     panic_body:
         "El cálculo está guardado en el enlace de la página: recarga para seguir donde estabas.",
     panic_reload: "Recargar",
+    panic_start_fresh: "Empezar con el escenario por defecto",
     panic_details: "Detalles técnicos",
 
     field,
@@ -195,6 +196,7 @@ pub static TEXTS: Texts = Texts {
         Cost::TrainsAdaptersOnly => "solo entrena adaptadores",
         Cost::SlowerStep => "paso más lento (recalcula activaciones)",
         Cost::LessPreciseUpdates => "actualizaciones menos precisas",
+        Cost::MoreHardware => "más GPU que comprar o alquilar",
     },
     attention_kind,
     out_of_scope,
@@ -377,6 +379,7 @@ fn change(c: &Change) -> String {
         Change::Lora => "LoRA en lugar de ajuste completo".into(),
         Change::GradCheckpoint => "Activar gradient checkpointing".into(),
         Change::PurePrecision => "Precisión pure en lugar de amp".into(),
+        Change::Gpus(n) => format!("{n} GPU en paralelo tensorial"),
     }
 }
 

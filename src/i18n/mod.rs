@@ -242,6 +242,8 @@ pub struct Texts {
     pub panic_title: &'static str,
     pub panic_body: &'static str,
     pub panic_reload: &'static str,
+    /// The link that reloads without the scenario in the address.
+    pub panic_start_fresh: &'static str,
     pub panic_details: &'static str,
 
     // Core values in words.

@@ -142,6 +142,7 @@ pub static TEXTS: Texts = Texts {
     panic_body:
         "Je berekening staat in de link van de pagina: herlaad om verder te gaan waar je was.",
     panic_reload: "Herladen",
+    panic_start_fresh: "Beginnen met het standaardscenario",
     panic_details: "Technische details",
 
     field,
@@ -195,6 +196,7 @@ pub static TEXTS: Texts = Texts {
         Cost::TrainsAdaptersOnly => "traint alleen adapters",
         Cost::SlowerStep => "tragere stap (herberekent activaties)",
         Cost::LessPreciseUpdates => "minder precieze updates",
+        Cost::MoreHardware => "meer GPU's kopen of huren",
     },
     attention_kind,
     out_of_scope,
@@ -373,6 +375,7 @@ fn change(c: &Change) -> String {
         Change::Lora => "LoRA in plaats van volledige fine-tuning".into(),
         Change::GradCheckpoint => "Gradient checkpointing aanzetten".into(),
         Change::PurePrecision => "Pure precisie in plaats van amp".into(),
+        Change::Gpus(n) => format!("{n} GPU's, tensorparallel"),
     }
 }
 

@@ -121,6 +121,9 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
                 input.model = Some(model_ref(flag)?);
             }
             _ => {
+                if !takes_value(flag) {
+                    return Err(format!("unknown option `{flag}` (try `vramfit --help`)"));
+                }
                 let text = value(flag, inline, &mut iter)?;
                 apply(&mut input, flag, &text)?;
             }
@@ -136,6 +139,25 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
         }
     }
     Ok(Command::Estimate { input, json })
+}
+
+/// Options that take a value besides the numeric fields' own flags.
+const VALUE_OPTIONS: [&str; 10] = [
+    "--mode",
+    "--method",
+    "--quant",
+    "--kv-dtype",
+    "--precision",
+    "--optimizer",
+    "--attn",
+    "--dtype",
+    "--gpu",
+    "--capacity-gib",
+];
+
+/// Whether `flag` is an option that takes a value.
+fn takes_value(flag: &str) -> bool {
+    VALUE_OPTIONS.contains(&flag) || Field::ALL.iter().any(|f| f.flag() == flag)
 }
 
 /// Applies one `--flag value` to the scenario.
@@ -331,6 +353,7 @@ mod tests {
         );
         assert_eq!(err("estimate --seq"), "--seq needs a value");
         assert!(err("estimate --bogus 1").contains("unknown option `--bogus`"));
+        assert!(err("estimate --json --bogus").contains("unknown option `--bogus`"));
         assert!(err("estimate --quant int3").starts_with("unknown format `int3` (known: bf16"));
         assert!(err("estimate a b").contains("one MODEL only"));
         assert!(err("frobnicate").contains("unknown command"));

@@ -109,6 +109,7 @@ fn change(c: &Change) -> String {
         Change::Lora => "lora instead of full fine-tuning".to_string(),
         Change::GradCheckpoint => "grad_checkpoint=true".to_string(),
         Change::PurePrecision => "precision=pure".to_string(),
+        Change::Gpus(n) => format!("gpus={n} (tp={n})"),
     }
 }
 

@@ -47,6 +47,8 @@ pub enum Change {
     GradCheckpoint,
     /// Pure (weights in bf16) instead of amp (fp32 master weights).
     PurePrecision,
+    /// More GPUs of the same kind, tensor parallel over all of them.
+    Gpus(u64),
 }
 
 /// What a change costs besides memory.
@@ -67,6 +69,8 @@ pub enum Cost {
     SlowerStep,
     /// bf16 master weights can lose small updates.
     LessPreciseUpdates,
+    /// More cards to buy or rent.
+    MoreHardware,
 }
 
 impl Change {
@@ -81,6 +85,11 @@ impl Change {
             Change::Lora => input.set_mode(Mode::Lora),
             Change::GradCheckpoint => input.grad_checkpoint = true,
             Change::PurePrecision => input.precision = Precision::Pure,
+            Change::Gpus(n) => {
+                input.gpus = n;
+                input.tp = n;
+                input.pp = 1;
+            }
         }
     }
 
@@ -97,6 +106,11 @@ impl Change {
             Change::Lora => s.mode = Mode::Lora,
             Change::GradCheckpoint => s.grad_checkpoint = true,
             Change::PurePrecision => s.precision = Precision::Pure,
+            Change::Gpus(n) => {
+                s.gpus = n;
+                s.tp = n;
+                s.pp = 1;
+            }
         }
     }
 }
@@ -281,6 +295,10 @@ fn candidates(s: &Scenario) -> Vec<(Change, Cost)> {
     if s.mode.trains() && s.precision == Precision::Amp {
         out.push((Change::PurePrecision, Cost::LessPreciseUpdates));
     }
+    // More GPUs, where the method spreads the model over them.
+    if let Some(n) = min_gpus(s).filter(|n| *n > s.gpus) {
+        out.push((Change::Gpus(n), Cost::MoreHardware));
+    }
     out
 }
 
@@ -401,5 +419,26 @@ mod tests {
         // 141 GB of BF16 weights need more than one 80 GB card.
         let min = a.min_gpus.expect("a few H100s hold it");
         assert!((2..=4).contains(&min), "{min}");
+    }
+
+    #[test]
+    fn more_gpus_is_offered_where_the_method_spreads_the_model() {
+        let input = ScenarioInput {
+            method: MethodId::Planner,
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+            users: 3,
+            ..ScenarioInput::default()
+        };
+        let (s, r) = scenario(input.clone());
+        assert!(r.verdict.short_by_bytes > 0);
+        let more = suggestions(&s, &r)
+            .into_iter()
+            .find(|x| matches!(x.change, Change::Gpus(_)))
+            .expect("a GPU count that fits");
+        assert_eq!(more.change, Change::Gpus(answers(&s).min_gpus.unwrap()));
+        assert_eq!(more.cost, Cost::MoreHardware);
+        let mut changed = input;
+        more.change.apply(&mut changed);
+        assert_eq!(scenario(changed).1.total_bytes, more.total_bytes);
     }
 }

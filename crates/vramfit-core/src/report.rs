@@ -30,9 +30,9 @@ pub struct ModelSummary {
     pub kv_heads: u64,
     pub head_dim: u64,
     /// Bytes one more token of context adds, for one sequence, at the
-    /// chosen KV dtype, across all layers that grow with context (a real
-    /// model's sliding-window, latent and linear layers are counted as
-    /// they are; typed numbers are all full attention).
+    /// chosen KV dtype and the scenario's context, across the layers that
+    /// still grow there (a sliding window already full adds nothing; a
+    /// latent layer adds its latent; typed numbers are all full attention).
     pub kv_bytes_per_token: u64,
     /// Layers by attention kind (a real model only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -60,12 +60,20 @@ impl ModelSummary {
             head_dim: scenario.head_dim,
             kv_bytes_per_token: model.map_or_else(
                 || dense::kv_bytes_per_token(scenario),
-                |m| m.kv_bytes_per_token(scenario.kv_milli_bits),
+                |m| growth_at_context(m, scenario),
             ),
             layers_by_kind: model.map(|m| m.layers_by_kind()).unwrap_or_default(),
             spec: scenario.model.clone(),
         }
     }
+}
+
+/// Bytes one more token adds to one sequence's cache at the scenario's
+/// context: sliding and chunked layers that have reached their window no
+/// longer grow, linear layers never do.
+fn growth_at_context(model: &ModelSpec, s: &Scenario) -> u64 {
+    let at = |tokens: u64| model.kv_cache_bytes(tokens, 1, s.kv_milli_bits);
+    at(s.context.saturating_add(1)).saturating_sub(at(s.context))
 }
 
 /// The whole document.
@@ -216,6 +224,22 @@ mod tests {
             doc.estimate.verdict.status,
             crate::verdict::FitStatus::NoCabe
         );
+    }
+
+    #[test]
+    fn kv_per_token_counts_only_layers_still_growing() {
+        // Gemma-2-9B: 21 global + 21 sliding (4,096) layers, 8 × 256 KV.
+        let at = |context: u64| {
+            let input = ScenarioInput {
+                model: Some(ModelRef::Catalog("google/gemma-2-9b-it".into())),
+                context,
+                ..ScenarioInput::default()
+            };
+            build(&input).unwrap().model.kv_bytes_per_token
+        };
+        // 42 layers × 2 × 8 × 256 × 2 bytes below the window; 21 beyond it.
+        assert_eq!(at(1_024), 344_064);
+        assert_eq!(at(8_192), 172_032);
     }
 
     #[test]

@@ -103,8 +103,16 @@ impl Verdict {
     }
 
     /// Utilization in percent, rounded to one decimal, unclamped.
+    ///
+    /// A figure that does not fit never reads 100 % or less: 100.04 %
+    /// shows as 100.1 %, so the number and the state agree.
     pub fn percent(&self) -> f64 {
-        (self.utilization * 1000.0).round() / 10.0
+        let rounded = (self.utilization * 1000.0).round() / 10.0;
+        if self.short_by_bytes > 0 && rounded <= 100.0 {
+            100.1
+        } else {
+            rounded
+        }
     }
 }
 
@@ -137,6 +145,14 @@ mod tests {
         }
     }
     const GBU: u64 = 1_000_000_000;
+
+    #[test]
+    fn just_over_never_reads_one_hundred() {
+        let v = Verdict::new(100_040, 100_000);
+        assert_eq!(v.status, FitStatus::NoCabe);
+        assert_eq!(v.percent(), 100.1);
+        assert_eq!(Verdict::new(100_000, 100_000).percent(), 100.0);
+    }
 
     #[test]
     fn zero_usable_is_total_not_a_panic() {

@@ -287,20 +287,48 @@ impl ScenarioInput {
         }
     }
 
-    /// Switches to `mode`; when the selected method does not estimate it,
-    /// also switches to the first method (in [`MethodId::ALL`] order) that
-    /// does, so the scenario stays valid.
+    /// Switches to `mode`, keeping the method when it was chosen on purpose
+    /// and still applies, else taking the most complete one that does (see
+    /// [`ScenarioInput::change_keeping_choice`]).
     ///
     /// ```
     /// use vramfit_core::{methods::MethodId, scenario::{Mode, ScenarioInput}};
     /// let mut input = ScenarioInput::default(); // quick, inference
     /// input.set_mode(Mode::Full);
-    /// assert_eq!(input.method, MethodId::Lesson);
+    /// assert_eq!(input.method, MethodId::Lesson); // typed numbers: lesson
     /// ```
     pub fn set_mode(&mut self, mode: Mode) {
-        self.mode = mode;
-        if !self.method.applies_to(mode) {
-            if let Some(m) = MethodId::ALL.into_iter().find(|m| m.applies_to(mode)) {
+        self.change_keeping_choice(|i| i.mode = mode);
+    }
+
+    /// Sets the model, re-picking the method like [`ScenarioInput::set_mode`].
+    pub fn set_model(&mut self, model: Option<ModelRef>) {
+        self.change_keeping_choice(|i| i.model = model);
+    }
+
+    /// The most complete method that estimates this input
+    /// ([`crate::methods::preferred`]), if the input is valid.
+    pub fn preferred_method(&self) -> Option<MethodId> {
+        self.validate()
+            .ok()
+            .and_then(|s| crate::methods::preferred(&s))
+    }
+
+    /// Applies `change` (a new mode or model). A method the person picked
+    /// themselves — one that differs from what [`Self::preferred_method`]
+    /// gave before the change — stays while it still estimates the
+    /// scenario; otherwise the method follows the preference again, so a
+    /// real dense model opens on the allocator for training and on the
+    /// planner for serving.
+    pub fn change_keeping_choice(&mut self, change: impl FnOnce(&mut ScenarioInput)) {
+        let followed_default = self.preferred_method() == Some(self.method);
+        change(self);
+        let still_applies = self
+            .validate()
+            .ok()
+            .is_some_and(|s| crate::methods::run(self.method, &s).is_ok());
+        if followed_default || !still_applies {
+            if let Some(m) = self.preferred_method() {
                 self.method = m;
             }
         }
@@ -331,7 +359,12 @@ impl ScenarioInput {
             }
         };
         let planner = match self.planner.settings() {
-            Ok(settings) => settings,
+            // Eager attention materializes the scores: no efficient kernel,
+            // whatever the planner's own knob says (one meaning, one place).
+            Ok(settings) => PlannerSettings {
+                efficient_attention: settings.efficient_attention && self.attn != AttnImpl::Eager,
+                ..settings
+            },
             Err(bad) => {
                 errors.extend(bad.into_iter().map(ScenarioError::Planner));
                 PlannerSettings::default()

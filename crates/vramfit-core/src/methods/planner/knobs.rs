@@ -51,7 +51,8 @@ pub struct PlannerKnobs {
     /// Prompt prefix shared by every sequence of a replica, in tokens
     /// (default 0: nothing shared).
     pub shared_prefix_tokens: u64,
-    /// A fused attention kernel (no `S²` score matrix). Default true.
+    /// A fused attention kernel (no `S²` score matrix). Default true. The
+    /// scenario's `attn: eager` also turns it off.
     pub efficient_attention: bool,
     /// Training: a 4-byte master copy per trainable parameter. Default
     /// true (mixed-precision AdamW: 2 + 2 + 4 + 8 = 16 bytes per parameter).

@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::methods::MethodId;
-use crate::scenario::{ModelRef, ScenarioInput, WeightFormat};
+use crate::report;
+use crate::scenario::{AttnImpl, ModelRef, ScenarioInput, WeightFormat};
 use crate::verdict::FitStatus;
 
 /// The custom model of the examples: 8B, 32 layers, 8 KV heads of 128,
@@ -278,4 +279,30 @@ fn score_matrix_without_efficient_attention() {
     input.planner.efficient_attention = false;
     // 2 × 32 heads × 1 × 4,096².
     assert_eq!(c(&run(&input), "attention_scores"), 1_073_741_824);
+}
+
+#[test]
+fn eager_attention_adds_the_score_matrix_like_the_knob() {
+    let base = ScenarioInput {
+        method: MethodId::Planner,
+        model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+        ..ScenarioInput::default()
+    };
+    let scores = |input: &ScenarioInput| {
+        report::build(input)
+            .unwrap()
+            .estimate
+            .components
+            .get("attention_scores")
+            .unwrap()
+    };
+    assert_eq!(scores(&base), 0);
+    let eager = ScenarioInput {
+        attn: AttnImpl::Eager,
+        ..base.clone()
+    };
+    let mut knob = base.clone();
+    knob.planner.efficient_attention = false;
+    assert!(scores(&eager) > 0);
+    assert_eq!(scores(&eager), scores(&knob));
 }
