@@ -9,12 +9,14 @@ use vramfit_core::report::Report;
 use vramfit_core::scenario::{Field, ScenarioInput};
 
 /// The knobs folded under "Advanced".
-pub const ADVANCED_FIELDS: [Field; 5] = [
+pub const ADVANCED_FIELDS: [Field; 7] = [
     Field::Users,
     Field::Gpus,
     Field::Tp,
     Field::Pp,
     Field::HostRamGb,
+    Field::OffloadGb,
+    Field::SharedPrefixTokens,
 ];
 
 /// The fields of the model's shape, given by hand only without a model.

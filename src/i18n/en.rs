@@ -244,6 +244,16 @@ fn field(field: Field) -> FieldText {
             "GB",
             "For offloading weights to the CPU (0: no offload).",
         ),
+        Field::OffloadGb => (
+            "Weights offloaded",
+            "GB",
+            "Per GPU, moved to host RAM (planner; at most 80 % of host RAM in all).",
+        ),
+        Field::SharedPrefixTokens => (
+            "Shared prefix",
+            "tokens",
+            "Prompt prefix every sequence shares, cached once (planner).",
+        ),
         Field::LoraRank => ("LoRA rank", "r", "Rank of the LoRA/QLoRA adapters."),
         Field::RuntimeGib => (
             "Runtime reserve",

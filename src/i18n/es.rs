@@ -259,6 +259,16 @@ fn field(field: Field) -> FieldText {
             "GB",
             "Para descargar pesos a la CPU (0: sin offload).",
         ),
+        Field::OffloadGb => (
+            "Pesos descargados",
+            "GB",
+            "Por GPU, a la RAM del equipo (planner; como mucho el 80 % de la RAM en total).",
+        ),
+        Field::SharedPrefixTokens => (
+            "Prefijo compartido",
+            "tokens",
+            "Prefijo del prompt que comparten todas las secuencias, en caché una vez (planner).",
+        ),
         Field::LoraRank => ("Rango LoRA", "r", "Rango de los adaptadores LoRA/QLoRA."),
         Field::RuntimeGib => (
             "Reserva de runtime",

@@ -251,6 +251,16 @@ fn field(field: Field) -> FieldText {
             "GB",
             "Om gewichten naar de CPU te verplaatsen (0: geen offload).",
         ),
+        Field::OffloadGb => (
+            "Uitbestede gewichten",
+            "GB",
+            "Per GPU, naar het RAM van de host (planner; samen hoogstens 80 % van het RAM).",
+        ),
+        Field::SharedPrefixTokens => (
+            "Gedeeld voorvoegsel",
+            "tokens",
+            "Promptvoorvoegsel dat alle sequenties delen, één keer gecachet (planner).",
+        ),
         Field::LoraRank => ("LoRA-rang", "r", "Rang van de LoRA/QLoRA-adapters."),
         Field::RuntimeGib => (
             "Runtimereserve",

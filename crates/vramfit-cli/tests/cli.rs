@@ -178,3 +178,38 @@ fn inspect_prints_the_model_object() {
     let kinds = model["layers_by_kind"].as_array().unwrap();
     assert_eq!(kinds.len(), 2);
 }
+
+#[test]
+fn offload_needs_host_ram_and_moves_weights_off_the_gpu() {
+    let base = [
+        "estimate",
+        "meta-llama/Llama-3.1-70B",
+        "--method",
+        "planner",
+        "--gpu",
+        "RTX 4090",
+        "--gpus",
+        "4",
+        "--tp",
+        "4",
+        "--json",
+    ];
+    let weights = |extra: &[&str]| {
+        let out = vramfit(&[&base[..], extra].concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["estimate"]["components"]["weights"].as_u64().unwrap()
+    };
+    let kept = weights(&[]);
+    let moved = weights(&["--host-ram-gb", "256", "--offload-gb", "10"]);
+    assert_eq!(kept - moved, 10_000_000_000);
+    let refused = vramfit(&[&base[..], &["--offload-gb", "10"]].concat());
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8(refused.stderr)
+        .unwrap()
+        .contains("80 % of its host RAM"));
+}

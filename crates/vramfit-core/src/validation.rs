@@ -193,7 +193,7 @@ pub fn markdown(rows: &[Comparison]) -> String {
     let gb = |b: u64| format!("{:.2} GB", b as f64 / 1e9);
     let pct = |c: i64| format!("{:+.2} %", c as f64 / 100.0);
     let mut out = String::from(
-        "| model | scenario | GPU | measured | vramfit | error | seed 003 error |\n|---|---|---|---|---|---|---|\n",
+        "| model | scenario | GPU | measured | vramfit | error | seed 003 error (recomputed from its rounded GB) |\n|---|---|---|---|---|---|---|\n",
     );
     for c in rows {
         out += &format!(

@@ -20,6 +20,8 @@ pub enum Field {
     Tp,
     Pp,
     HostRamGb,
+    OffloadGb,
+    SharedPrefixTokens,
     GpuMemoryGb,
     LoraRank,
     OverheadPct,
@@ -70,7 +72,7 @@ impl fmt::Display for InputError {
 
 impl Field {
     /// All fields, in the order the UI shows them.
-    pub const ALL: [Field; 19] = [
+    pub const ALL: [Field; 21] = [
         Field::ParamsB,
         Field::Layers,
         Field::KvHeads,
@@ -84,6 +86,8 @@ impl Field {
         Field::Tp,
         Field::Pp,
         Field::HostRamGb,
+        Field::OffloadGb,
+        Field::SharedPrefixTokens,
         Field::GpuMemoryGb,
         Field::LoraRank,
         Field::OverheadPct,
@@ -109,6 +113,8 @@ impl Field {
             Field::Tp => "tp",
             Field::Pp => "pp",
             Field::HostRamGb => "host_ram_gb",
+            Field::OffloadGb => "offload_gb",
+            Field::SharedPrefixTokens => "shared_prefix_tokens",
             Field::GpuMemoryGb => "gpu_memory_gb",
             Field::LoraRank => "lora_rank",
             Field::OverheadPct => "overhead_pct",
@@ -135,6 +141,8 @@ impl Field {
             Field::Tp => "--tp",
             Field::Pp => "--pp",
             Field::HostRamGb => "--host-ram-gb",
+            Field::OffloadGb => "--offload-gb",
+            Field::SharedPrefixTokens => "--prefix-tokens",
             Field::GpuMemoryGb => "--capacity-gb",
             Field::LoraRank => "--lora",
             Field::OverheadPct => "--overhead-pct",
@@ -163,6 +171,8 @@ impl Field {
             Field::Tp => (1.0, 64.0),
             Field::Pp => (1.0, 64.0),
             Field::HostRamGb => (0.0, 1_000_000.0),
+            Field::OffloadGb => (0.0, 1_000_000.0),
+            Field::SharedPrefixTokens => (0.0, 100_000_000.0),
             Field::GpuMemoryGb => (0.001, 1_000_000.0),
             Field::LoraRank => (1.0, 4096.0),
             Field::OverheadPct => (0.0, 1_000.0),
@@ -185,6 +195,7 @@ impl Field {
                 | Field::Gpus
                 | Field::Tp
                 | Field::Pp
+                | Field::SharedPrefixTokens
                 | Field::LoraRank
         )
     }

@@ -218,6 +218,8 @@ impl ScenarioInput {
             Field::Tp => self.tp as f64,
             Field::Pp => self.pp as f64,
             Field::HostRamGb => self.host_ram_gb,
+            Field::OffloadGb => self.planner.offload_gb,
+            Field::SharedPrefixTokens => self.planner.shared_prefix_tokens as f64,
             Field::GpuMemoryGb => self.gpu_memory_gb,
             Field::LoraRank => self.lora_rank as f64,
             Field::OverheadPct => self.overhead_pct,
@@ -248,6 +250,9 @@ impl ScenarioInput {
             Field::Tp => self.tp = value as u64,
             Field::Pp => self.pp = value as u64,
             Field::HostRamGb => self.host_ram_gb = value,
+            // The planner's own knobs most people reach for.
+            Field::OffloadGb => self.planner.offload_gb = value,
+            Field::SharedPrefixTokens => self.planner.shared_prefix_tokens = value as u64,
             Field::GpuMemoryGb => {
                 self.gpu_memory_gb = value;
                 self.gpu = None;
