@@ -205,6 +205,9 @@ fn invalid_input_is_a_typed_error_never_a_panic() {
                 Ok(i) => i,
                 Err(_) => continue, // a negative or fractional integer: refused by serde
             };
+        } else if field.integer() {
+            // A whole-number field cannot hold NaN or infinity at all.
+            continue;
         } else {
             input.set(field, value);
         }
