@@ -26,7 +26,9 @@ usage:
                    [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
                    [--dtype fp32|bf16|fp16] [--quant FORMAT] [--weight-bits N]
                    [--kv-dtype DTYPE] [--kv-bytes N] [--seq N] [--batch N] [--users N]
-                   [--tp N] [--pp N] [--host-ram-gb X] [--qlora]
+                   [--tp N] [--pp N] [--host-ram-gb X] [--offload-gb X] [--prefix-tokens N]
+                   [--machines N] [--hidden-size N --vocab-size N] (planner, typed model)
+                   [--qlora]
                    [--gpu NAME | --capacity-gb X | --capacity-gib X] [--gpus N]
                    [--overhead-pct X]                                    (quick)
                    [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
@@ -142,7 +144,10 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
 }
 
 /// Options that take a value besides the numeric fields' own flags.
-const VALUE_OPTIONS: [&str; 10] = [
+const VALUE_OPTIONS: [&str; 13] = [
+    "--hidden-size",
+    "--vocab-size",
+    "--machines",
     "--mode",
     "--method",
     "--quant",
@@ -239,6 +244,18 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.mode = Mode::Lora;
         }
         "--gpu" => input.set_gpu(text),
+        // The planner's custom-model shape and machine count.
+        "--hidden-size" | "--vocab-size" | "--machines" => {
+            let n: u64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("{flag} {text}: must be a whole number"))?;
+            match flag {
+                "--hidden-size" => input.planner.hidden_size = Some(n),
+                "--vocab-size" => input.planner.vocab_size = Some(n),
+                _ => input.planner.machines = n,
+            }
+        }
         "--capacity-gib" => {
             let gib: f64 = text
                 .trim()

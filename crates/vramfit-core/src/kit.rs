@@ -262,6 +262,46 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
         ..ScenarioInput::default()
     };
     allocator.set_gpu("RTX 3090");
+    let mut planner_gqa = ScenarioInput {
+        method: MethodId::Planner,
+        ..ScenarioInput::default()
+    };
+    planner_gqa.planner.hidden_size = Some(4096);
+    planner_gqa.planner.vocab_size = Some(128_000);
+    let planner_mla = ScenarioInput {
+        method: MethodId::Planner,
+        model: Some(ModelRef::Catalog("deepseek-ai/DeepSeek-V2-Lite".into())),
+        context: 4096,
+        gpus: 2,
+        tp: 2,
+        ..ScenarioInput::default()
+    };
+    let mut planner_residency = ScenarioInput {
+        context: 4096,
+        gpus: 4,
+        users: 100,
+        batch: 8,
+        ..planner_gqa.clone()
+    };
+    planner_residency.planner.machines = 2;
+    let range_llama = ScenarioInput {
+        method: MethodId::Range,
+        model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+        ..ScenarioInput::default()
+    };
+    let mut range_quant = range_llama.clone();
+    range_quant.set_weight_format(crate::scenario::WeightFormat::Q4KM);
+    let range_tp = ScenarioInput {
+        model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-70B".into())),
+        gpus: 2,
+        gpu_memory_gb: 80.0,
+        ..range_llama.clone()
+    };
+    let range_qlora = ScenarioInput {
+        mode: crate::scenario::Mode::Qlora,
+        context: 4096,
+        ..range_llama.clone()
+    };
     vec![
         (
             "seed004-8b-fp16-8k-24gb",
@@ -325,6 +365,69 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "weights 16.12, gradients 0.05, optimizer 0.11, step_workspace 0.05 and overhead 0.75 GB match the seed; activations are derived from the code (docs/allocator-derivation.md), 36.41 GB where the seed printed 36.92",
             ),
             allocator,
+        ),
+        (
+            "seed001-llama-3.1-8b-bf16-8k-24gb",
+            seed(
+                "001",
+                "Bereik bij serveren: laag = gewichten + KV-cache + 1 GB; hoog = 1.2 × gewichten + KV-cache + 1 GB",
+                "worked by hand in docs/methods/range.md: low 18,134,264,320, high 21,346,368,819 bytes",
+            ),
+            range_llama,
+        ),
+        (
+            "seed001-llama-3.1-8b-q4_k_m",
+            seed(
+                "001",
+                "8-bit en 4-bit formaten houden de embeddings en de output-head op 16 bits.",
+                "Q4_K_M at 4.89 bits for the body, 16 bits for embeddings and head",
+            ),
+            range_quant,
+        ),
+        (
+            "seed001-llama-3.1-70b-2x80gb",
+            seed(
+                "001",
+                "Met meerdere GPU's worden gewichten en cache gelijk verdeeld (tensor parallelism) en telt de runtime-overhead op elke GPU mee.",
+                "",
+            ),
+            range_tp,
+        ),
+        (
+            "seed001-llama-3.1-8b-qlora-4k",
+            seed(
+                "001",
+                "QLoRA slaat ze op in NF4 op 4.127 bits. Beide trainen adapters met rank 16 op de attention- en dense-MLP-projecties",
+                "",
+            ),
+            range_qlora,
+        ),
+        (
+            "seed002-gqa-8b-8k-24gb",
+            seed(
+                "002",
+                "Pruebas numéricas automatizadas: ejemplo GQA, precisión mixta, MLA, residencia, ...",
+                "custom model: 8 × 10⁹ parameters, H 4,096, V 128,000; total 21,095,009,690 bytes (docs/methods/planner.md)",
+            ),
+            planner_gqa,
+        ),
+        (
+            "seed002-mla-deepseek-v2-lite-tp2",
+            seed(
+                "002",
+                "MLA comprimida se presupuesta replicada por rango TP.",
+                "27 layers × (512 + 64) × 4,096 tokens × 2 bytes = 127,401,984 bytes of latent cache on each GPU",
+            ),
+            planner_mla,
+        ),
+        (
+            "seed002-residency-2x4-gpus-100-users",
+            seed(
+                "002",
+                "réplicas = equipos × GPU/(TP × PP); solicitudes/réplica = techo(usuarios/réplicas); activas = mínimo(lote, solicitudes/réplica).",
+                "8 replicas, 13 requests each, 8 active; KV reserved for all 13",
+            ),
+            planner_residency,
         ),
     ]
 }
@@ -426,6 +529,29 @@ pub fn check_json(text: &str) -> Result<(usize, Vec<KitFailure>), String> {
     Ok((examples.len(), failures))
 }
 
+/// The planner knobs that have CLI flags, where they differ from the
+/// defaults: a custom model's hidden size and vocabulary, and machines.
+fn planner_args(
+    knobs: &crate::methods::planner::PlannerKnobs,
+    default: &crate::methods::planner::PlannerKnobs,
+) -> Vec<String> {
+    let mut args = Vec::new();
+    for (flag, value) in [
+        ("--hidden-size", knobs.hidden_size),
+        ("--vocab-size", knobs.vocab_size),
+    ] {
+        if let Some(v) = value {
+            args.push(flag.to_string());
+            args.push(v.to_string());
+        }
+    }
+    if knobs.machines != default.machines {
+        args.push("--machines".into());
+        args.push(knobs.machines.to_string());
+    }
+    args
+}
+
 /// Shape fields that a real model replaces.
 const SHAPE: [Field; 4] = [
     Field::ParamsB,
@@ -494,6 +620,7 @@ pub fn cli_args(input: &ScenarioInput) -> Vec<String> {
     if !input.lora_dropout {
         args.push("--no-lora-dropout".into());
     }
+    args.extend(planner_args(&input.planner, &default.planner));
     // `--lora R` also selects LoRA mode, so the mode comes after it.
     if input.lora_rank != default.lora_rank {
         args.push("--lora".into());
@@ -572,6 +699,22 @@ mod tests {
             by_name(&kit, "seed004-70b-4bit-48gb").expected.total_bytes,
             39_681_116_006
         );
+        // Seed 001 (docs/methods/range.md) and seed 002 (docs/methods/planner.md).
+        let e = by_name(&kit, "seed001-llama-3.1-8b-bf16-8k-24gb");
+        assert_eq!(e.expected.method, MethodId::Range);
+        assert_eq!(e.expected.total_bytes, 21_346_368_819);
+        assert_eq!(
+            by_name(&kit, "seed002-gqa-8b-8k-24gb").expected.total_bytes,
+            21_095_009_690
+        );
+        let mla = by_name(&kit, "seed002-mla-deepseek-v2-lite-tp2");
+        let kv = mla
+            .expected
+            .components
+            .0
+            .iter()
+            .find(|(n, _)| n == "kv_cache");
+        assert_eq!(kv.map(|(_, b)| *b), Some(127_401_984));
         // Seed 000 (methodology.md, lesson).
         let e = by_name(&kit, "seed000-7b-inference-4k-24gib");
         assert_eq!(e.expected.method, MethodId::Lesson);
