@@ -131,6 +131,24 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
             }
         }
     }
+    if input.model.is_some() {
+        // A real model gives its own shape: a typed one would be ignored.
+        let shape = [
+            Field::ParamsB,
+            Field::Layers,
+            Field::KvHeads,
+            Field::HeadDim,
+        ];
+        if let Some(f) = shape.iter().find(|f| {
+            rest.iter()
+                .any(|a| a == f.flag() || a.starts_with(&format!("{}=", f.flag())))
+        }) {
+            return Err(format!(
+                "{} comes from MODEL's config; drop it, or drop MODEL to type the shape",
+                f.flag()
+            ));
+        }
+    }
     if !rest
         .iter()
         .any(|a| a == "--method" || a.starts_with("--method="))
@@ -371,6 +389,10 @@ mod tests {
         assert_eq!(err("estimate --seq"), "--seq needs a value");
         assert!(err("estimate --bogus 1").contains("unknown option `--bogus`"));
         assert!(err("estimate --json --bogus").contains("unknown option `--bogus`"));
+        assert_eq!(
+            err("estimate meta-llama/Llama-3.1-8B --kv-heads 4"),
+            "--kv-heads comes from MODEL's config; drop it, or drop MODEL to type the shape"
+        );
         assert!(err("estimate --quant int3").starts_with("unknown format `int3` (known: bf16"));
         assert!(err("estimate a b").contains("one MODEL only"));
         assert!(err("frobnicate").contains("unknown command"));
