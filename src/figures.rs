@@ -20,12 +20,7 @@ pub const ADVANCED_FIELDS: [Field; 7] = [
 ];
 
 /// The fields of the model's shape, given by hand only without a model.
-pub const SHAPE_FIELDS: [Field; 4] = [
-    Field::ParamsB,
-    Field::Layers,
-    Field::KvHeads,
-    Field::HeadDim,
-];
+pub const SHAPE_FIELDS: [Field; 4] = Field::SHAPE;
 
 /// The workload fields shown in step 01 (formats have their own pickers).
 pub const WORKLOAD_FIELDS: [Field; 2] = [Field::Context, Field::Batch];

@@ -133,13 +133,7 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
     }
     if input.model.is_some() {
         // A real model gives its own shape: a typed one would be ignored.
-        let shape = [
-            Field::ParamsB,
-            Field::Layers,
-            Field::KvHeads,
-            Field::HeadDim,
-        ];
-        if let Some(f) = shape.iter().find(|f| {
+        if let Some(f) = Field::SHAPE.iter().find(|f| {
             rest.iter()
                 .any(|a| a == f.flag() || a.starts_with(&format!("{}=", f.flag())))
         }) {

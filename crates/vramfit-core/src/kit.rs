@@ -552,14 +552,6 @@ fn planner_args(
     args
 }
 
-/// Shape fields that a real model replaces.
-const SHAPE: [Field; 4] = [
-    Field::ParamsB,
-    Field::Layers,
-    Field::KvHeads,
-    Field::HeadDim,
-];
-
 /// The arguments of `vramfit` that reproduce `input`'s estimate: the
 /// subcommand, the model, every value that differs from the defaults, then
 /// the method and the mode (always named, so that nothing depends on the
@@ -585,7 +577,7 @@ pub fn cli_args(input: &ScenarioInput) -> Vec<String> {
     // `--lora` comes last: it also selects LoRA mode.
     for field in Field::ALL.into_iter().filter(|f| *f != Field::LoraRank) {
         let flag = field.flag();
-        let replaced = (input.model.is_some() && SHAPE.contains(&field))
+        let replaced = (input.model.is_some() && Field::SHAPE.contains(&field))
             || (field == Field::WeightBits && input.weight_format.is_some())
             || (field == Field::GpuMemoryGb && input.gpu.is_some());
         let value = input.get(field);

@@ -96,6 +96,15 @@ impl Field {
         Field::MarginPct,
     ];
 
+    /// The fields of the model's shape: typed by hand, or replaced by a
+    /// real model's (catalog id or `config.json`).
+    pub const SHAPE: [Field; 4] = [
+        Field::ParamsB,
+        Field::Layers,
+        Field::KvHeads,
+        Field::HeadDim,
+    ];
+
     /// The field's key in JSON, in `data-testid`s (`field-<key>`) and, with
     /// `-` for `_`, as a CLI flag.
     pub const fn key(self) -> &'static str {
