@@ -281,10 +281,10 @@ pub fn Breakdown(
                 <caption class="vf-visually-hidden">{move || t().breakdown_caption}</caption>
                 <tbody>
                     {move || rows.get().into_iter().map(|row| view! {
-                        <tr data-testid=format!("component-{}", row.name) data-bytes=row.bytes>
+                        <tr data-testid=format!("component-{}", row.term.id()) data-bytes=row.bytes>
                             <th scope="row">
                                 <span class=format!("vf-swatch vf-c{}", row.colour) aria-hidden="true"></span>
-                                {t().component(row.name).to_string()}
+                                {(t().term)(row.term)}
                                 {row.outside_total.then(|| view! {
                                     <span class="vf-methods__summary">{t().outside_total}</span>
                                 })}

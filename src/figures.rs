@@ -7,6 +7,7 @@ use vramfit_core::methods::planner::{NoSpeed, SpeedRange};
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::report::Report;
 use vramfit_core::scenario::{Field, ScenarioInput};
+use vramfit_core::term::Term;
 
 /// The knobs folded under "Advanced".
 pub const ADVANCED_FIELDS: [Field; 7] = [
@@ -55,8 +56,8 @@ pub fn kv_dtype_of(bytes: f64) -> Option<usize> {
 /// One line of the breakdown.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakdownRow {
-    /// The core's component name (`kv_cache`).
-    pub name: &'static str,
+    /// The term (`kv_cache`).
+    pub term: Term,
     pub bytes: u64,
     /// Width in the stacked bar, percent of all rows.
     pub share_pct: f64,
@@ -74,11 +75,11 @@ pub fn breakdown_rows(result: &MethodResult) -> Vec<BreakdownRow> {
     parts
         .into_iter()
         .map(|c| BreakdownRow {
-            name: c.name,
+            term: c.term,
             bytes: c.bytes,
             share_pct: c.bytes as f64 / all * 100.0,
-            colour: colour_index(c.name),
-            outside_total: result.outside_total.contains(&c.name),
+            colour: colour_index(c.term),
+            outside_total: result.outside_total.contains(&c.term),
         })
         .collect()
 }
@@ -86,20 +87,20 @@ pub fn breakdown_rows(result: &MethodResult) -> Vec<BreakdownRow> {
 /// Number of component colours in the style sheet (`--vf-c0` …).
 pub const COLOURS: usize = 10;
 
-/// One colour per component name, the same in every method and view;
-/// related terms of different methods share one.
-pub fn colour_index(name: &str) -> usize {
-    match name {
-        "weights" => 0,
-        "kv_cache" => 1,
-        "overhead" | "engine_context" => 2,
-        "training_states" | "model_states" | "master_weights" => 3,
-        "runtime" | "communication" | "offload_staging" => 4,
-        "activation" | "activations" | "attention_scores" => 5,
-        "margin" => 6,
-        "gradients" | "adapters" => 7,
-        "optimizer" | "logits" => 8,
-        _ => COLOURS - 1,
+/// One colour per term, the same in every method and view; related terms
+/// of different methods share one.
+pub fn colour_index(term: Term) -> usize {
+    match term {
+        Term::Weights => 0,
+        Term::KvCache => 1,
+        Term::Overhead | Term::EngineContext => 2,
+        Term::TrainingStates | Term::ModelStates | Term::MasterWeights => 3,
+        Term::Runtime | Term::Communication | Term::OffloadStaging => 4,
+        Term::Activation | Term::Activations | Term::AttentionScores => 5,
+        Term::Margin => 6,
+        Term::Gradients | Term::Adapters => 7,
+        Term::Optimizer | Term::Logits => 8,
+        Term::AutocastCache | Term::StepWorkspace => 9,
     }
 }
 

@@ -12,6 +12,7 @@ use vramfit_app::share::{base64url_decode, base64url_encode, fragment_of, scenar
 use vramfit_core::methods::MethodId;
 use vramfit_core::report;
 use vramfit_core::scenario::{Field, Mode, ModelRef, ScenarioInput};
+use vramfit_core::term::Term;
 use vramfit_core::units::DisplayUnit;
 use vramfit_core::verdict::FitStatus;
 use wasm_bindgen_test::*;
@@ -116,10 +117,9 @@ fn every_language_says_everything() {
         for mode in Mode::ALL {
             assert!(!(t.mode_name)(mode).is_empty());
         }
-        for name in [
-            "weights", "kv_cache", "overhead", "margin", "logits", "adapters",
-        ] {
-            assert!((t.component_name)(name).is_some(), "{lang:?} {name}");
+        for term in Term::ALL {
+            let name = (t.term)(term);
+            assert!(!name.is_empty() && !name.contains('_'), "{lang:?} {term:?}");
         }
     }
     // The tables differ: nothing was left in another language.

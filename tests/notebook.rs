@@ -14,7 +14,7 @@ use vramfit_app::notebook::store::{
 use vramfit_app::notebook::{Notebook, NotebookPanel};
 use vramfit_core::methods::MethodId;
 use vramfit_core::report;
-use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::scenario::{Mode, ModelRef, ScenarioInput};
 use vramfit_core::units::DisplayUnit;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -469,6 +469,43 @@ async fn lesson_hides_the_result_until_a_prediction_is_written() {
     assert_eq!(count(&root, "lesson-result"), 0);
     assert_eq!(count(&root, "lesson-result-hidden"), 1);
     assert!(disabled(&root, "lesson-reveal"));
+}
+
+/// Range reports `model_states` in full fine-tuning; the lesson once
+/// looked for `states` and showed the raw key. Every term it shows has its
+/// name and a formula.
+#[wasm_bindgen_test]
+async fn the_lesson_names_and_derives_every_term_of_the_method() {
+    let root = host();
+    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new("en"));
+    input.set(ScenarioInput {
+        method: MethodId::Range,
+        mode: Mode::Full,
+        model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+        ..ScenarioInput::default()
+    });
+    settle().await;
+    let row = find(&root, "lesson-term-model_states");
+    let cells = row.children();
+    assert_eq!(
+        cells.item(0).unwrap().text_content().unwrap(),
+        "Model states"
+    );
+    assert_eq!(cells.item(1).unwrap().text_content().unwrap(), "16 × P / n");
+    for term in [
+        "weights",
+        "adapters",
+        "activations",
+        "logits",
+        "runtime",
+        "margin",
+    ] {
+        let row = find(&root, &format!("lesson-term-{term}"));
+        let name = row.children().item(0).unwrap().text_content().unwrap();
+        assert!(!name.contains('_') && !name.is_empty(), "{term}: {name}");
+        let formula = row.children().item(1).unwrap().text_content().unwrap();
+        assert!(!formula.is_empty(), "{term} has no formula");
+    }
 }
 
 #[wasm_bindgen_test]

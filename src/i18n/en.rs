@@ -10,6 +10,7 @@ use vramfit_core::methods::planner::{KnobProblem, NoSpeed, PlannerError};
 use vramfit_core::methods::{Feature, MethodId, OutOfScope};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
+use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
 /// Decimal point, comma between thousands.
@@ -159,30 +160,27 @@ pub static TEXTS: Texts = Texts {
         FitStatus::Ajustada => "tight",
         FitStatus::NoCabe => "does not fit",
     },
-    component_name: |name| {
-        Some(match name {
-            "weights" => "Weights",
-            "kv_cache" => "KV cache",
-            "overhead" => "Overhead",
-            "training_states" => "Training states",
-            "runtime" => "Runtime",
-            "activation" => "Activations",
-            "margin" => "Margin",
-            "gradients" => "Gradients",
-            "optimizer" => "Optimizer",
-            "activations" => "Saved activations",
-            "autocast_cache" => "Autocast copies",
-            "step_workspace" => "Step workspace",
-            "model_states" => "Model states",
-            "adapters" => "Adapters",
-            "logits" => "Logits",
-            "attention_scores" => "Attention scores",
-            "master_weights" => "Master weights",
-            "communication" => "Communication",
-            "offload_staging" => "Offload staging",
-            "engine_context" => "Engine context",
-            _ => return None,
-        })
+    term: |term| match term {
+        Term::Weights => "Weights",
+        Term::KvCache => "KV cache",
+        Term::Overhead => "Overhead",
+        Term::TrainingStates => "Training states",
+        Term::Runtime => "Runtime",
+        Term::Activation => "Activation reserve",
+        Term::Margin => "Margin",
+        Term::Gradients => "Gradients",
+        Term::Optimizer => "Optimizer",
+        Term::Activations => "Saved activations",
+        Term::AutocastCache => "Autocast copies",
+        Term::StepWorkspace => "Step workspace",
+        Term::ModelStates => "Model states",
+        Term::Adapters => "Adapters",
+        Term::Logits => "Logits",
+        Term::AttentionScores => "Attention scores",
+        Term::MasterWeights => "Master weights",
+        Term::Communication => "Communication",
+        Term::OffloadStaging => "Offload staging",
+        Term::EngineContext => "Engine context",
     },
     change,
     cost: |c| match c {

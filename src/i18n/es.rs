@@ -10,6 +10,7 @@ use vramfit_core::methods::planner::{KnobProblem, NoSpeed, PlannerError};
 use vramfit_core::methods::{Feature, MethodId, OutOfScope};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
+use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
 /// Decimal comma; a narrow space between thousands from five digits on.
@@ -162,30 +163,27 @@ pub static TEXTS: Texts = Texts {
         FitStatus::Ajustada => "ajustada",
         FitStatus::NoCabe => "no cabe",
     },
-    component_name: |name| {
-        Some(match name {
-            "weights" => "Pesos",
-            "kv_cache" => "Caché KV",
-            "overhead" => "Sobrecarga",
-            "training_states" => "Estados de entrenamiento",
-            "runtime" => "Runtime",
-            "activation" => "Activaciones",
-            "margin" => "Margen",
-            "gradients" => "Gradientes",
-            "optimizer" => "Optimizador",
-            "activations" => "Activaciones guardadas",
-            "autocast_cache" => "Copias de autocast",
-            "step_workspace" => "Búfer del paso",
-            "model_states" => "Estados del modelo",
-            "adapters" => "Adaptadores",
-            "logits" => "Logits",
-            "attention_scores" => "Matriz de atención",
-            "master_weights" => "Pesos maestros",
-            "communication" => "Comunicación",
-            "offload_staging" => "Búfer de offload",
-            "engine_context" => "Contexto del motor",
-            _ => return None,
-        })
+    term: |term| match term {
+        Term::Weights => "Pesos",
+        Term::KvCache => "Caché KV",
+        Term::Overhead => "Sobrecarga",
+        Term::TrainingStates => "Estados de entrenamiento",
+        Term::Runtime => "Runtime",
+        Term::Activation => "Reserva de activaciones",
+        Term::Margin => "Margen",
+        Term::Gradients => "Gradientes",
+        Term::Optimizer => "Optimizador",
+        Term::Activations => "Activaciones guardadas",
+        Term::AutocastCache => "Copias de autocast",
+        Term::StepWorkspace => "Búfer del paso",
+        Term::ModelStates => "Estados del modelo",
+        Term::Adapters => "Adaptadores",
+        Term::Logits => "Logits",
+        Term::AttentionScores => "Matriz de atención",
+        Term::MasterWeights => "Pesos maestros",
+        Term::Communication => "Comunicación",
+        Term::OffloadStaging => "Búfer de offload",
+        Term::EngineContext => "Contexto del motor",
     },
     change,
     cost: |c| match c {

@@ -25,6 +25,7 @@ use vramfit_core::methods::planner::NoSpeed;
 use vramfit_core::methods::{MethodId, OutOfScope};
 use vramfit_core::model::{AttentionKind, ConfigError};
 use vramfit_core::scenario::{Field, InputError, Mode, ScenarioError};
+use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
 /// Where the chosen language is remembered.
@@ -254,19 +255,12 @@ pub struct Texts {
     pub mode_name: fn(Mode) -> &'static str,
     pub method_summary: fn(MethodId) -> &'static str,
     pub status_word: fn(FitStatus) -> &'static str,
-    /// A breakdown component's name (`None`: show the core's own name).
-    pub component_name: fn(&str) -> Option<&'static str>,
+    /// A term's name (every term of every method).
+    pub term: fn(Term) -> &'static str,
     pub change: fn(&Change) -> String,
     pub cost: fn(Cost) -> &'static str,
     pub attention_kind: fn(&AttentionKind) -> String,
     pub out_of_scope: fn(&OutOfScope) -> String,
-}
-
-impl Texts {
-    /// A component's display name, falling back to the core's name.
-    pub fn component<'a>(&self, name: &'a str) -> &'a str {
-        (self.component_name)(name).unwrap_or(name)
-    }
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -10,6 +10,7 @@ use vramfit_core::methods::planner::{KnobProblem, NoSpeed, PlannerError};
 use vramfit_core::methods::{Feature, MethodId, OutOfScope};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
+use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
 /// Decimal comma, point between thousands.
@@ -162,30 +163,27 @@ pub static TEXTS: Texts = Texts {
         FitStatus::Ajustada => "krap",
         FitStatus::NoCabe => "past niet",
     },
-    component_name: |name| {
-        Some(match name {
-            "weights" => "Gewichten",
-            "kv_cache" => "KV-cache",
-            "overhead" => "Overhead",
-            "training_states" => "Trainingstoestanden",
-            "runtime" => "Runtime",
-            "activation" => "Activaties",
-            "margin" => "Marge",
-            "gradients" => "Gradiënten",
-            "optimizer" => "Optimizer",
-            "activations" => "Bewaarde activaties",
-            "autocast_cache" => "Autocast-kopieën",
-            "step_workspace" => "Werkbuffer van de stap",
-            "model_states" => "Modeltoestanden",
-            "adapters" => "Adapters",
-            "logits" => "Logits",
-            "attention_scores" => "Attentionscores",
-            "master_weights" => "Mastergewichten",
-            "communication" => "Communicatie",
-            "offload_staging" => "Offloadbuffer",
-            "engine_context" => "Enginecontext",
-            _ => return None,
-        })
+    term: |term| match term {
+        Term::Weights => "Gewichten",
+        Term::KvCache => "KV-cache",
+        Term::Overhead => "Overhead",
+        Term::TrainingStates => "Trainingstoestanden",
+        Term::Runtime => "Runtime",
+        Term::Activation => "Activatiereserve",
+        Term::Margin => "Marge",
+        Term::Gradients => "Gradiënten",
+        Term::Optimizer => "Optimizer",
+        Term::Activations => "Bewaarde activaties",
+        Term::AutocastCache => "Autocast-kopieën",
+        Term::StepWorkspace => "Werkbuffer van de stap",
+        Term::ModelStates => "Modeltoestanden",
+        Term::Adapters => "Adapters",
+        Term::Logits => "Logits",
+        Term::AttentionScores => "Attentionscores",
+        Term::MasterWeights => "Mastergewichten",
+        Term::Communication => "Communicatie",
+        Term::OffloadStaging => "Offloadbuffer",
+        Term::EngineContext => "Enginecontext",
     },
     change,
     cost: |c| match c {

@@ -7,6 +7,7 @@
 //! The lesson computes nothing of its own: every figure is the core's
 //! (`kit::run` on the scenario or on a copy with one change).
 
+pub mod formulas;
 pub mod text;
 
 use crate::download::download_text;
@@ -19,6 +20,7 @@ use vramfit_core::kit;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::report::Report;
 use vramfit_core::scenario::{Field, ScenarioInput, WeightFormat};
+use vramfit_core::term::Term;
 use vramfit_core::units::DisplayUnit;
 
 /// What the student has done (not read) since the page opened.
@@ -152,10 +154,10 @@ fn Understand(
                 .0
                 .iter()
                 .map(|c| {
-                    let formula = text::term_formula(doc.estimate.method, c.name);
+                    let formula = formulas::formula(doc.estimate.method, c.term);
                     view! {
-                        <tr data-testid=format!("lesson-term-{}", c.name)>
-                            <th scope="row">{text::component(l, c.name)}</th>
+                        <tr data-testid=format!("lesson-term-{}", c.term.id())>
+                            <th scope="row">{text::term_name(l, c.term)}</th>
                             <td><code>{formula}</code></td>
                             <td class="vf-num">{masked(shown, || text::bytes(l, u, c.bytes))}</td>
                         </tr>
@@ -480,17 +482,17 @@ fn effective_bits(input: &ScenarioInput) -> f64 {
 
 /// Components whose bytes differ between two results (a component one
 /// method does not have counts as 0 bytes there).
-fn changed_terms(lang: Lang, a: &MethodResult, b: &MethodResult) -> Vec<String> {
-    let mut names: Vec<&str> = a.components.0.iter().map(|c| c.name).collect();
-    for c in &b.components.0 {
-        if !names.contains(&c.name) {
-            names.push(c.name);
+fn changed_terms(lang: Lang, a: &MethodResult, b: &MethodResult) -> Vec<&'static str> {
+    let mut terms: Vec<Term> = a.components.terms().collect();
+    for term in b.components.terms() {
+        if !terms.contains(&term) {
+            terms.push(term);
         }
     }
-    names
+    terms
         .into_iter()
-        .filter(|n| a.components.get(n).unwrap_or(0) != b.components.get(n).unwrap_or(0))
-        .map(|n| text::component(lang, n))
+        .filter(|t| a.components.get(*t).unwrap_or(0) != b.components.get(*t).unwrap_or(0))
+        .map(|t| text::term_name(lang, t))
         .collect()
 }
 

@@ -3,6 +3,7 @@
 //! wording; they ask here with a [`Lang`].
 
 use vramfit_core::methods::MethodId;
+use vramfit_core::term::Term;
 use vramfit_core::units::DisplayUnit;
 use vramfit_core::verdict::FitStatus;
 
@@ -511,51 +512,10 @@ pub fn boundary_exact_gpu(lang: Lang, amount: &str) -> String {
     }
 }
 
-/// A component's display name.
-pub fn component(lang: Lang, name: &str) -> String {
-    let es = match name {
-        "weights" => "Pesos",
-        "kv_cache" => "Caché KV",
-        "overhead" => "Sobrecarga",
-        "training_states" => "Estados de entrenamiento",
-        "runtime" => "Runtime",
-        "activation" => "Reserva de activaciones",
-        "margin" => "Margen",
-        "gradients" => "Gradientes",
-        "optimizer" => "Optimizador",
-        "activations" => "Activaciones guardadas",
-        "autocast_cache" => "Copias de autocast",
-        "step_workspace" => "Búfer del paso",
-        "logits" => "Logits",
-        "states" => "Estados del modelo",
-        _ => "",
-    };
-    let en = match name {
-        "weights" => "Weights",
-        "kv_cache" => "KV cache",
-        "overhead" => "Overhead",
-        "training_states" => "Training states",
-        "runtime" => "Runtime",
-        "activation" => "Activation reserve",
-        "margin" => "Margin",
-        "gradients" => "Gradients",
-        "optimizer" => "Optimizer",
-        "activations" => "Saved activations",
-        "autocast_cache" => "Autocast copies",
-        "step_workspace" => "Step workspace",
-        "logits" => "Logits",
-        "states" => "Model states",
-        _ => "",
-    };
-    let word = match lang {
-        Lang::Es => es,
-        Lang::En => en,
-    };
-    if word.is_empty() {
-        name.replace('_', " ")
-    } else {
-        word.to_string()
-    }
+/// A term's name: the app's own, in the lesson's language.
+pub fn term_name(lang: Lang, term: Term) -> &'static str {
+    let app = crate::i18n::Lang::from_tag(lang.code()).unwrap_or_default();
+    (app.t().term)(term)
 }
 
 /// What a method's lesson says: how to read it, its formulas, its
@@ -587,26 +547,6 @@ pub fn method_lesson(lang: Lang, method: MethodId) -> &'static MethodLesson {
         (Lang::En, "range") => &RANGE_EN,
         (Lang::Es, _) => &OTHER_ES,
         (Lang::En, _) => &OTHER_EN,
-    }
-}
-
-/// The formula of one component under `method`, when the lesson knows it.
-pub fn term_formula(method: MethodId, component: &str) -> &'static str {
-    match (method.id(), component) {
-        (_, "weights") => "P × b_w / 8",
-        ("quick", "kv_cache") | ("lesson", "kv_cache") => "2 × L × H_kv × d_head × S × B × b_kv",
-        ("quick", "overhead") => "(weights + kv_cache) × o / 100",
-        ("lesson", "training_states") => "P × 18 B",
-        ("lesson", "runtime") => "R × 2³⁰",
-        ("lesson", "activation") => "A × 2³⁰",
-        ("lesson", "margin") => "subtotal × m / 100",
-        ("allocator", "kv_cache") => "2 × L × B × S × k × bytes",
-        ("allocator", "overhead") => "0.75 GB (outside total)",
-        ("allocator", "optimizer") => "AdamW: 2 states / SGD: 1",
-        ("range", "kv_cache") => "model layers × S × B",
-        ("range", "runtime") => "1 GB",
-        ("range", "margin") => "0.2 × weights (high − low)",
-        _ => "",
     }
 }
 

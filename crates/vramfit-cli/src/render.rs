@@ -18,14 +18,14 @@ pub fn estimate(doc: &Report) -> String {
         .0
         .iter()
         .filter(|c| c.bytes > 0)
-        .partition(|c| est.outside_total.contains(&c.name));
+        .partition(|c| est.outside_total.contains(&c.term));
     let mut out = format!("method: {}\n", est.method.id());
     for c in inside {
-        out += &line(c.name, c.bytes);
+        out += &line(c.term.id(), c.bytes);
     }
     out += &line("total", est.total_bytes);
     for c in outside {
-        out += &line(c.name, c.bytes);
+        out += &line(c.term.id(), c.bytes);
     }
     if let (Some(low), Some(high)) = (est.low_bytes, est.high_bytes) {
         out += &format!(

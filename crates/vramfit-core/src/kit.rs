@@ -113,7 +113,7 @@ impl ComponentBytes {
                 .components
                 .0
                 .iter()
-                .map(|c| (c.name.to_string(), c.bytes))
+                .map(|c| (c.term.id().to_string(), c.bytes))
                 .collect(),
         )
     }

@@ -14,6 +14,7 @@ pub mod model;
 pub mod report;
 pub mod scenario;
 pub mod table;
+pub mod term;
 pub mod units;
 pub mod validation;
 pub mod verdict;

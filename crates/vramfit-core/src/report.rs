@@ -7,6 +7,8 @@ use crate::methods::planner::{self, NoSpeed, Speed};
 use crate::methods::{self, dense, MethodId, MethodResult};
 use crate::model::{LayerCount, ModelSpec};
 use crate::scenario::{ModelRef, Scenario, ScenarioError, ScenarioInput};
+#[cfg(test)]
+use crate::term::Term;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -210,15 +212,15 @@ mod tests {
             ..ScenarioInput::default()
         };
         let doc = build(&input).unwrap();
-        let gb2 = |name: &str| {
-            let bytes = doc.estimate.components.get(name).unwrap();
+        let gb2 = |term: Term| {
+            let bytes = doc.estimate.components.get(term).unwrap();
             format!("{:.2}", bytes as f64 / 1e9)
         };
-        assert_eq!(gb2("weights"), "16.12");
-        assert_eq!(gb2("gradients"), "0.05");
-        assert_eq!(gb2("optimizer"), "0.11");
-        assert_eq!(gb2("step_workspace"), "0.05");
-        assert_eq!(gb2("overhead"), "0.75");
+        assert_eq!(gb2(Term::Weights), "16.12");
+        assert_eq!(gb2(Term::Gradients), "0.05");
+        assert_eq!(gb2(Term::Optimizer), "0.11");
+        assert_eq!(gb2(Term::StepWorkspace), "0.05");
+        assert_eq!(gb2(Term::Overhead), "0.75");
         // RTX 3090 (24 GB): does not fit.
         assert_eq!(
             doc.estimate.verdict.status,

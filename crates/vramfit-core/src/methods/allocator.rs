@@ -44,9 +44,10 @@
 //! (largest 1.96 %, mean 0.40 %; `tests/allocator_validation.rs`).
 
 use crate::methods::scope::{Feature, OutOfScope};
-use crate::methods::{Component, Components, MethodId, MethodResult};
+use crate::methods::{MethodId, MethodResult};
 use crate::model::{Family, ModelSpec};
 use crate::scenario::{Scenario, WeightFormat};
+use crate::term::Term;
 use crate::units::{percent_of, saturate, GB};
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
@@ -622,18 +623,18 @@ impl AllocatorBreakdown {
         )
     }
 
-    /// The terms in display order, with their stable names.
-    pub fn terms(&self) -> [(&'static str, u64); 9] {
+    /// The terms in display order: those of the total, then the
+    /// overhead kept outside it.
+    pub fn terms(&self) -> [(Term, u64); 8] {
         [
-            ("weights", self.weights),
-            ("kv_cache", self.kv_cache),
-            ("gradients", self.gradients),
-            ("optimizer", self.optimizer),
-            ("activations", self.activations),
-            ("autocast_cache", self.autocast_cache),
-            ("step_workspace", self.step_workspace),
-            ("total", self.total),
-            ("overhead", self.overhead),
+            (Term::Weights, self.weights),
+            (Term::KvCache, self.kv_cache),
+            (Term::Gradients, self.gradients),
+            (Term::Optimizer, self.optimizer),
+            (Term::Activations, self.activations),
+            (Term::AutocastCache, self.autocast_cache),
+            (Term::StepWorkspace, self.step_workspace),
+            (Term::Overhead, self.overhead),
         ]
     }
 }
@@ -1281,17 +1282,10 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, OutOfScope> {
     let spec = s.model.as_deref().ok_or(OutOfScope::NeedsModel)?;
     let arch = DenseArch::from_spec(spec)?;
     let e = estimate(&arch, &inputs_of(s)?);
-    let components = e
-        .terms()
-        .into_iter()
-        .filter(|(name, _)| *name != "total")
-        .map(|(name, bytes)| Component { name, bytes })
-        .collect();
     Ok(MethodResult {
-        components: Components(components),
-        outside_total: vec!["overhead"],
+        outside_total: vec![Term::Overhead],
         verdict: e.fits(device_bytes(s.gpu_bytes)),
-        ..MethodResult::new(MethodId::Allocator, &[], e.total, 0)
+        ..MethodResult::new(MethodId::Allocator, &e.terms(), e.total, 0)
     })
 }
 

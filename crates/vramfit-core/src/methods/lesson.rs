@@ -65,12 +65,12 @@
 //! 19.54 GiB, margin 2.93 GiB, total 22.47 GiB: fits, at 93.6 %.
 //!
 //! ```
-//! use vramfit_core::methods::lesson;
+//! use vramfit_core::{methods::lesson, term::Term};
 //! let s = lesson::seed_example().validate().unwrap();
 //! let r = lesson::estimate(&s);
-//! assert_eq!(r.components.get("kv_cache"), Some(1 << 29)); // 0.5 GiB
-//! assert_eq!(r.components.get("weights"), Some(14_000_000_000));
-//! assert_eq!(r.components.get("margin"), Some(3_146_898_278));
+//! assert_eq!(r.components.get(Term::KvCache), Some(1 << 29)); // 0.5 GiB
+//! assert_eq!(r.components.get(Term::Weights), Some(14_000_000_000));
+//! assert_eq!(r.components.get(Term::Margin), Some(3_146_898_278));
 //! assert_eq!(r.total_bytes, 24_126_220_134);
 //! assert_eq!(r.verdict.usable_bytes, 24 << 30);
 //! assert_eq!(r.verdict.short_by_bytes, 0);
@@ -79,6 +79,7 @@
 use crate::methods::dense::{kv_cache_bytes, weights_bytes};
 use crate::methods::{MethodId, MethodResult};
 use crate::scenario::{Mode, Scenario, ScenarioInput};
+use crate::term::Term;
 use crate::units::{percent_of, saturate, sum, GB, GIB};
 
 /// Bytes of the working (BF16/FP16) copy of each weight in training.
@@ -150,12 +151,12 @@ pub fn estimate(s: &Scenario) -> MethodResult {
     MethodResult::new(
         MethodId::Lesson,
         &[
-            ("weights", weights),
-            ("kv_cache", kv_cache),
-            ("training_states", training_states),
-            ("runtime", s.runtime_bytes),
-            ("activation", s.activation_bytes),
-            ("margin", margin),
+            (Term::Weights, weights),
+            (Term::KvCache, kv_cache),
+            (Term::TrainingStates, training_states),
+            (Term::Runtime, s.runtime_bytes),
+            (Term::Activation, s.activation_bytes),
+            (Term::Margin, margin),
         ],
         total,
         s.gpu_bytes,
@@ -188,35 +189,35 @@ mod tests {
     #[test]
     fn seed_000_example_exact_bytes() {
         let r = run(seed_example());
-        let names: Vec<&str> = r.components.0.iter().map(|c| c.name).collect();
+        let names: Vec<Term> = r.components.terms().collect();
         assert_eq!(
             names,
             [
-                "weights",
-                "kv_cache",
-                "training_states",
-                "runtime",
-                "activation",
-                "margin"
+                Term::Weights,
+                Term::KvCache,
+                Term::TrainingStates,
+                Term::Runtime,
+                Term::Activation,
+                Term::Margin
             ]
         );
         // 7 × 10⁹ × 16 / 8.
-        assert_eq!(r.components.get("weights"), Some(14_000_000_000));
+        assert_eq!(r.components.get(Term::Weights), Some(14_000_000_000));
         // 2 × 32 × 8 × 128 × 4096 × 1 × 2 = 2²⁹: "0.5 GiB".
-        assert_eq!(r.components.get("kv_cache"), Some(536_870_912));
+        assert_eq!(r.components.get(Term::KvCache), Some(536_870_912));
         assert_eq!(
-            DisplayUnit::Gib.of(r.components.get("kv_cache").unwrap()),
+            DisplayUnit::Gib.of(r.components.get(Term::KvCache).unwrap()),
             0.5
         );
-        assert_eq!(r.components.get("training_states"), Some(0));
-        assert_eq!(r.components.get("runtime"), Some(2_147_483_648));
-        assert_eq!(r.components.get("activation"), Some(4_294_967_296));
+        assert_eq!(r.components.get(Term::TrainingStates), Some(0));
+        assert_eq!(r.components.get(Term::Runtime), Some(2_147_483_648));
+        assert_eq!(r.components.get(Term::Activation), Some(4_294_967_296));
         // Subtotal 20,979,321,856; 15 % of it = 3,146,898,278.4 → nearest byte.
-        assert_eq!(r.components.get("margin"), Some(3_146_898_278));
+        assert_eq!(r.components.get(Term::Margin), Some(3_146_898_278));
         assert_eq!(r.total_bytes, 24_126_220_134);
         // In GiB as the seed displays them.
-        assert_eq!(gib2(r.components.get("weights").unwrap()), "13.04 GiB");
-        assert_eq!(gib2(r.components.get("margin").unwrap()), "2.93 GiB");
+        assert_eq!(gib2(r.components.get(Term::Weights).unwrap()), "13.04 GiB");
+        assert_eq!(gib2(r.components.get(Term::Margin).unwrap()), "2.93 GiB");
         assert_eq!(gib2(r.total_bytes), "22.47 GiB");
         // Fits 24 GiB with 1,643,583,642 bytes to spare, at 93.6 %.
         assert_eq!(r.verdict.usable_bytes, 25_769_803_776);
@@ -229,13 +230,16 @@ mod tests {
     fn seed_000_training_is_18_bytes_per_parameter_plus_reserves() {
         let r = run(training());
         assert_eq!(TRAINING_BYTES_PER_PARAM, 18);
-        assert_eq!(r.components.get("training_states"), Some(126_000_000_000));
+        assert_eq!(
+            r.components.get(Term::TrainingStates),
+            Some(126_000_000_000)
+        );
         assert_eq!(gib2(126_000_000_000), "117.35 GiB");
         // Weights are inside the 18 bytes; no KV cache in training.
-        assert_eq!(r.components.get("weights"), Some(0));
-        assert_eq!(r.components.get("kv_cache"), Some(0));
+        assert_eq!(r.components.get(Term::Weights), Some(0));
+        assert_eq!(r.components.get(Term::KvCache), Some(0));
         // Subtotal 132,442,450,944; 15 % = 19,866,367,641.6 → nearest byte.
-        assert_eq!(r.components.get("margin"), Some(19_866_367_642));
+        assert_eq!(r.components.get(Term::Margin), Some(19_866_367_642));
         assert_eq!(r.total_bytes, 152_308_818_586);
         assert_eq!(gib2(r.total_bytes), "141.85 GiB");
         assert_eq!(r.verdict.status, FitStatus::NoCabe);
@@ -319,7 +323,7 @@ mod tests {
             margin_pct: 1_000.0,
             ..seed_example()
         });
-        assert_eq!(r.components.get("kv_cache"), Some(u64::MAX));
+        assert_eq!(r.components.get(Term::KvCache), Some(u64::MAX));
         assert_eq!(r.total_bytes, u64::MAX);
         assert!(r.verdict.utilization.is_finite());
     }

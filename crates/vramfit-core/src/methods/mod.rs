@@ -8,13 +8,13 @@ pub mod lesson;
 pub mod planner;
 pub mod quick;
 pub mod range;
+pub mod result;
 pub mod scope;
 
 use crate::scenario::{Field, Mode, Scenario, ScenarioError};
-use crate::verdict::Verdict;
+pub use result::{Component, Components, MethodResult};
 pub use scope::{Feature, OutOfScope};
-use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 /// The methods vramfit knows, by their stable name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -133,96 +133,6 @@ impl MethodId {
         MethodId::ALL
             .into_iter()
             .find(|m| m.id().eq_ignore_ascii_case(name.trim()))
-    }
-}
-
-/// One named term of an estimate, in bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Component {
-    /// Stable name (`weights`, `kv_cache`, `overhead`, ...).
-    pub name: &'static str,
-    pub bytes: u64,
-}
-
-/// Components serialize as one JSON object, keeping their order.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Components(pub Vec<Component>);
-
-impl Serialize for Components {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for c in &self.0 {
-            map.serialize_entry(c.name, &c.bytes)?;
-        }
-        map.end()
-    }
-}
-
-impl Components {
-    /// The bytes of the component called `name`, if the method has one.
-    pub fn get(&self, name: &str) -> Option<u64> {
-        self.0.iter().find(|c| c.name == name).map(|c| c.bytes)
-    }
-}
-
-/// What a method says about a scenario.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MethodResult {
-    /// Which method produced this.
-    pub method: MethodId,
-    /// The terms, in the order the method adds them.
-    pub components: Components,
-    /// Total on the most loaded GPU, in bytes.
-    pub total_bytes: u64,
-    /// GPUs that carry this budget: 1 for the single-device methods; every
-    /// GPU of the scenario for range and planner, which budget each GPU
-    /// alike (the most loaded stage's figure, seed 002's bound).
-    pub gpus: u64,
-    /// Components listed but not part of `total_bytes` (the allocator's
-    /// `overhead`, outside PyTorch's allocator; the verdict adds it).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub outside_total: Vec<&'static str>,
-    /// Lower end, where the method gives a range.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub low_bytes: Option<u64>,
-    /// Upper end, where the method gives a range.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub high_bytes: Option<u64>,
-    /// Fit against the method's usable memory.
-    pub verdict: Verdict,
-    /// The seed's own verdict wording, where it has one besides the ring
-    /// (seed 001: `fits_comfortably`, `fits_tightly`, `does_not_fit`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed_verdict: Option<&'static str>,
-}
-
-impl MethodResult {
-    /// A result whose whole total is compared with `usable_bytes`, from
-    /// named terms in the order the method adds them. Methods with a range,
-    /// terms outside the total or a verdict of their own set those fields
-    /// on top.
-    pub fn new(
-        method: MethodId,
-        terms: &[(&'static str, u64)],
-        total_bytes: u64,
-        usable_bytes: u64,
-    ) -> MethodResult {
-        MethodResult {
-            method,
-            components: Components(
-                terms
-                    .iter()
-                    .map(|&(name, bytes)| Component { name, bytes })
-                    .collect(),
-            ),
-            total_bytes,
-            gpus: 1,
-            outside_total: Vec::new(),
-            low_bytes: None,
-            high_bytes: None,
-            verdict: Verdict::new(total_bytes, usable_bytes),
-            seed_verdict: None,
-        }
     }
 }
 

@@ -26,16 +26,17 @@
 //! [`dense`](crate::methods::dense).
 //!
 //! ```
-//! use vramfit_core::{methods::quick, scenario::ScenarioInput};
+//! use vramfit_core::{methods::quick, scenario::ScenarioInput, term::Term};
 //! let r = quick::estimate(&ScenarioInput::default().validate().unwrap());
-//! assert_eq!(r.components.get("weights"), Some(16_000_000_000));
-//! assert_eq!(r.components.get("kv_cache"), Some(1_073_741_824));
+//! assert_eq!(r.components.get(Term::Weights), Some(16_000_000_000));
+//! assert_eq!(r.components.get(Term::KvCache), Some(1_073_741_824));
 //! assert_eq!(r.total_bytes, 18_781_116_006);
 //! ```
 
 use crate::methods::dense::{kv_cache_bytes, weights_bytes};
 use crate::methods::{MethodId, MethodResult};
 use crate::scenario::Scenario;
+use crate::term::Term;
 use crate::units::{percent_of, sum};
 
 /// Seed 004's estimate for a validated scenario.
@@ -47,9 +48,9 @@ pub fn estimate(s: &Scenario) -> MethodResult {
     MethodResult::new(
         MethodId::Quick,
         &[
-            ("weights", weights),
-            ("kv_cache", kv_cache),
-            ("overhead", overhead),
+            (Term::Weights, weights),
+            (Term::KvCache, kv_cache),
+            (Term::Overhead, overhead),
         ],
         total,
         s.gpu_bytes,
@@ -76,9 +77,9 @@ mod tests {
     #[test]
     fn seed_004_8b_fp16_8k_fits_24_gb() {
         let r = run(ScenarioInput::default());
-        assert_eq!(r.components.get("weights"), Some(16 * GB));
+        assert_eq!(r.components.get(Term::Weights), Some(16 * GB));
         // "la caché KV 1,07 GB (131 KB por token)"
-        assert_eq!(r.components.get("kv_cache"), Some(1_073_741_824));
+        assert_eq!(r.components.get(Term::KvCache), Some(1_073_741_824));
         assert_eq!(gb1(r.total_bytes), 18.8);
         assert!(r.total_bytes < 24 * GB);
         // 18.78 / 24 = 78 % of the card.
@@ -95,7 +96,7 @@ mod tests {
             gpu_memory_gb: 8.0,
             ..ScenarioInput::default()
         });
-        assert_eq!(r.components.get("weights"), Some(4 * GB));
+        assert_eq!(r.components.get(Term::Weights), Some(4 * GB));
         assert_eq!(gb1(r.total_bytes), 5.6);
         assert!(r.verdict.short_by_bytes == 0);
     }
@@ -115,7 +116,7 @@ mod tests {
             gpu_memory_gb: 48.0,
             ..ScenarioInput::default()
         });
-        assert_eq!(r.components.get("weights"), Some(35 * GB));
+        assert_eq!(r.components.get(Term::Weights), Some(35 * GB));
         assert_eq!(gb1(r.total_bytes), 39.7);
         assert_eq!(r.verdict.short_by_bytes, 0);
         let real_shape = run(ScenarioInput {
@@ -134,7 +135,7 @@ mod tests {
             params_b: 70.0,
             ..ScenarioInput::default()
         });
-        assert_eq!(r.components.get("weights"), Some(140 * GB));
+        assert_eq!(r.components.get(Term::Weights), Some(140 * GB));
         assert_eq!(r.verdict.status, FitStatus::NoCabe);
     }
 
@@ -149,8 +150,8 @@ mod tests {
             batch: 2,
             ..ScenarioInput::default()
         });
-        let kv = base.components.get("kv_cache").unwrap();
-        assert_eq!(longer.components.get("kv_cache"), Some(2 * kv));
-        assert_eq!(wider.components.get("kv_cache"), Some(2 * kv));
+        let kv = base.components.get(Term::KvCache).unwrap();
+        assert_eq!(longer.components.get(Term::KvCache), Some(2 * kv));
+        assert_eq!(wider.components.get(Term::KvCache), Some(2 * kv));
     }
 }

@@ -67,6 +67,7 @@
 //! ```
 //! use vramfit_core::methods::range;
 //! use vramfit_core::scenario::{ModelRef, ScenarioInput};
+//! use vramfit_core::term::Term;
 //! let s = ScenarioInput {
 //!     model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
 //!     ..ScenarioInput::default()
@@ -74,7 +75,7 @@
 //! .validate()
 //! .unwrap();
 //! let r = range::estimate(&s).unwrap();
-//! assert_eq!(r.components.get("weights"), Some(16_060_522_496));
+//! assert_eq!(r.components.get(Term::Weights), Some(16_060_522_496));
 //! assert_eq!(r.low_bytes, Some(18_134_264_320));
 //! assert_eq!(r.total_bytes, 21_346_368_819);
 //! assert_eq!(r.seed_verdict, Some(range::FITS_COMFORTABLY));
@@ -83,6 +84,7 @@
 use crate::methods::{MethodId, MethodResult, OutOfScope};
 use crate::model::{AttentionKind, Family, FfnKind, ModelSpec};
 use crate::scenario::{Mode, Scenario, WeightFormat};
+use crate::term::Term;
 use crate::units::{bytes_for_bits, percent_of, saturate, sum, GB};
 
 /// Most GPUs the seed's tool considers: "maximaal 8 GPU's, één server".
@@ -497,14 +499,14 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
         ..MethodResult::new(
             MethodId::Range,
             &[
-                ("weights", weights),
-                ("kv_cache", kv_cache),
-                ("model_states", model_states),
-                ("adapters", adapters),
-                ("activations", activations),
-                ("logits", logits),
-                ("runtime", runtime),
-                ("margin", margin),
+                (Term::Weights, weights),
+                (Term::KvCache, kv_cache),
+                (Term::ModelStates, model_states),
+                (Term::Adapters, adapters),
+                (Term::Activations, activations),
+                (Term::Logits, logits),
+                (Term::Runtime, runtime),
+                (Term::Margin, margin),
             ],
             high,
             s.gpu_bytes,
@@ -536,8 +538,8 @@ mod tests {
         estimate(&input.validate().unwrap()).unwrap()
     }
 
-    fn get(r: &MethodResult, name: &str) -> u64 {
-        r.components.get(name).unwrap()
+    fn get(r: &MethodResult, term: Term) -> u64 {
+        r.components.get(term).unwrap()
     }
 
     /// The components add up to the high end, and low = high − margin.
@@ -545,7 +547,7 @@ mod tests {
         let all: u64 = r.components.0.iter().map(|c| c.bytes).sum();
         assert_eq!(all, r.total_bytes);
         assert_eq!(r.high_bytes, Some(r.total_bytes));
-        assert_eq!(r.low_bytes, Some(r.total_bytes - get(r, "margin")));
+        assert_eq!(r.low_bytes, Some(r.total_bytes - get(r, Term::Margin)));
         assert_eq!(r.verdict.needed_bytes, r.total_bytes);
     }
 
@@ -553,28 +555,28 @@ mod tests {
     fn llama_3_1_8b_bf16_8k_fits_24_gb_comfortably() {
         let r = run_input(input(LLAMA_8B));
         check_sums(&r);
-        let names: Vec<&str> = r.components.0.iter().map(|c| c.name).collect();
+        let names: Vec<Term> = r.components.terms().collect();
         assert_eq!(
             names,
             [
-                "weights",
-                "kv_cache",
-                "model_states",
-                "adapters",
-                "activations",
-                "logits",
-                "runtime",
-                "margin"
+                Term::Weights,
+                Term::KvCache,
+                Term::ModelStates,
+                Term::Adapters,
+                Term::Activations,
+                Term::Logits,
+                Term::Runtime,
+                Term::Margin
             ]
         );
         // P = 8,030,261,248 at 16 bits: × 2 bytes.
-        assert_eq!(get(&r, "weights"), 16_060_522_496);
+        assert_eq!(get(&r, Term::Weights), 16_060_522_496);
         // Every layer full attention: 2 × 32 layers × 8 KV heads × 128 × 2
         // bytes = 131,072 bytes per token, × 8,192 tokens × 1 sequence.
-        assert_eq!(get(&r, "kv_cache"), 1_073_741_824);
-        assert_eq!(get(&r, "runtime"), 1_000_000_000);
+        assert_eq!(get(&r, Term::KvCache), 1_073_741_824);
+        assert_eq!(get(&r, Term::Runtime), 1_000_000_000);
         // 0.2 × 16,060,522,496 = 3,212,104,499.2 → 3,212,104,499.
-        assert_eq!(get(&r, "margin"), 3_212_104_499);
+        assert_eq!(get(&r, Term::Margin), 3_212_104_499);
         // low = 16,060,522,496 + 1,073,741,824 + 10⁹.
         assert_eq!(r.low_bytes, Some(18_134_264_320));
         // high = low + margin = 21.35 GB ≤ 0.9 × 24 GB = 21.6 GB.
@@ -583,8 +585,13 @@ mod tests {
         // The ring reads 88.9 % of 24 GB: above seed 002's 85 %.
         assert_eq!(r.verdict.percent(), 88.9);
         assert_eq!(r.verdict.status, FitStatus::Ajustada);
-        for name in ["model_states", "adapters", "activations", "logits"] {
-            assert_eq!(get(&r, name), 0, "{name}");
+        for name in [
+            Term::ModelStates,
+            Term::Adapters,
+            Term::Activations,
+            Term::Logits,
+        ] {
+            assert_eq!(get(&r, name), 0, "{name:?}");
         }
     }
 
@@ -597,14 +604,14 @@ mod tests {
         // Embedding 525,336,576 + head 525,336,576 = 1,050,673,152 params
         // at 2 bytes = 2,101,346,304; the other 6,979,588,096 params at
         // 4.89 bits: × 4.89 / 8 = 4,266,273,223.68 → 4,266,273,224.
-        assert_eq!(get(&r, "weights"), 2_101_346_304 + 4_266_273_224);
-        assert_eq!(get(&r, "weights"), 6_367_619_528);
+        assert_eq!(get(&r, Term::Weights), 2_101_346_304 + 4_266_273_224);
+        assert_eq!(get(&r, Term::Weights), 6_367_619_528);
         // All at 4.89 bits it would be 4,908,497,188 bytes.
-        assert!(get(&r, "weights") > 4_908_497_188);
+        assert!(get(&r, Term::Weights) > 4_908_497_188);
         // The cache stays at FP16: 1,073,741,824.
-        assert_eq!(get(&r, "kv_cache"), 1_073_741_824);
+        assert_eq!(get(&r, Term::KvCache), 1_073_741_824);
         // 0.2 × 6,367,619,528 = 1,273,523,905.6 → 1,273,523,906.
-        assert_eq!(get(&r, "margin"), 1_273_523_906);
+        assert_eq!(get(&r, Term::Margin), 1_273_523_906);
         // low = 6,367,619,528 + 1,073,741,824 + 10⁹ = 8.44 GB;
         // high = 9.71 GB: 40.5 % of 24 GB.
         assert_eq!(r.low_bytes, Some(8_441_361_352));
@@ -654,14 +661,14 @@ mod tests {
         // 13,271,040 bytes) → experts 10,165,616,640; embedding and head
         // 2 × 1,158,266,880; attention 1,274,406,912; router 4,425,216;
         // norms 282,240 (all BF16). Sum 13,761,264,768.
-        assert_eq!(get(&r, "weights"), 13_761_264_768);
+        assert_eq!(get(&r, Term::Weights), 13_761_264_768);
         // 12 full layers and 12 sliding (window 128), 8 KV heads × 64:
         // 2 × 8 × 64 × 2 bytes = 2,048 bytes per token per layer.
         // Full: 12 × 2,048 × 65,536 = 1,610,612,736;
         // sliding: 12 × 2,048 × 128 = 3,145,728.
-        assert_eq!(get(&r, "kv_cache"), 1_610_612_736 + 3_145_728);
+        assert_eq!(get(&r, Term::KvCache), 1_610_612_736 + 3_145_728);
         // 0.2 × 13,761,264,768 = 2,752,252,953.6 → 2,752,252,954.
-        assert_eq!(get(&r, "margin"), 2_752_252_954);
+        assert_eq!(get(&r, Term::Margin), 2_752_252_954);
         assert_eq!(r.low_bytes, Some(16_375_023_232));
         // 19.13 GB ≤ 21.6 GB.
         assert_eq!(r.total_bytes, 19_127_276_186);
@@ -673,18 +680,18 @@ mod tests {
         let r = run_input(input("google/gemma-2-9b-it"));
         check_sums(&r);
         // 9,241,705,984 params (embedding tied: counted once) × 2 bytes.
-        assert_eq!(get(&r, "weights"), 18_483_411_968);
+        assert_eq!(get(&r, Term::Weights), 18_483_411_968);
         // 42 layers alternate sliding (window 4,096) and full; 8 KV heads ×
         // 256: 2 × 8 × 256 × 2 = 8,192 bytes per token per layer.
         // Full: 21 × 8,192 × 8,192 = 1,409,286,144;
         // sliding: 21 × 8,192 × 4,096 = 704,643,072.
-        assert_eq!(get(&r, "kv_cache"), 2_113_929_216);
+        assert_eq!(get(&r, Term::KvCache), 2_113_929_216);
         // Every layer full would be 42 × 8,192 × 8,192 = 2,818,572,288.
-        assert!(get(&r, "kv_cache") < 2_818_572_288);
+        assert!(get(&r, Term::KvCache) < 2_818_572_288);
         // low = 18,483,411,968 + 2,113,929,216 + 10⁹ = 21.60 GB ≤ 24 GB;
         // high = low + 3,696,682,394 = 25.29 GB > 21.6 GB: tight.
         assert_eq!(r.low_bytes, Some(21_597_341_184));
-        assert_eq!(get(&r, "margin"), 3_696_682_394);
+        assert_eq!(get(&r, Term::Margin), 3_696_682_394);
         assert_eq!(r.total_bytes, 25_294_023_578);
         assert_eq!(r.seed_verdict, Some(FITS_TIGHTLY));
         assert_eq!(r.verdict.status, FitStatus::NoCabe);
@@ -701,14 +708,14 @@ mod tests {
         // The FP8 checkpoint with one fp32 scale per 128 × 128 tile, BF16
         // embeddings, head, routers and norms: 673,150,582,112 bytes
         // (MTP layer not loaded). One GPU's eighth: 84,143,822,764.
-        assert_eq!(get(&r, "weights"), 673_150_582_112 / 8);
+        assert_eq!(get(&r, Term::Weights), 673_150_582_112 / 8);
         // MLA caches one latent of 512 + 64 = 576 values per token and
         // layer: 61 × 576 × 2 bytes = 70,272 bytes per token (a full
         // K and V of 128 heads × 192 would be 61 × 2 × 128 × 192 × 2 =
         // 5,996,544). × 8,192 tokens = 575,668,224; an eighth: 71,958,528.
-        assert_eq!(get(&r, "kv_cache"), 71_958_528);
+        assert_eq!(get(&r, Term::KvCache), 71_958_528);
         // 0.2 × 84,143,822,764 = 16,828,764,552.8 → 16,828,764,553.
-        assert_eq!(get(&r, "margin"), 16_828_764_553);
+        assert_eq!(get(&r, Term::Margin), 16_828_764_553);
         assert_eq!(r.low_bytes, Some(85_215_781_292));
         // 102.04 GB ≤ 0.9 × 141 = 126.9 GB.
         assert_eq!(r.total_bytes, 102_044_545_845);
@@ -731,17 +738,17 @@ mod tests {
         // layers × 2 × 8 × 128 × 2 = 327,680 bytes per token × 8,192 =
         // 2,684,354,560.
         let one = at(1);
-        assert_eq!(get(&one, "weights"), 141_107_412_992);
-        assert_eq!(get(&one, "kv_cache"), 2_684_354_560);
+        assert_eq!(get(&one, Term::Weights), 141_107_412_992);
+        assert_eq!(get(&one, Term::KvCache), 2_684_354_560);
         assert_eq!(one.seed_verdict, Some(DOES_NOT_FIT));
         // Two GPUs: 70,553,706,496 + 1,342,177,280 + 10⁹ (runtime on each)
         // = 72.90 GB ≤ 80 GB; high adds 0.2 × 70,553,706,496 =
         // 14,110,741,299.2 → 87.01 GB > 72 GB: tight.
         let two = at(2);
         check_sums(&two);
-        assert_eq!(get(&two, "weights"), 70_553_706_496);
-        assert_eq!(get(&two, "kv_cache"), 1_342_177_280);
-        assert_eq!(get(&two, "runtime"), 1_000_000_000);
+        assert_eq!(get(&two, Term::Weights), 70_553_706_496);
+        assert_eq!(get(&two, Term::KvCache), 1_342_177_280);
+        assert_eq!(get(&two, Term::Runtime), 1_000_000_000);
         assert_eq!(two.low_bytes, Some(72_895_883_776));
         assert_eq!(two.total_bytes, 87_006_625_075);
         assert_eq!(two.seed_verdict, Some(FITS_TIGHTLY));
@@ -749,9 +756,9 @@ mod tests {
         // adds 3,527,685,324.8 → 3,527,685,325: 22.50 GB.
         let eight = at(8);
         check_sums(&eight);
-        assert_eq!(get(&eight, "weights"), 17_638_426_624);
-        assert_eq!(get(&eight, "kv_cache"), 335_544_320);
-        assert_eq!(get(&eight, "runtime"), 1_000_000_000);
+        assert_eq!(get(&eight, Term::Weights), 17_638_426_624);
+        assert_eq!(get(&eight, Term::KvCache), 335_544_320);
+        assert_eq!(get(&eight, Term::Runtime), 1_000_000_000);
         assert_eq!(eight.low_bytes, Some(18_973_970_944));
         assert_eq!(eight.total_bytes, 22_501_656_269);
         assert_eq!(eight.seed_verdict, Some(FITS_COMFORTABLY));
@@ -787,14 +794,14 @@ mod tests {
         // One H200 (141 GB): states 16 × 8,030,261,248 = 128,484,179,968.
         let one = training(Mode::Full, 1, 141.0);
         check_sums(&one);
-        assert_eq!(get(&one, "model_states"), 128_484_179_968);
-        assert_eq!(get(&one, "weights"), 0);
-        assert_eq!(get(&one, "kv_cache"), 0);
-        assert_eq!(get(&one, "activations"), LLAMA_8B_ACTIVATIONS);
-        assert_eq!(get(&one, "logits"), LLAMA_8B_LOGITS);
+        assert_eq!(get(&one, Term::ModelStates), 128_484_179_968);
+        assert_eq!(get(&one, Term::Weights), 0);
+        assert_eq!(get(&one, Term::KvCache), 0);
+        assert_eq!(get(&one, Term::Activations), LLAMA_8B_ACTIVATIONS);
+        assert_eq!(get(&one, Term::Logits), LLAMA_8B_LOGITS);
         // states + activations = 132,229,693,440; low + 1 GB = 133.23 GB ≤
         // 141 GB; high = 1.2 × 132,229,693,440 + 10⁹ = 159.68 GB: tight.
-        assert_eq!(get(&one, "margin"), 26_445_938_688);
+        assert_eq!(get(&one, Term::Margin), 26_445_938_688);
         assert_eq!(one.low_bytes, Some(133_229_693_440));
         assert_eq!(one.total_bytes, 159_675_632_128);
         assert_eq!(one.seed_verdict, Some(FITS_TIGHTLY));
@@ -802,12 +809,12 @@ mod tests {
         // activations and logits stay whole on each GPU.
         let eight = training(Mode::Full, 8, 80.0);
         check_sums(&eight);
-        assert_eq!(get(&eight, "model_states"), 16_060_522_496);
-        assert_eq!(get(&eight, "activations"), LLAMA_8B_ACTIVATIONS);
-        assert_eq!(get(&eight, "logits"), LLAMA_8B_LOGITS);
+        assert_eq!(get(&eight, Term::ModelStates), 16_060_522_496);
+        assert_eq!(get(&eight, Term::Activations), LLAMA_8B_ACTIVATIONS);
+        assert_eq!(get(&eight, Term::Logits), LLAMA_8B_LOGITS);
         // 16,060,522,496 + 1,644,167,168 + 2,101,346,304 = 19,806,035,968;
         // × 0.2 = 3,961,207,193.6 → 3,961,207,194.
-        assert_eq!(get(&eight, "margin"), 3_961_207_194);
+        assert_eq!(get(&eight, Term::Margin), 3_961_207_194);
         assert_eq!(eight.low_bytes, Some(20_806_035_968));
         assert_eq!(eight.total_bytes, 24_767_243_162);
         assert_eq!(eight.seed_verdict, Some(FITS_COMFORTABLY));
@@ -827,12 +834,12 @@ mod tests {
         let r = training(Mode::Lora, 1, 24.0);
         check_sums(&r);
         // Frozen BF16 base 16,060,522,496 + adapters 671,088,640.
-        assert_eq!(get(&r, "weights"), 16_060_522_496);
-        assert_eq!(get(&r, "adapters"), 671_088_640);
-        assert_eq!(get(&r, "model_states"), 0);
+        assert_eq!(get(&r, Term::Weights), 16_060_522_496);
+        assert_eq!(get(&r, Term::Adapters), 671_088_640);
+        assert_eq!(get(&r, Term::ModelStates), 0);
         // 16,731,611,136 + 1,644,167,168 + 2,101,346,304 = 20,477,124,608;
         // low 21.48 GB ≤ 24 GB; high = 1.2 × that + 10⁹ = 25.57 GB: tight.
-        assert_eq!(get(&r, "margin"), 4_095_424_922);
+        assert_eq!(get(&r, Term::Margin), 4_095_424_922);
         assert_eq!(r.low_bytes, Some(21_477_124_608));
         assert_eq!(r.total_bytes, 25_572_549_530);
         assert_eq!(r.seed_verdict, Some(FITS_TIGHTLY));
@@ -843,7 +850,7 @@ mod tests {
             lora_rank: 32,
             ..input(LLAMA_8B)
         });
-        assert_eq!(get(&rank_32, "adapters"), 2 * 671_088_640);
+        assert_eq!(get(&rank_32, Term::Adapters), 2 * 671_088_640);
     }
 
     #[test]
@@ -863,14 +870,14 @@ mod tests {
         assert_eq!(adapter_params(spec, 16), 13_369_344);
         let r = run_input(i);
         check_sums(&r);
-        assert_eq!(get(&r, "adapters"), 213_909_504);
+        assert_eq!(get(&r, Term::Adapters), 213_909_504);
         // Frozen base 30,532,122,624 × 2 = 61,064,245,248.
-        assert_eq!(get(&r, "weights"), 61_064_245_248);
+        assert_eq!(get(&r, Term::Weights), 61_064_245_248);
         // T = 4,096, H = 2,048, L = 48: 2 × 4,096 × 2,048 × 48 =
         // 805,306,368 + 34 × 4,096 × 2,048 = 285,212,672; logits
         // 4 × 151,936 × 4,096 = 2,489,319,424.
-        assert_eq!(get(&r, "activations"), 805_306_368 + 285_212_672);
-        assert_eq!(get(&r, "logits"), 2_489_319_424);
+        assert_eq!(get(&r, Term::Activations), 805_306_368 + 285_212_672);
+        assert_eq!(get(&r, Term::Logits), 2_489_319_424);
         // Sum 64,857,993,216: low 65.86 GB; high 78.83 GB > 72 GB: tight.
         assert_eq!(r.low_bytes, Some(65_857_993_216));
         assert_eq!(r.total_bytes, 78_829_591_859);
@@ -898,12 +905,12 @@ mod tests {
         // Embedding and head 1,050,673,152 params at 16 bits =
         // 2,101,346,304; the other 6,979,588,096 at 4.127 bits =
         // 3,600,595,009.02 → 3,600,595,009. Base 5,701,941,313.
-        assert_eq!(get(&r, "weights"), 5_701_941_313);
-        assert_eq!(get(&r, "adapters"), 671_088_640);
-        assert_eq!(get(&r, "activations"), LLAMA_8B_ACTIVATIONS);
-        assert_eq!(get(&r, "logits"), LLAMA_8B_LOGITS);
+        assert_eq!(get(&r, Term::Weights), 5_701_941_313);
+        assert_eq!(get(&r, Term::Adapters), 671_088_640);
+        assert_eq!(get(&r, Term::Activations), LLAMA_8B_ACTIVATIONS);
+        assert_eq!(get(&r, Term::Logits), LLAMA_8B_LOGITS);
         // Sum 10,118,543,425; × 0.2 = 2,023,708,685.
-        assert_eq!(get(&r, "margin"), 2_023_708_685);
+        assert_eq!(get(&r, Term::Margin), 2_023_708_685);
         assert_eq!(r.low_bytes, Some(11_118_543_425));
         assert_eq!(r.total_bytes, 13_142_252_110);
         assert_eq!(r.seed_verdict, Some(FITS_COMFORTABLY));
@@ -992,7 +999,7 @@ mod tests {
             batch: 4,
             ..input(LLAMA_8B)
         });
-        assert_eq!(get(&four, "kv_cache"), 4 * get(&one, "kv_cache"));
+        assert_eq!(get(&four, Term::KvCache), 4 * get(&one, Term::KvCache));
         let t1 = training(Mode::Full, 1, 80.0);
         let t4 = run_input(ScenarioInput {
             mode: Mode::Full,
@@ -1001,8 +1008,8 @@ mod tests {
             gpu_memory_gb: 80.0,
             ..input(LLAMA_8B)
         });
-        assert_eq!(get(&t4, "activations"), 4 * get(&t1, "activations"));
-        assert_eq!(get(&t4, "logits"), 4 * get(&t1, "logits"));
+        assert_eq!(get(&t4, Term::Activations), 4 * get(&t1, Term::Activations));
+        assert_eq!(get(&t4, Term::Logits), 4 * get(&t1, Term::Logits));
     }
 
     #[test]

@@ -27,13 +27,13 @@
 //! and worked examples are in `docs/methods/planner.md`.
 //!
 //! ```
-//! use vramfit_core::{methods::planner, scenario::ScenarioInput};
+//! use vramfit_core::{methods::planner, scenario::ScenarioInput, term::Term};
 //! let mut input = ScenarioInput::default(); // 8B, 32 layers, 8 KV heads, 8K, 24 GB
 //! input.planner.hidden_size = Some(4096);
 //! input.planner.vocab_size = Some(128_000);
 //! let r = planner::estimate(&input.validate().unwrap()).unwrap();
-//! assert_eq!(r.components.get("weights"), Some(16_000_000_000));
-//! assert_eq!(r.components.get("kv_cache"), Some(1_073_741_824));
+//! assert_eq!(r.components.get(Term::Weights), Some(16_000_000_000));
+//! assert_eq!(r.components.get(Term::KvCache), Some(1_073_741_824));
 //! assert_eq!(r.total_bytes, 21_095_009_690);
 //! assert_eq!(r.verdict.usable_bytes, 21_600_000_000); // 24 GB × 90 %
 //! ```
@@ -61,6 +61,7 @@ pub use speed::{speed, NoSpeed, Speed, SpeedRange};
 use crate::methods::scope::OutOfScope;
 use crate::methods::{Component, Components, MethodId, MethodResult};
 use crate::scenario::Scenario;
+use crate::term::Term;
 use crate::units::{percent_of, sum};
 use activations::Workload;
 use kv::KvLayout;
@@ -148,33 +149,33 @@ pub fn plan(s: &Scenario) -> Result<Plan, OutOfScope> {
         stage_layers,
     };
     let mut terms = vec![
-        ("weights", (body_gpu - offloaded).saturating_add(u_gpu)),
-        ("adapters", t.adapters),
-        ("kv_cache", kv_cache),
+        (Term::Weights, (body_gpu - offloaded).saturating_add(u_gpu)),
+        (Term::Adapters, t.adapters),
+        (Term::KvCache, kv_cache),
         (
-            "activations",
+            Term::Activations,
             activations::activations(&d, &work, k.activation_milli_k),
         ),
-        ("logits", activations::logits(&d, &work)),
+        (Term::Logits, activations::logits(&d, &work)),
         (
-            "attention_scores",
+            Term::AttentionScores,
             activations::attention_scores(&d, &work, k.efficient_attention),
         ),
-        ("gradients", t.gradients),
-        ("optimizer", t.optimizer),
-        ("master_weights", t.master_weights),
+        (Term::Gradients, t.gradients),
+        (Term::Optimizer, t.optimizer),
+        (Term::MasterWeights, t.master_weights),
         (
-            "communication",
+            Term::Communication,
             comm::communication(work.tokens(), d.hidden, s.tp, s.pp),
         ),
         (
-            "offload_staging",
+            Term::OffloadStaging,
             comm::staging(offloaded, w.body, d.layers, s.tp),
         ),
     ];
     let margin = percent_of(sum(terms.iter().map(|t| t.1)), k.margin_centi_pct);
-    terms.push(("margin", margin));
-    terms.push(("engine_context", k.engine_context_bytes));
+    terms.push((Term::Margin, margin));
+    terms.push((Term::EngineContext, k.engine_context_bytes));
     let total = sum(terms.iter().map(|t| t.1));
     Ok(Plan {
         residency: res,
@@ -185,7 +186,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, OutOfScope> {
         components: Components(
             terms
                 .into_iter()
-                .map(|(name, bytes)| Component { name, bytes })
+                .map(|(term, bytes)| Component { term, bytes })
                 .collect(),
         ),
         total_bytes: total,

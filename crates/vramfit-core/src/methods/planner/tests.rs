@@ -33,31 +33,31 @@ pub(super) fn run(input: &ScenarioInput) -> Plan {
     plan(&input.validate().unwrap()).unwrap()
 }
 
-pub(super) fn c(p: &Plan, name: &str) -> u64 {
-    p.components.get(name).unwrap()
+pub(super) fn c(p: &Plan, term: Term) -> u64 {
+    p.components.get(term).unwrap()
 }
 
 #[test]
 fn gqa_example_every_term() {
     let p = run(&custom());
-    assert_eq!(c(&p, "weights"), 16_000_000_000); // P × 2
-    assert_eq!(c(&p, "kv_cache"), 1_073_741_824); // 2·32·8·128·8,192·2
-    assert_eq!(c(&p, "activations"), 335_544_320); // 2·20·min(8,192, 2,048)·4,096
-    assert_eq!(c(&p, "logits"), 512_000); // 4·128,000·1
+    assert_eq!(c(&p, Term::Weights), 16_000_000_000); // P × 2
+    assert_eq!(c(&p, Term::KvCache), 1_073_741_824); // 2·32·8·128·8,192·2
+    assert_eq!(c(&p, Term::Activations), 335_544_320); // 2·20·min(8,192, 2,048)·4,096
+    assert_eq!(c(&p, Term::Logits), 512_000); // 4·128,000·1
     for zero in [
-        "adapters",
-        "attention_scores",
-        "gradients",
-        "optimizer",
-        "master_weights",
-        "communication",
-        "offload_staging",
+        Term::Adapters,
+        Term::AttentionScores,
+        Term::Gradients,
+        Term::Optimizer,
+        Term::MasterWeights,
+        Term::Communication,
+        Term::OffloadStaging,
     ] {
-        assert_eq!(c(&p, zero), 0, "{zero}");
+        assert_eq!(c(&p, zero), 0, "{zero:?}");
     }
     // 15 % of 17,409,798,144 = 2,611,469,721.6.
-    assert_eq!(c(&p, "margin"), 2_611_469_722);
-    assert_eq!(c(&p, "engine_context"), 1_073_741_824);
+    assert_eq!(c(&p, Term::Margin), 2_611_469_722);
+    assert_eq!(c(&p, Term::EngineContext), 1_073_741_824);
     assert_eq!(p.total_bytes, 21_095_009_690);
     let r = p.result();
     assert_eq!(r.method, MethodId::Planner);
@@ -90,11 +90,11 @@ fn mixed_precision_qwen_awq_keeps_embeddings_in_bf16() {
     assert_eq!(p.weights.unquantized, 2 * 1_089_994_752);
     // (P − U) = 6,525,621,760 at 4 bits × 1.05 = 3,425,951,424.
     assert_eq!(p.weights.body, 3_425_951_424);
-    assert_eq!(c(&p, "weights"), 5_605_940_928);
-    assert_eq!(c(&p, "kv_cache"), 469_762_048); // 2·28·4·128·8,192·2
-    assert_eq!(c(&p, "activations"), 293_601_280); // 2·20·2,048·3,584
-    assert_eq!(c(&p, "logits"), 608_256); // 4·152,064
-    assert_eq!(c(&p, "margin"), 955_486_877);
+    assert_eq!(c(&p, Term::Weights), 5_605_940_928);
+    assert_eq!(c(&p, Term::KvCache), 469_762_048); // 2·28·4·128·8,192·2
+    assert_eq!(c(&p, Term::Activations), 293_601_280); // 2·20·2,048·3,584
+    assert_eq!(c(&p, Term::Logits), 608_256); // 4·152,064
+    assert_eq!(c(&p, Term::Margin), 955_486_877);
     assert_eq!(p.total_bytes, 8_399_141_213);
     assert_eq!(p.result().verdict.status, FitStatus::Holgada);
 }
@@ -104,14 +104,14 @@ fn mixed_precision_fp32_subset_and_no_metadata_at_16_bits() {
     let mut input = custom();
     input.planner.fp32_params_b = 0.5;
     // 16 bits: P × 2 + U32 × 2 = 16 + 1 GB; the 5 % is not applied.
-    assert_eq!(c(&run(&input), "weights"), 17_000_000_000);
+    assert_eq!(c(&run(&input), Term::Weights), 17_000_000_000);
     // 32 bits: everything at 4 bytes.
     input.weight_bits = 32.0;
-    assert_eq!(c(&run(&input), "weights"), 32_000_000_000);
+    assert_eq!(c(&run(&input), Term::Weights), 32_000_000_000);
     // 8 bits: (P − U) × 1 × 1.05 + U × 2 + U32 × 2
     //       = 6,951,424,000 × 1.05 + 2,097,152,000 + 1,000,000,000.
     input.weight_bits = 8.0;
-    assert_eq!(c(&run(&input), "weights"), 10_396_147_200);
+    assert_eq!(c(&run(&input), Term::Weights), 10_396_147_200);
 }
 
 #[test]
@@ -135,17 +135,17 @@ fn mla_caches_the_latent_replicated_per_tp_rank() {
     };
     // 27 layers × (512 + 64) × 4,096 tokens × 2 bytes.
     let one = run(&input);
-    assert_eq!(c(&one, "kv_cache"), 127_401_984);
+    assert_eq!(c(&one, Term::KvCache), 127_401_984);
     let tp2 = run(&ScenarioInput {
         gpus: 2,
         tp: 2,
         ..input
     });
-    assert_eq!(c(&tp2, "kv_cache"), 127_401_984);
+    assert_eq!(c(&tp2, Term::KvCache), 127_401_984);
     // Weights halve: (P − U) × 2 / 2 + U × 2 / 2.
-    assert_eq!(c(&tp2, "weights"), 15_287_053_824 + 419_430_400);
+    assert_eq!(c(&tp2, Term::Weights), 15_287_053_824 + 419_430_400);
     // One active TP dimension: 2 × 2 × 2,048 × 2,048.
-    assert_eq!(c(&tp2, "communication"), 16_777_216);
+    assert_eq!(c(&tp2, Term::Communication), 16_777_216);
 }
 
 #[test]
@@ -169,12 +169,12 @@ fn residency_spreads_users_and_the_policy_picks_the_reservation() {
         }
     );
     // 13 × 4,096 tokens × 131,072 bytes per token.
-    assert_eq!(c(&all, "kv_cache"), 6_979_321_856);
-    assert_eq!(c(&all, "logits"), 4_096_000); // 4 × 128,000 × 8 active
+    assert_eq!(c(&all, Term::KvCache), 6_979_321_856);
+    assert_eq!(c(&all, Term::Logits), 4_096_000); // 4 × 128,000 × 8 active
     input.planner.kv_policy = KvPolicy::Active;
     let active = run(&input);
     assert_eq!(active.residency.kv_sequences, 8);
-    assert_eq!(c(&active, "kv_cache"), 4_294_967_296);
+    assert_eq!(c(&active, Term::KvCache), 4_294_967_296);
 }
 
 #[test]
@@ -185,10 +185,10 @@ fn shared_prefix_rounds_down_and_is_stored_once() {
         batch: 4,
         ..custom()
     };
-    assert_eq!(c(&run(&input), "kv_cache"), 16_384 * 131_072);
+    assert_eq!(c(&run(&input), Term::KvCache), 16_384 * 131_072);
     // 1,000 → 992 shared tokens; 4 × (4,096 − 992) private.
     input.planner.shared_prefix_tokens = 1_000;
-    assert_eq!(c(&run(&input), "kv_cache"), 13_408 * 131_072);
+    assert_eq!(c(&run(&input), Term::KvCache), 13_408 * 131_072);
 }
 
 #[test]
@@ -198,9 +198,9 @@ fn blocks_round_the_context_up_to_16_tokens() {
         ..custom()
     };
     // 1,000 → 63 blocks = 1,008 tokens.
-    assert_eq!(c(&run(&input), "kv_cache"), 1_008 * 131_072);
+    assert_eq!(c(&run(&input), Term::KvCache), 1_008 * 131_072);
     input.planner.kv_block_tokens = 1;
-    assert_eq!(c(&run(&input), "kv_cache"), 1_000 * 131_072);
+    assert_eq!(c(&run(&input), Term::KvCache), 1_000 * 131_072);
 }
 
 #[test]
@@ -209,7 +209,10 @@ fn sliding_windows_only_on_declared_layers_gemma_2() {
     // and layer.
     let input = catalog("google/gemma-2-9b-it");
     let p = run(&input);
-    assert_eq!(c(&p, "kv_cache"), 21 * 8_192 * 8_192 + 21 * 8_192 * 4_096);
+    assert_eq!(
+        c(&p, Term::KvCache),
+        21 * 8_192 * 8_192 + 21 * 8_192 * 4_096
+    );
     // PP 2: 21 layers per stage, budgeted as the 21 with the most KV.
     let pp = run(&ScenarioInput {
         gpus: 2,
@@ -217,7 +220,7 @@ fn sliding_windows_only_on_declared_layers_gemma_2() {
         ..input
     });
     assert_eq!(pp.stage_layers, 21);
-    assert_eq!(c(&pp, "kv_cache"), 21 * 8_192 * 8_192);
+    assert_eq!(c(&pp, Term::KvCache), 21 * 8_192 * 8_192);
 }
 
 #[test]
@@ -232,14 +235,14 @@ fn tp_and_pp_place_the_body_and_keep_u_on_every_stage() {
     assert_eq!(p.stage_layers, 16);
     assert_eq!(p.local_kv_heads, 4);
     // Body 13,902,848,000 × 16 / 32 / 2 + U bytes 2,097,152,000 / 2.
-    assert_eq!(c(&p, "weights"), 3_475_712_000 + 1_048_576_000);
+    assert_eq!(c(&p, Term::Weights), 3_475_712_000 + 1_048_576_000);
     // 2 × 16 × 4 × 128 × 8,192 × 2.
-    assert_eq!(c(&p, "kv_cache"), 268_435_456);
+    assert_eq!(c(&p, Term::KvCache), 268_435_456);
     // Not divided by TP.
-    assert_eq!(c(&p, "activations"), 335_544_320);
+    assert_eq!(c(&p, Term::Activations), 335_544_320);
     // TP and PP active: 2 × (2 × 2 × 2,048 × 4,096).
-    assert_eq!(c(&p, "communication"), 67_108_864);
-    assert_eq!(c(&p, "margin"), 779_383_296);
+    assert_eq!(c(&p, Term::Communication), 67_108_864);
+    assert_eq!(c(&p, Term::Margin), 779_383_296);
     assert_eq!(p.total_bytes, 7_049_013_760);
     // PP 3 over 32 layers: the largest stage holds ⌈32/3⌉ = 11.
     let pp3 = run(&ScenarioInput {
@@ -249,7 +252,7 @@ fn tp_and_pp_place_the_body_and_keep_u_on_every_stage() {
     });
     assert_eq!(pp3.stage_layers, 11);
     // 13,902,848,000 × 11 / 32 = 4,779,104,000, + U whole.
-    assert_eq!(c(&pp3, "weights"), 4_779_104_000 + 2_097_152_000);
+    assert_eq!(c(&pp3, Term::Weights), 4_779_104_000 + 2_097_152_000);
 }
 
 #[test]
@@ -261,7 +264,7 @@ fn kv_heads_replicate_when_tp_exceeds_them() {
     });
     // 8 KV heads over TP 16: one head per GPU, not half of one.
     assert_eq!(p.local_kv_heads, 1);
-    assert_eq!(c(&p, "kv_cache"), 2 * 32 * 128 * 8_192 * 2);
+    assert_eq!(c(&p, Term::KvCache), 2 * 32 * 128 * 8_192 * 2);
     let tp3 = run(&ScenarioInput {
         gpus: 3,
         tp: 3,
@@ -278,7 +281,7 @@ fn score_matrix_without_efficient_attention() {
     };
     input.planner.efficient_attention = false;
     // 2 × 32 heads × 1 × 4,096².
-    assert_eq!(c(&run(&input), "attention_scores"), 1_073_741_824);
+    assert_eq!(c(&run(&input), Term::AttentionScores), 1_073_741_824);
 }
 
 #[test]
@@ -293,7 +296,7 @@ fn eager_attention_adds_the_score_matrix_like_the_knob() {
             .unwrap()
             .estimate
             .components
-            .get("attention_scores")
+            .get(Term::AttentionScores)
             .unwrap()
     };
     assert_eq!(scores(&base), 0);

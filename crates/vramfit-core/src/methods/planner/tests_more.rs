@@ -139,23 +139,23 @@ fn adamw_full_training_is_16_bytes_per_parameter() {
         ..custom()
     };
     let p = run(&input);
-    assert_eq!(c(&p, "weights"), 16_000_000_000); // BF16 working copy
-    assert_eq!(c(&p, "gradients"), 16_000_000_000); // 2 bytes (default)
-    assert_eq!(c(&p, "optimizer"), 64_000_000_000); // AdamW, 8 bytes
-    assert_eq!(c(&p, "master_weights"), 32_000_000_000); // FP32 copy
-    assert_eq!(c(&p, "kv_cache"), 0);
+    assert_eq!(c(&p, Term::Weights), 16_000_000_000); // BF16 working copy
+    assert_eq!(c(&p, Term::Gradients), 16_000_000_000); // 2 bytes (default)
+    assert_eq!(c(&p, Term::Optimizer), 64_000_000_000); // AdamW, 8 bytes
+    assert_eq!(c(&p, Term::MasterWeights), 32_000_000_000); // FP32 copy
+    assert_eq!(c(&p, Term::KvCache), 0);
     // 2 × 20 × (1 × 2,048) × 4,096 × 32 layers.
-    assert_eq!(c(&p, "activations"), 10_737_418_240);
-    assert_eq!(c(&p, "logits"), 1_048_576_000); // 4 × 128,000 × 2,048
-    assert_eq!(c(&p, "margin"), 20_967_899_136);
+    assert_eq!(c(&p, Term::Activations), 10_737_418_240);
+    assert_eq!(c(&p, Term::Logits), 1_048_576_000); // 4 × 128,000 × 2,048
+    assert_eq!(c(&p, Term::Margin), 20_967_899_136);
     assert_eq!(p.total_bytes, 161_827_635_200);
     // FP32 gradients and no master copy: 2 + 4 + 8 bytes.
     let mut lean = input.clone();
     lean.planner.gradient_bytes = 4;
     lean.planner.master_copy = false;
     let q = run(&lean);
-    assert_eq!(c(&q, "gradients"), 32_000_000_000);
-    assert_eq!(c(&q, "master_weights"), 0);
+    assert_eq!(c(&q, Term::Gradients), 32_000_000_000);
+    assert_eq!(c(&q, Term::MasterWeights), 0);
     // Only AdamW is stated.
     let sgd = ScenarioInput {
         optimizer: Optimizer::Sgd,
@@ -176,18 +176,18 @@ fn lora_and_qlora_train_bf16_adapters_over_a_frozen_base() {
     };
     let p = run(&lora);
     // r = 16 on q, k, v, o: 13,631,488 trainable parameters.
-    assert_eq!(c(&p, "weights"), 16_000_000_000);
-    assert_eq!(c(&p, "adapters"), 2 * 13_631_488);
-    assert_eq!(c(&p, "gradients"), 2 * 13_631_488);
-    assert_eq!(c(&p, "optimizer"), 8 * 13_631_488);
-    assert_eq!(c(&p, "master_weights"), 4 * 13_631_488);
+    assert_eq!(c(&p, Term::Weights), 16_000_000_000);
+    assert_eq!(c(&p, Term::Adapters), 2 * 13_631_488);
+    assert_eq!(c(&p, Term::Gradients), 2 * 13_631_488);
+    assert_eq!(c(&p, Term::Optimizer), 8 * 13_631_488);
+    assert_eq!(c(&p, Term::MasterWeights), 4 * 13_631_488);
     let q = run(&ScenarioInput {
         mode: Mode::Qlora,
         ..lora
     });
     // 4-bit base: 6,951,424,000 × 0.5 × 1.05 + U × 2.
-    assert_eq!(c(&q, "weights"), 3_649_497_600 + 2_097_152_000);
-    assert_eq!(c(&q, "adapters"), 2 * 13_631_488);
+    assert_eq!(c(&q, Term::Weights), 3_649_497_600 + 2_097_152_000);
+    assert_eq!(c(&q, Term::Adapters), 2 * 13_631_488);
 }
 
 #[test]
@@ -199,9 +199,9 @@ fn offload_moves_body_weights_and_stages_one_layer() {
     input.planner.offload_gb = 5.0;
     let p = run(&input);
     assert_eq!(p.offloaded_bytes, 5_000_000_000);
-    assert_eq!(c(&p, "weights"), 11_000_000_000);
+    assert_eq!(c(&p, Term::Weights), 11_000_000_000);
     // One layer's body: 13,902,848,000 / 32.
-    assert_eq!(c(&p, "offload_staging"), 434_464_000);
+    assert_eq!(c(&p, Term::OffloadStaging), 434_464_000);
 }
 
 #[test]
