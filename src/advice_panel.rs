@@ -4,7 +4,7 @@
 use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
 use vramfit_core::advice::{Answers, Suggestion};
-use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::request::Request;
 use vramfit_core::units::DisplayUnit;
 
 /// The answers of the selected method.
@@ -53,7 +53,7 @@ pub fn SuggestionsView(
     #[prop(into)]
     suggestions: Signal<Vec<Suggestion>>,
     /// The scenario a suggestion is applied to.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,

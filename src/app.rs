@@ -30,7 +30,9 @@ use crate::training_panel::TrainingKnobs;
 use leptos::prelude::*;
 use vramfit_core::methods::MethodId;
 use vramfit_core::report::{self, Report};
-use vramfit_core::scenario::{ScenarioError, ScenarioInput};
+use vramfit_core::request::Request;
+use vramfit_core::request::RequestError;
+use vramfit_core::scenario::ScenarioError;
 use vramfit_core::units::DisplayUnit;
 use vramfit_core::verdict::Verdict;
 
@@ -45,9 +47,9 @@ pub fn App() -> impl IntoView {
         Some(Ok(input)) => input,
         Some(Err(_)) => {
             status.set(Some(TransferStatus::LinkBroken));
-            ScenarioInput::default()
+            Request::default()
         }
-        None => ScenarioInput::default(),
+        None => Request::default(),
     };
     let input = RwSignal::new(initial);
     let unit = RwSignal::new(DisplayUnit::Gb);
@@ -61,9 +63,7 @@ pub fn App() -> impl IntoView {
     // The address follows the scenario, so a copied link reopens it.
     Effect::new(move |first: Option<()>| {
         input.with(|i| {
-            if first.is_some()
-                || *i != ScenarioInput::default()
-                || share::scenario_in_address().is_some()
+            if first.is_some() || *i != Request::default() || share::scenario_in_address().is_some()
             {
                 share::write_address(i);
             }
@@ -84,18 +84,26 @@ pub fn App() -> impl IntoView {
             .or_else(|| previous.cloned().flatten())
     });
     let speed = Memo::new(move |_| report.with(|r| r.as_ref().map(figures::speed_view)));
+    // The model's problems beside the model input, the others with the
+    // results (a method that refuses the scenario among them).
     let errors = move |model: bool| {
         outcome.with(|o| match o {
-            Ok(_) => Vec::new(),
-            Err(all) => all
+            Err(RequestError::Invalid(all)) => all
                 .iter()
                 .filter(|e| is_model_error(e) == model)
                 .cloned()
                 .collect(),
+            _ => Vec::new(),
+        })
+    };
+    let refusal = move || {
+        outcome.with(|o| match o {
+            Err(RequestError::Refused(e)) => Some(*e),
+            _ => None,
         })
     };
     let method = Memo::new(move |_| input.with(|i| i.method));
-    let has_model = Memo::new(move |_| input.with(|i| i.model.is_some()));
+    let has_model = Memo::new(move |_| input.with(|i| i.scenario.model.is_some()));
     let has_report = Memo::new(move |_| report.with(Option::is_some));
     let verdict = Signal::derive(move || {
         report
@@ -173,7 +181,11 @@ pub fn App() -> impl IntoView {
             <aside class="vf-results" aria-labelledby="vf-step-3">
                 <h2 id="vf-step-3" class="vf-step"><span class="vf-step__n">"03"</span>{move || t().step_results}</h2>
                 <p class="vf-error" data-testid="scenario-error" role="alert">
-                    {move || errors(false).iter().map(|e| (t().scenario_error)(e)).collect::<Vec<_>>().join(" ")}
+                    {move || {
+                        let mut lines: Vec<String> = errors(false).iter().map(|e| (t().scenario_error)(e)).collect();
+                        lines.extend(refusal().map(|e| (t().run_error)(&e)));
+                        lines.join(" ")
+                    }}
                 </p>
                 <Show when=move || has_report.get()>
                     <ResultsPanel report unit input verdict total status />
@@ -208,7 +220,7 @@ fn is_model_error(e: &ScenarioError) -> bool {
 #[component]
 fn AdvancedKnobs(
     /// The scenario the knobs edit.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
@@ -234,7 +246,7 @@ fn AdvancedKnobs(
 #[component]
 fn MethodSettings(
     /// The scenario the knobs edit.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     /// The selected method.
     #[prop(into)]
     method: Signal<MethodId>,
@@ -263,7 +275,7 @@ fn ResultsPanel(
     /// Display unit, switchable here.
     unit: RwSignal<DisplayUnit>,
     /// The scenario, so that a method or a suggestion can be picked.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     /// The selected method's verdict.
     verdict: Signal<Verdict>,
     /// The selected method's total.

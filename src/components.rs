@@ -15,7 +15,8 @@ use crate::figures::BreakdownRow;
 use crate::i18n::{format, method_name, use_lang, Lang};
 use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
-use vramfit_core::scenario::{Field, InputError, Mode, ScenarioInput};
+use vramfit_core::request::Request;
+use vramfit_core::scenario::{Field, InputError, Mode};
 use vramfit_core::units::DisplayUnit;
 use vramfit_core::verdict::{FitStatus, Verdict};
 
@@ -30,7 +31,7 @@ pub fn NumberField(
     /// Which scenario field this edits.
     field: Field,
     /// The scenario the field writes into.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
@@ -38,7 +39,7 @@ pub fn NumberField(
     let id = format!("vf-field-{key}");
     let hint_id = format!("{id}-hint");
     let shown = move |value: f64| format::input_value(&lang.get_untracked().t().number, value);
-    let text_value = RwSignal::new(shown(input.get_untracked().get(field)));
+    let text_value = RwSignal::new(shown(input.get_untracked().scenario.get(field)));
     let error = RwSignal::new(None::<InputError>);
     let parse = move |text: &str| {
         let style = lang.get_untracked().t().number;
@@ -48,7 +49,7 @@ pub fn NumberField(
     // up here, and so does a new language's decimal separator; text that
     // already reads as the value (`8.` on the way to `8.5`) is left alone.
     Effect::new(move |previous: Option<Lang>| {
-        let value = input.with(|i| i.get(field));
+        let value = input.with(|i| i.scenario.get(field));
         let now = lang.get();
         let text = text_value.get_untracked();
         let relabel = previous.is_some_and(|p| p != now) && error.get_untracked().is_none();
@@ -64,7 +65,7 @@ pub fn NumberField(
         match parse(&raw) {
             Ok(value) => {
                 error.set(None);
-                input.update(|i| i.set(field, value));
+                input.update(|i| i.scenario.set(field, value));
             }
             Err(e) => error.set(Some(e)),
         }
@@ -330,7 +331,7 @@ pub fn UnitSwitch(
 #[component]
 pub fn ModePicker(
     /// The scenario whose mode this sets.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
@@ -341,7 +342,7 @@ pub fn ModePicker(
                     type="button"
                     class="vf-seg__option"
                     data-testid=format!("mode-{}", m.id())
-                    aria-pressed=move || (input.with(|i| i.mode) == m).to_string()
+                    aria-pressed=move || (input.with(|i| i.scenario.mode) == m).to_string()
                     on:click=move |_| input.update(|i| i.set_mode(m))
                 >
                     {move || (t().mode_name)(m)}
@@ -356,7 +357,7 @@ pub fn ModePicker(
 #[component]
 pub fn MethodPicker(
     /// The scenario whose method this sets.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
@@ -369,7 +370,7 @@ pub fn MethodPicker(
                     data-testid=format!("method-{}", m.id())
                     title=move || (t().method_summary)(m)
                     aria-pressed=move || (input.with(|i| i.method) == m).to_string()
-                    disabled=move || !m.applies_to(input.with(|i| i.mode))
+                    disabled=move || !m.applies_to(input.with(|i| i.scenario.mode))
                     on:click=move |_| input.update(|i| i.method = m)
                 >
                     {method_name(m)}
@@ -392,7 +393,7 @@ pub fn MethodsTable(
     #[prop(into)]
     unit: Signal<DisplayUnit>,
     /// The scenario, to switch method from a row.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();

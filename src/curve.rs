@@ -4,7 +4,7 @@
 //! [`context_curve`] and [`Geometry`] return.
 
 use vramfit_core::methods;
-use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::request::Request;
 
 /// Geometric samples between the ends of the axis (more are added at the
 /// current context and at the crossing).
@@ -44,12 +44,12 @@ pub struct ContextCurve {
 /// (`max_context`, from the report), plus those two exactly and the first
 /// context that no longer fits. `None` when the input is not valid or the
 /// method does not estimate it.
-pub fn context_curve(input: &ScenarioInput, max_context: Option<u64>) -> Option<ContextCurve> {
-    let scenario = input.validate().ok()?;
+pub fn context_curve(input: &Request, max_context: Option<u64>) -> Option<ContextCurve> {
+    let scenario = input.scenario.validate().ok()?;
     let run = |context: u64| {
         let mut s = scenario.clone();
         s.context = context;
-        methods::run(s.method, &s).ok().map(|r| r.verdict)
+        methods::run(input.method, &s).ok().map(|r| r.verdict)
     };
     let usable_bytes = run(scenario.context)?.usable_bytes;
     let (lo, hi) = axis(scenario.context, max_context);

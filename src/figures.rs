@@ -6,6 +6,7 @@
 use vramfit_core::methods::planner::{NoSpeed, SpeedRange};
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::report::Report;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{Field, ScenarioInput};
 use vramfit_core::term::Term;
 
@@ -30,11 +31,11 @@ pub const WORKLOAD_FIELDS: [Field; 2] = [Field::Context, Field::Batch];
 pub const KV_DTYPES: [(&str, f64); 3] = [("FP16/BF16", 2.0), ("FP8", 1.0), ("INT4", 0.5)];
 
 /// How many advanced knobs differ from their defaults.
-pub fn advanced_changed(input: &ScenarioInput) -> usize {
+pub fn advanced_changed(request: &Request) -> usize {
     let default = ScenarioInput::default();
     ADVANCED_FIELDS
         .iter()
-        .filter(|f| input.get(**f) != default.get(**f))
+        .filter(|f| request.scenario.get(**f) != default.get(**f))
         .count()
 }
 

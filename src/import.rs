@@ -2,7 +2,7 @@
 //! scenario again, or the reason they cannot, with nothing changed.
 
 use vramfit_core::report::{self, SCHEMA};
-use vramfit_core::scenario::{ScenarioError, ScenarioInput};
+use vramfit_core::request::{Request, RequestError};
 
 /// Why a text is not an importable document.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,13 +20,14 @@ pub enum ImportError {
     /// `inputs` holds keys or values a scenario does not have (the core's
     /// message, which names the key).
     Inputs(String),
-    /// The scenario is well-formed but not valid, or no method estimates it.
-    Invalid(Vec<ScenarioError>),
+    /// The scenario is well-formed but not valid, or its method does not
+    /// estimate it.
+    Invalid(RequestError),
 }
 
 /// The scenario an exported document (or a bare `{"inputs": …}`) holds,
 /// checked as the app would compute it.
-pub fn parse_import(text: &str) -> Result<ScenarioInput, ImportError> {
+pub fn parse_import(text: &str) -> Result<Request, ImportError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(ImportError::Empty);
@@ -47,7 +48,7 @@ pub fn parse_import(text: &str) -> Result<ScenarioInput, ImportError> {
         .get("inputs")
         .filter(|v| v.is_object())
         .ok_or(ImportError::NotADocument)?;
-    let input: ScenarioInput =
+    let input: Request =
         serde_json::from_value(inputs.clone()).map_err(|e| ImportError::Inputs(e.to_string()))?;
     report::build(&input).map_err(ImportError::Invalid)?;
     Ok(input)

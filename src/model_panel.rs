@@ -10,14 +10,15 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vramfit_core::catalog::models;
 use vramfit_core::report::ModelSummary;
-use vramfit_core::scenario::{ModelRef, ScenarioError, ScenarioInput};
+use vramfit_core::request::Request;
+use vramfit_core::scenario::{ModelRef, ScenarioError};
 
 /// The model source: typed numbers, a catalog entry, a pasted or fetched
 /// config.
 #[component]
 pub fn ModelInput(
     /// The scenario whose model this sets.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     /// Problems with the current model (unknown id, unusable config).
     #[prop(into)]
     model_errors: Signal<Vec<ScenarioError>>,
@@ -26,11 +27,11 @@ pub fn ModelInput(
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
-    let selected = move || match input.with(|i| i.model.clone()) {
+    let selected = move || match input.with(|i| i.scenario.model.clone()) {
         Some(ModelRef::Catalog(id)) => id,
         _ => String::new(),
     };
-    let config_text = move || match input.with(|i| i.model.clone()) {
+    let config_text = move || match input.with(|i| i.scenario.model.clone()) {
         Some(ModelRef::Config(text)) => text,
         _ => String::new(),
     };
@@ -86,7 +87,7 @@ pub fn ModelInput(
 #[component]
 fn HubFetch(
     /// The scenario the fetched config goes into.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();

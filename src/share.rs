@@ -3,7 +3,7 @@
 
 use crate::import::ImportError;
 use vramfit_core::report;
-use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::request::Request;
 use wasm_bindgen_futures::JsFuture;
 
 /// The fragment's key.
@@ -47,37 +47,36 @@ pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
 }
 
 /// The fragment for a scenario, without `#`.
-pub fn fragment_of(input: &ScenarioInput) -> String {
+pub fn fragment_of(input: &Request) -> String {
     let json = serde_json::to_string(input).unwrap_or_default();
     format!("{KEY}{}", base64url_encode(json.as_bytes()))
 }
 
 /// The scenario a fragment (with or without `#`) carries: `None` when it
 /// carries none, an error when it carries a broken one.
-pub fn scenario_of(fragment: &str) -> Option<Result<ScenarioInput, ImportError>> {
+pub fn scenario_of(fragment: &str) -> Option<Result<Request, ImportError>> {
     let encoded = fragment.trim_start_matches('#').strip_prefix(KEY)?;
     let parsed = base64url_decode(encoded)
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .ok_or(ImportError::NotADocument)
         .and_then(|json| {
-            serde_json::from_str::<ScenarioInput>(&json)
-                .map_err(|e| ImportError::Inputs(e.to_string()))
+            serde_json::from_str::<Request>(&json).map_err(|e| ImportError::Inputs(e.to_string()))
         })
         .and_then(|input| match report::build(&input) {
             Ok(_) => Ok(input),
-            Err(errors) => Err(ImportError::Invalid(errors)),
+            Err(e) => Err(ImportError::Invalid(e)),
         });
     Some(parsed)
 }
 
 /// The scenario in this page's address, if any.
-pub fn scenario_in_address() -> Option<Result<ScenarioInput, ImportError>> {
+pub fn scenario_in_address() -> Option<Result<Request, ImportError>> {
     let hash = web_sys::window()?.location().hash().ok()?;
     scenario_of(&hash)
 }
 
 /// Puts the scenario in the address without a new history entry.
-pub fn write_address(input: &ScenarioInput) {
+pub fn write_address(input: &Request) {
     let Some(window) = web_sys::window() else {
         return;
     };

@@ -3,6 +3,7 @@
 
 use crate::i18n::{use_lang, Texts};
 use leptos::prelude::*;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{AttnImpl, Optimizer, Precision, ScenarioInput};
 
 /// One segmented choice among `options`, reading and writing the scenario.
@@ -10,7 +11,7 @@ fn segmented<T: Copy + PartialEq + Send + Sync + 'static>(
     label: fn(&Texts) -> &'static str,
     testid: &'static str,
     options: Vec<(T, &'static str)>,
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     get: fn(&ScenarioInput) -> T,
     set: fn(&mut ScenarioInput, T),
 ) -> impl IntoView {
@@ -22,8 +23,8 @@ fn segmented<T: Copy + PartialEq + Send + Sync + 'static>(
                     type="button"
                     class="vf-seg__option"
                     data-testid=format!("{testid}-{}", name.to_lowercase())
-                    aria-pressed=move || (input.with(get) == value).to_string()
-                    on:click=move |_| input.update(|i| set(i, value))
+                    aria-pressed=move || (input.with(|i| get(&i.scenario)) == value).to_string()
+                    on:click=move |_| input.update(|i| set(&mut i.scenario, value))
                 >
                     {name}
                 </button>
@@ -36,10 +37,10 @@ fn segmented<T: Copy + PartialEq + Send + Sync + 'static>(
 #[component]
 pub fn TrainingKnobs(
     /// The scenario these knobs edit.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let trains = move || input.with(|i| i.mode.trains());
+    let trains = move || input.with(|i| i.scenario.mode.trains());
     view! {
         <div class="vf-knobs">
             {segmented(|t| t.attention_label, "attn",
@@ -56,8 +57,8 @@ pub fn TrainingKnobs(
                     <input
                         type="checkbox"
                         data-testid="grad-checkpoint"
-                        prop:checked=move || input.with(|i| i.grad_checkpoint)
-                        on:change=move |ev| input.update(|i| i.grad_checkpoint = event_target_checked(&ev))
+                        prop:checked=move || input.with(|i| i.scenario.grad_checkpoint)
+                        on:change=move |ev| input.update(|i| i.scenario.grad_checkpoint = event_target_checked(&ev))
                     />
                     " " {move || lang.get().t().grad_checkpoint}
                 </label>

@@ -5,7 +5,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use vramfit_core::catalog::{gpus, models};
+use vramfit_core::methods::MethodId;
 use vramfit_core::report;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{ModelRef, ScenarioInput};
 use vramfit_core::table::{fit_table, DEFAULT_FORMATS};
 use wasm_bindgen_test::*;
@@ -21,21 +23,24 @@ fn now() -> f64 {
 
 #[wasm_bindgen_test]
 fn seed_examples_come_out_the_same_in_wasm() {
-    let doc = report::build(&ScenarioInput::default()).unwrap();
+    let doc = report::build(&Request::default()).unwrap();
     assert_eq!(doc.estimate.total_bytes, 18_781_116_006);
     let llama = ScenarioInput {
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-70B".into())),
         ..ScenarioInput::default()
     };
     assert_eq!(
-        report::build(&llama).unwrap().model.params_total,
+        report::build(&Request::new(MethodId::Quick, llama))
+            .unwrap()
+            .model
+            .params_total,
         70_553_706_496
     );
 }
 
 #[wasm_bindgen_test]
 fn fit_table_covers_every_model_gpu_and_format() {
-    let base = ScenarioInput::default();
+    let base = Request::default();
     let start = now();
     let rows = fit_table(&base, &DEFAULT_FORMATS);
     let first = now() - start;

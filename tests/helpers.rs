@@ -11,6 +11,7 @@ use vramfit_app::net::{classify, config_url, valid_model_id, HubOutcome};
 use vramfit_app::share::{base64url_decode, base64url_encode, fragment_of, scenario_of};
 use vramfit_core::methods::MethodId;
 use vramfit_core::report;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{Field, Mode, ModelRef, ScenarioInput};
 use vramfit_core::term::Term;
 use vramfit_core::units::DisplayUnit;
@@ -20,6 +21,11 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 const NS: char = '\u{202f}';
+
+/// Method `quick` (the default) on a scenario.
+fn quick(scenario: ScenarioInput) -> Request {
+    Request::new(MethodId::Quick, scenario)
+}
 
 #[wasm_bindgen_test]
 fn numbers_are_written_for_each_language() {
@@ -129,7 +135,7 @@ fn every_language_says_everything() {
 
 #[wasm_bindgen_test]
 fn the_curve_brackets_the_crossing_and_fits_the_frame() {
-    let input = ScenarioInput::default();
+    let input = Request::default();
     let max = report::build(&input).unwrap().answers.max_context;
     let c = curve::context_curve(&input, max).unwrap();
     let g = Geometry::new(&c, 480.0, 240.0);
@@ -147,10 +153,10 @@ fn the_curve_brackets_the_crossing_and_fits_the_frame() {
     assert_eq!(short_tokens(1 << 20), "1M");
     assert_eq!(short_tokens(300), "300");
     // Nothing fits: no crossing, and the curve is all above the line.
-    let tiny = ScenarioInput {
+    let tiny = quick(ScenarioInput {
         gpu_memory_gb: 1.0,
         ..ScenarioInput::default()
-    };
+    });
     let none = curve::context_curve(&tiny, None).unwrap();
     assert!(none.crossing().is_none());
     assert!(none
@@ -158,10 +164,10 @@ fn the_curve_brackets_the_crossing_and_fits_the_frame() {
         .iter()
         .all(|p| p.needed_bytes > none.usable_bytes));
     // An invalid input has no curve.
-    let bad = ScenarioInput {
+    let bad = quick(ScenarioInput {
         layers: 0,
         ..ScenarioInput::default()
-    };
+    });
     assert!(curve::context_curve(&bad, None).is_none());
 }
 
@@ -193,11 +199,11 @@ fn imports_say_what_is_wrong() {
         parse_import(r#"{"inputs": {"layers": 0}}"#),
         Err(ImportError::Invalid(_))
     ));
-    let input = ScenarioInput {
+    let input = quick(ScenarioInput {
         context: 4096,
         model: Some(ModelRef::Catalog("Qwen/Qwen3-8B".into())),
         ..ScenarioInput::default()
-    };
+    });
     let doc = report::build(&input).unwrap().to_json();
     assert!(looks_like_export(&doc));
     assert!(!looks_like_export(r#"{"model_type": "llama"}"#));
@@ -223,14 +229,14 @@ fn the_share_fragment_round_trips() {
     assert_eq!(base64url_decode("Zm9vYg=="), Some(b"foob".to_vec()));
     assert_eq!(base64url_decode("Z"), None);
     assert_eq!(base64url_decode("Zm9v*"), None);
-    let input = ScenarioInput {
+    let input = quick(ScenarioInput {
         model: Some(ModelRef::Config(
             include_str!("../crates/vramfit-core/data/configs/mistralai__Mistral-7B-v0.3.json")
                 .into(),
         )),
         users: 3,
         ..ScenarioInput::default()
-    };
+    });
     let fragment = fragment_of(&input);
     assert_eq!(scenario_of(&format!("#{fragment}")), Some(Ok(input)));
     assert_eq!(scenario_of("#other"), None);

@@ -14,6 +14,7 @@ use vramfit_app::notebook::store::{
 use vramfit_app::notebook::{Notebook, NotebookPanel};
 use vramfit_core::methods::MethodId;
 use vramfit_core::report;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{Mode, ModelRef, ScenarioInput};
 use vramfit_core::units::DisplayUnit;
 use wasm_bindgen::JsCast;
@@ -33,7 +34,7 @@ fn disabled(root: &web_sys::HtmlElement, testid: &str) -> bool {
 
 /// An entry as the notebook writes it.
 fn entry(id: &str, at: u64, notes: &str) -> Entry {
-    let mut e = Entry::new(id.into(), at, "predict", ScenarioInput::default());
+    let mut e = Entry::new(id.into(), at, "predict", Request::default());
     e.prediction = Prediction::new(18.0, DisplayUnit::Gb);
     e.observed = Some(Observed {
         method: MethodId::Quick,
@@ -213,10 +214,10 @@ fn damaged_data_that_cannot_be_kept_aside_freezes_writing() {
         &untrack(|| notebook.notices())[..],
         [Notice::CouldNotKeepAside { .. }]
     ));
-    notebook.add(ScenarioInput::default(), None);
+    notebook.add(Request::default(), None);
     assert_eq!(untrack(|| notebook.entries()).len(), 1, "works in memory");
     storage.set_quota(None);
-    notebook.add(ScenarioInput::default(), None);
+    notebook.add(Request::default(), None);
     assert_eq!(storage.item(KEY).as_deref(), Some("not json at all"));
     assert_eq!(storage.keys(), [KEY.to_string()]);
 }
@@ -225,11 +226,11 @@ fn damaged_data_that_cannot_be_kept_aside_freezes_writing() {
 fn a_full_quota_keeps_the_notebook_in_memory_and_recovers() {
     let storage = MemoryStorage::new();
     let notebook = tab(&storage);
-    notebook.add(ScenarioInput::default(), None);
+    notebook.add(Request::default(), None);
     assert_eq!(untrack(|| notebook.health()), Health::Saved);
     let size = storage.item(KEY).unwrap().encode_utf16().count() + KEY.len();
     storage.set_quota(Some(size + 10));
-    notebook.add(ScenarioInput::default(), None);
+    notebook.add(Request::default(), None);
     assert_eq!(untrack(|| notebook.health()), Health::QuotaExceeded);
     assert!(untrack(|| notebook.health()).memory_only());
     assert_eq!(
@@ -243,7 +244,7 @@ fn a_full_quota_keeps_the_notebook_in_memory_and_recovers() {
     assert_eq!(export.entries.len(), 2);
     // Room again: the next change stores everything and says so.
     storage.set_quota(None);
-    notebook.add(ScenarioInput::default(), None);
+    notebook.add(Request::default(), None);
     assert_eq!(untrack(|| notebook.health()), Health::Saved);
     assert!(untrack(|| notebook.notices()).contains(&Notice::SavedAgain));
     assert_eq!(stored(&storage).entries.len(), 3);
@@ -255,7 +256,7 @@ fn disabled_storage_works_in_memory_with_a_warning() {
     storage.set_disabled(true);
     let notebook = tab(&storage);
     assert_eq!(untrack(|| notebook.health()), Health::Unavailable);
-    let id = notebook.add(ScenarioInput::default(), None);
+    let id = notebook.add(Request::default(), None);
     notebook.update(&id, |e| e.notes = "still here".into());
     assert_eq!(untrack(|| notebook.entries())[0].notes, "still here");
     assert!(storage.keys().is_empty());
@@ -265,8 +266,8 @@ fn disabled_storage_works_in_memory_with_a_warning() {
 fn two_tabs_merge_by_id_and_the_later_change_wins() {
     let storage = MemoryStorage::new();
     let (a, b) = (tab(&storage), tab(&storage));
-    let from_a = a.add(ScenarioInput::default(), None);
-    let from_b = b.add(ScenarioInput::default(), None);
+    let from_a = a.add(Request::default(), None);
+    let from_b = b.add(Request::default(), None);
     // B's write merged A's entry in; A learns of B's on the storage event.
     assert_eq!(stored(&storage).entries.len(), 2);
     a.sync();
@@ -306,8 +307,8 @@ fn two_tabs_merge_by_id_and_the_later_change_wins() {
 fn clear_undo_and_import_merge_by_id() {
     let storage = MemoryStorage::new();
     let notebook = tab(&storage);
-    notebook.add(ScenarioInput::default(), None);
-    notebook.add(ScenarioInput::default(), None);
+    notebook.add(Request::default(), None);
+    notebook.add(Request::default(), None);
     let export = notebook.export_json();
     notebook.clear();
     assert!(untrack(|| notebook.entries()).is_empty());
@@ -369,8 +370,8 @@ fn mount_both(
     root: &web_sys::HtmlElement,
     storage: &MemoryStorage,
     lang: RwSignal<&'static str>,
-) -> RwSignal<ScenarioInput> {
-    let input = RwSignal::new(ScenarioInput::default());
+) -> RwSignal<Request> {
+    let input = RwSignal::new(Request::default());
     let storage = storage.clone();
     leptos::mount::mount_to(root.clone(), move || {
         let notebook = Notebook::with_storage(storage.clone());
@@ -464,7 +465,7 @@ async fn lesson_hides_the_result_until_a_prediction_is_written() {
     );
 
     // A new scenario needs a new prediction.
-    input.update(|i| i.context = 16_384);
+    input.update(|i| i.scenario.context = 16_384);
     settle().await;
     assert_eq!(count(&root, "lesson-result"), 0);
     assert_eq!(count(&root, "lesson-result-hidden"), 1);
@@ -478,12 +479,14 @@ async fn lesson_hides_the_result_until_a_prediction_is_written() {
 async fn the_lesson_names_and_derives_every_term_of_the_method() {
     let root = host();
     let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new("en"));
-    input.set(ScenarioInput {
-        method: MethodId::Range,
-        mode: Mode::Full,
-        model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
-        ..ScenarioInput::default()
-    });
+    input.set(Request::new(
+        MethodId::Range,
+        ScenarioInput {
+            mode: Mode::Full,
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+            ..ScenarioInput::default()
+        },
+    ));
     settle().await;
     let row = find(&root, "lesson-term-model_states");
     let cells = row.children();
@@ -539,7 +542,7 @@ async fn a_revealed_prediction_is_recorded_with_its_discrepancy() {
     );
     let saved = stored(&storage);
     let e = &saved.entries[0];
-    assert_eq!(e.scenario, ScenarioInput::default());
+    assert_eq!(e.scenario, Request::default());
     assert_eq!(e.app_version, report::APP_VERSION);
     assert_eq!(e.prediction, Prediction::new(18.8, DisplayUnit::Gb));
     assert_eq!(e.observed.unwrap().total_bytes, 18_781_116_006);
@@ -560,10 +563,10 @@ async fn a_revealed_prediction_is_recorded_with_its_discrepancy() {
     assert!(text(&root, "notebook-entry-discrepancy").starts_with("+0.02 GB"));
 
     // Opening the entry puts its scenario back in the calculator.
-    input.update(|i| i.context = 1);
+    input.update(|i| i.scenario.context = 1);
     click(&root, "notebook-entry-open");
     settle().await;
-    assert_eq!(input.get_untracked(), ScenarioInput::default());
+    assert_eq!(input.get_untracked(), Request::default());
 
     // Edit, delete, undo.
     click(&root, "notebook-entry-edit");
@@ -587,7 +590,7 @@ async fn the_panel_warns_when_the_notebook_lives_in_memory() {
     let root = host();
     let storage = MemoryStorage::new();
     storage.put(KEY, "{broken");
-    let input = RwSignal::new(ScenarioInput::default());
+    let input = RwSignal::new(Request::default());
     {
         let storage = storage.clone();
         leptos::mount::mount_to(root.clone(), move || {
@@ -624,16 +627,16 @@ async fn the_lesson_shows_the_command_line_and_one_change_at_a_time() {
     let root = host();
     let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new("en"));
     input.update(|i| {
-        i.params_b = 70.0;
-        i.weight_bits = 4.0;
-        i.gpu_memory_gb = 48.0;
+        i.scenario.params_b = 70.0;
+        i.scenario.weight_bits = 4.0;
+        i.scenario.gpu_memory_gb = 48.0;
     });
     settle().await;
     assert_eq!(
         text(&root, "lesson-cli"),
         "vramfit estimate --params 70 --weight-bits 4 --capacity-gb 48 --method quick --mode inference"
     );
-    let json: ScenarioInput = serde_json::from_str(&text(&root, "lesson-json")).unwrap();
+    let json: Request = serde_json::from_str(&text(&root, "lesson-json")).unwrap();
     assert_eq!(json, input.get_untracked());
     assert!(text(&root, "lesson-change-baseline").contains('?'));
     type_into(&root, "lesson-prediction", "40");
@@ -663,7 +666,7 @@ async fn the_lesson_shows_the_command_line_and_one_change_at_a_time() {
     // One click applies a change; the new scenario is hidden until predicted.
     click(&root, "lesson-apply-context-x2");
     settle().await;
-    assert_eq!(input.get_untracked().context, 16_384);
+    assert_eq!(input.get_untracked().scenario.context, 16_384);
     assert!(text(&root, "lesson-change-baseline").contains('?'));
     assert_eq!(count(&root, "kit-download"), 1);
 }

@@ -9,7 +9,9 @@ use vramfit_app::figures::{self, SpeedView};
 use vramfit_app::i18n::{self, Lang};
 use vramfit_app::{curve, panic, App};
 use vramfit_core::methods::planner::SpeedRange;
+use vramfit_core::methods::MethodId;
 use vramfit_core::report;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::ScenarioInput;
 use vramfit_core::units::{DisplayUnit, GB};
 use vramfit_core::verdict::Verdict;
@@ -54,6 +56,11 @@ fn input_value(root: &web_sys::HtmlElement, testid: &str) -> String {
         .dyn_into::<web_sys::HtmlInputElement>()
         .unwrap()
         .value()
+}
+
+/// Method `quick` (the default) on a scenario.
+fn quick(scenario: ScenarioInput) -> Request {
+    Request::new(MethodId::Quick, scenario)
 }
 
 #[wasm_bindgen_test]
@@ -206,7 +213,7 @@ async fn a_decimal_can_be_typed_one_key_at_a_time() {
         params_b: 7.5,
         ..ScenarioInput::default()
     };
-    let expected = report::build(&input).unwrap().estimate.total_bytes;
+    let expected = report::build(&quick(input)).unwrap().estimate.total_bytes;
     assert_eq!(
         text(&root, "total-memory"),
         vramfit_app::i18n::format::bytes(&Lang::Es.t().number, DisplayUnit::Gb, expected)
@@ -230,7 +237,7 @@ async fn unit_switch_changes_every_figure() {
 
 #[wasm_bindgen_test]
 async fn breakdown_rows_add_up_to_the_total() {
-    let doc = report::build(&ScenarioInput::default()).unwrap();
+    let doc = report::build(&Request::default()).unwrap();
     let rows = figures::breakdown_rows(&doc.estimate);
     assert_eq!(
         rows.iter().map(|r| r.bytes).sum::<u64>(),
@@ -259,10 +266,10 @@ async fn breakdown_rows_add_up_to_the_total() {
                     .unwrap()
             })
             .sum();
-        let input = ScenarioInput {
-            method: vramfit_core::methods::MethodId::from_name(method).unwrap(),
-            ..ScenarioInput::default()
-        };
+        let input = Request::new(
+            MethodId::from_name(method).unwrap(),
+            ScenarioInput::default(),
+        );
         let expected = report::build(&input).unwrap().estimate.total_bytes;
         assert_eq!(sum, expected, "{method}");
     }
@@ -316,7 +323,7 @@ async fn language_switch_translates_formats_and_is_remembered() {
 
 #[wasm_bindgen_test]
 async fn chart_crosses_the_usable_line_at_the_longest_context() {
-    let input = ScenarioInput::default();
+    let input = Request::default();
     let doc = report::build(&input).unwrap();
     let max = doc.answers.max_context.unwrap();
     let c = curve::context_curve(&input, Some(max)).unwrap();
@@ -324,7 +331,7 @@ async fn chart_crosses_the_usable_line_at_the_longest_context() {
     let (last_fit, first_over) = c.crossing().unwrap();
     assert_eq!((last_fit.context, first_over.context), (max, max + 1));
     assert!(last_fit.needed_bytes <= c.usable_bytes && first_over.needed_bytes > c.usable_bytes);
-    assert!(c.lo < input.context && input.context < max && max < c.hi);
+    assert!(c.lo < input.scenario.context && input.scenario.context < max && max < c.hi);
     // Memory never decreases with context.
     assert!(c
         .points
@@ -365,10 +372,7 @@ async fn chart_crosses_the_usable_line_at_the_longest_context() {
 async fn methods_table_lists_every_method_that_applies() {
     let root = mount_app(Lang::Es);
     settle().await;
-    let expected = report::build(&ScenarioInput::default())
-        .unwrap()
-        .methods
-        .len();
+    let expected = report::build(&Request::default()).unwrap().methods.len();
     let table = find(&root, "methods-table");
     assert_eq!(
         table.query_selector_all("tbody tr").unwrap().length() as usize,
@@ -497,7 +501,7 @@ async fn weight_format_and_kv_dtype_buttons() {
     assert!(!exists(&root, "field-weight_bits"));
     let mut input = ScenarioInput::default();
     input.set_weight_format(vramfit_core::scenario::WeightFormat::Q4KM);
-    let expected = report::build(&input).unwrap().estimate.total_bytes;
+    let expected = report::build(&quick(input)).unwrap().estimate.total_bytes;
     assert_eq!(
         text(&root, "total-memory"),
         vramfit_app::i18n::format::bytes(&Lang::Es.t().number, DisplayUnit::Gb, expected)
@@ -598,7 +602,7 @@ async fn importing_a_bad_document_says_why_and_changes_nothing() {
         gpu_memory_gb: 16.0,
         ..ScenarioInput::default()
     };
-    let doc = report::build(&wanted).unwrap().to_json();
+    let doc = report::build(&quick(wanted)).unwrap().to_json();
     type_into(&root, "config-input", &doc);
     settle().await;
     assert_eq!(text(&root, "transfer-status"), "Escenario importado.");
@@ -614,7 +618,7 @@ async fn the_address_carries_the_scenario() {
     settle().await;
     let hash = web_sys::window().unwrap().location().hash().unwrap();
     let back = vramfit_app::share::scenario_of(&hash).unwrap().unwrap();
-    assert_eq!(back.context, 12345);
+    assert_eq!(back.scenario.context, 12345);
     // A new app on this address opens the same scenario.
     let again = host();
     leptos::mount::mount_to(again.clone(), App).forget();

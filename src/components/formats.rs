@@ -5,20 +5,21 @@ use crate::components::NumberField;
 use crate::figures::{kv_dtype_of, KV_DTYPES};
 use crate::i18n::use_lang;
 use leptos::prelude::*;
-use vramfit_core::scenario::{Field, ScenarioInput, WeightFormat};
+use vramfit_core::request::Request;
+use vramfit_core::scenario::{Field, WeightFormat};
 
 /// The named weight formats (the core's list) and "bits by hand".
 #[component]
 pub fn WeightFormatPicker(
     /// The scenario whose format this sets.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     /// Whether a real model is loaded ("as published" needs one).
     #[prop(into)]
     has_model: Signal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
-    let manual = move || input.with(|i| i.weight_format.is_none());
+    let manual = move || input.with(|i| i.scenario.weight_format.is_none());
     let option = move |format: WeightFormat| {
         let needs_model = format == WeightFormat::AsPublished;
         view! {
@@ -26,10 +27,10 @@ pub fn WeightFormatPicker(
                 type="button"
                 class="vf-seg__option"
                 data-testid=format!("weight-format-{}", format.id())
-                aria-pressed=move || (input.with(|i| i.weight_format) == Some(format)).to_string()
+                aria-pressed=move || (input.with(|i| i.scenario.weight_format) == Some(format)).to_string()
                 disabled=move || needs_model && !has_model.get()
                 title=move || needs_model.then(|| t().as_published_needs_model)
-                on:click=move |_| input.update(|i| i.set_weight_format(format))
+                on:click=move |_| input.update(|i| i.scenario.set_weight_format(format))
             >
                 {move || if needs_model { t().as_published_label } else { format.label() }}
             </button>
@@ -45,7 +46,7 @@ pub fn WeightFormatPicker(
                     class="vf-seg__option"
                     data-testid="weight-format-manual"
                     aria-pressed=move || manual().to_string()
-                    on:click=move |_| input.update(|i| i.weight_format = None)
+                    on:click=move |_| input.update(|i| i.scenario.weight_format = None)
                 >
                     {move || t().weight_manual}
                 </button>
@@ -64,11 +65,11 @@ pub fn WeightFormatPicker(
 #[component]
 pub fn KvDtypePicker(
     /// The scenario whose KV bytes this sets.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
-    let preset = move || input.with(|i| kv_dtype_of(i.kv_bytes));
+    let preset = move || input.with(|i| kv_dtype_of(i.scenario.kv_bytes));
     let by_hand = RwSignal::new(preset().is_none());
     let manual = move || by_hand.get() || preset().is_none();
     view! {
@@ -83,7 +84,7 @@ pub fn KvDtypePicker(
                         aria-pressed=move || (!manual() && preset() == Some(n)).to_string()
                         on:click=move |_| {
                             by_hand.set(false);
-                            input.update(|i| i.kv_bytes = bytes);
+                            input.update(|i| i.scenario.kv_bytes = bytes);
                         }
                     >
                         {label}

@@ -6,21 +6,22 @@ use crate::components::NumberField;
 use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
 use vramfit_core::catalog::{self, gpus, NotFound};
-use vramfit_core::scenario::{Field, ScenarioInput};
+use vramfit_core::request::Request;
+use vramfit_core::scenario::Field;
 
 /// Catalog picker plus the memory field.
 #[component]
 pub fn GpuPicker(
     /// The scenario whose GPU this sets.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
-    let text = RwSignal::new(input.get_untracked().gpu.unwrap_or_default());
+    let text = RwSignal::new(input.get_untracked().scenario.gpu.unwrap_or_default());
     let problem = RwSignal::new(None::<NotFound>);
     // A GPU set elsewhere (an import, a link) or cleared by typing memory
     // by hand shows up here, unless the typed text already names it.
-    let chosen = Memo::new(move |_| input.with(|i| i.gpu.clone()));
+    let chosen = Memo::new(move |_| input.with(|i| i.scenario.gpu.clone()));
     Effect::new(move |_| {
         let chosen = chosen.get();
         let typed = text.get_untracked();
@@ -39,14 +40,14 @@ pub fn GpuPicker(
         text.set(raw.clone());
         if raw.trim().is_empty() {
             problem.set(None);
-            input.update(|i| i.gpu = None);
+            input.update(|i| i.scenario.gpu = None);
             return;
         }
         match catalog::find_gpu(&raw) {
             Ok(gpu) => {
                 problem.set(None);
-                if input.with_untracked(|i| i.gpu.as_deref() != Some(gpu.name.as_str())) {
-                    input.update(|i| i.set_gpu(&gpu.name));
+                if input.with_untracked(|i| i.scenario.gpu.as_deref() != Some(gpu.name.as_str())) {
+                    input.update(|i| i.scenario.set_gpu(&gpu.name));
                 }
             }
             Err(miss) => problem.set(Some(miss)),

@@ -9,7 +9,7 @@ use crate::share;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vramfit_core::report::Report;
-use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::request::Request;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -34,11 +34,7 @@ impl TransferStatus {
 
 /// Replaces the scenario with the one `text` holds, or says why not and
 /// changes nothing.
-pub fn import_text(
-    text: &str,
-    input: RwSignal<ScenarioInput>,
-    status: RwSignal<Option<TransferStatus>>,
-) {
+pub fn import_text(text: &str, input: RwSignal<Request>, status: RwSignal<Option<TransferStatus>>) {
     match parse_import(text) {
         Ok(scenario) => {
             input.set(scenario);
@@ -51,7 +47,7 @@ pub fn import_text(
 /// Reads a chosen or dropped file and imports it.
 pub fn import_file(
     file: web_sys::File,
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     status: RwSignal<Option<TransferStatus>>,
 ) {
     spawn_local(async move {
@@ -87,7 +83,7 @@ pub fn TransferBar(
     #[prop(into)]
     report: Signal<Option<Report>>,
     /// The scenario an import replaces.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     /// Where the outcome is shown (shared with drops and pastes).
     status: RwSignal<Option<TransferStatus>>,
 ) -> impl IntoView {

@@ -6,10 +6,13 @@ use crate::import::ImportError;
 use crate::net::HubOutcome;
 use vramfit_core::advice::{Change, Cost};
 use vramfit_core::catalog::NotFound;
-use vramfit_core::methods::planner::{KnobProblem, NoSpeed, PlannerError};
-use vramfit_core::methods::{Feature, MethodId, OutOfScope};
+use vramfit_core::methods::planner::NoSpeed;
+use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
-use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
+use vramfit_core::request::RequestError;
+use vramfit_core::scenario::{
+    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+};
 use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
@@ -146,6 +149,8 @@ pub static TEXTS: Texts = Texts {
     field,
     input_error,
     scenario_error,
+    run_error,
+    request_error,
     config_error,
     mode_name: |m| match m {
         Mode::Inference => "Inference",
@@ -294,16 +299,6 @@ fn gpu_not_found(miss: &NotFound) -> String {
 fn scenario_error(e: &ScenarioError) -> String {
     match e {
         ScenarioError::Field(f) => format!("{}: {}", field(f.field).label, input_error(f)),
-        ScenarioError::MethodMode { method, mode } => format!(
-            "The {} method does not estimate {}.",
-            method_name(*method),
-            (TEXTS.mode_name)(*mode)
-        ),
-        ScenarioError::MethodScope { method, reason } => format!(
-            "The {} method cannot estimate this: {}.",
-            method_name(*method),
-            out_of_scope(reason)
-        ),
         ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
             format!("No model “{}” in the catalog.", miss.query)
         }
@@ -314,10 +309,36 @@ fn scenario_error(e: &ScenarioError) -> String {
         ),
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
-        ScenarioError::Planner(e) => planner_error(e),
+        ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
         ScenarioError::NeedsModel(_) => {
             "The “as published” format needs a real model (catalog or config.json).".into()
         }
+    }
+}
+
+fn run_error(e: &RunError) -> String {
+    match e.reason {
+        Refusal::Mode(mode) => format!(
+            "The {} method does not estimate {}.",
+            method_name(e.method),
+            (TEXTS.mode_name)(mode)
+        ),
+        reason => format!(
+            "The {} method cannot estimate this: {}.",
+            method_name(e.method),
+            out_of_scope(&reason)
+        ),
+    }
+}
+
+fn request_error(e: &RequestError) -> String {
+    match e {
+        RequestError::Invalid(errors) => errors
+            .iter()
+            .map(scenario_error)
+            .collect::<Vec<_>>()
+            .join(" "),
+        RequestError::Refused(e) => run_error(e),
     }
 }
 
@@ -383,15 +404,16 @@ fn attention_kind(kind: &AttentionKind) -> String {
     }
 }
 
-fn out_of_scope(reason: &OutOfScope) -> String {
+fn out_of_scope(reason: &Refusal) -> String {
     match reason {
-        OutOfScope::NeedsModel => {
+        Refusal::Mode(mode) => format!("it does not estimate {}", (TEXTS.mode_name)(*mode)),
+        Refusal::NeedsModel => {
             "it needs a real model (from the catalog or a config.json), not typed numbers".into()
         }
-        OutOfScope::Family(family) => format!(
+        Refusal::Family(family) => format!(
             "the {family:?} family is outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
         ),
-        OutOfScope::Feature(feature) => {
+        Refusal::Feature(feature) => {
             let what = match feature {
                 Feature::Experts => "a mixture of experts",
                 Feature::LatentAttention => "latent attention (MLA)",
@@ -401,18 +423,19 @@ fn out_of_scope(reason: &OutOfScope) -> String {
             };
             format!("the model has {what}, which this method does not model")
         }
-        OutOfScope::QuantizedWeights => {
+        Refusal::QuantizedWeights => {
             "it covers fp32, bf16 and fp16 weights only; quantized formats are outside it".into()
         }
-        OutOfScope::TooManyGpus { max } => format!("it spreads a model over at most {max} GPUs"),
-        OutOfScope::Parallelism { tp, pp, gpus } => format!(
+        Refusal::TooManyGpus { max } => format!("it spreads a model over at most {max} GPUs"),
+        Refusal::Parallelism { tp, pp, gpus } => format!(
             "TP {tp} × PP {pp} needs a multiple of {} GPUs, not {gpus}",
             tp.saturating_mul(*pp)
         ),
-        OutOfScope::Optimizer(optimizer) => format!(
+        Refusal::Optimizer(optimizer) => format!(
             "it states AdamW's training states only, not {}'s",
             format!("{optimizer:?}").to_lowercase()
         ),
+        Refusal::Knob(e) => planner_error(e),
     }
 }
 
@@ -451,9 +474,9 @@ fn import_error(e: &ImportError) -> String {
         ImportError::Inputs(detail) => {
             format!("The JSON's inputs are not understood ({detail}). Nothing was changed.")
         }
-        ImportError::Invalid(errors) => format!(
+        ImportError::Invalid(e) => format!(
             "The JSON's inputs are not valid: {} Nothing was changed.",
-            errors.iter().map(scenario_error).collect::<Vec<_>>().join(" ")
+            request_error(e)
         ),
     }
 }
@@ -588,5 +611,5 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}.", e.knob.key())
+    format!("planner.{}: {problem}", e.knob.key())
 }

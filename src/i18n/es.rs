@@ -6,10 +6,13 @@ use crate::import::ImportError;
 use crate::net::HubOutcome;
 use vramfit_core::advice::{Change, Cost};
 use vramfit_core::catalog::NotFound;
-use vramfit_core::methods::planner::{KnobProblem, NoSpeed, PlannerError};
-use vramfit_core::methods::{Feature, MethodId, OutOfScope};
+use vramfit_core::methods::planner::NoSpeed;
+use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
-use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
+use vramfit_core::request::RequestError;
+use vramfit_core::scenario::{
+    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+};
 use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
@@ -149,6 +152,8 @@ pub static TEXTS: Texts = Texts {
     field,
     input_error,
     scenario_error,
+    run_error,
+    request_error,
     config_error,
     mode_name: |m| match m {
         Mode::Inference => "Inferencia",
@@ -309,16 +314,6 @@ fn gpu_not_found(miss: &NotFound) -> String {
 fn scenario_error(e: &ScenarioError) -> String {
     match e {
         ScenarioError::Field(f) => format!("{}: {}", field(f.field).label, input_error(f)),
-        ScenarioError::MethodMode { method, mode } => format!(
-            "El método {} no estima el modo {}.",
-            method_name(*method),
-            (TEXTS.mode_name)(*mode)
-        ),
-        ScenarioError::MethodScope { method, reason } => format!(
-            "El método {} no puede estimar esto: {}.",
-            method_name(*method),
-            out_of_scope(reason)
-        ),
         ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
             format!("No hay ningún modelo «{}» en el catálogo.", miss.query)
         }
@@ -329,10 +324,36 @@ fn scenario_error(e: &ScenarioError) -> String {
         ),
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json no se puede usar: {}", config_error(e)),
-        ScenarioError::Planner(e) => planner_error(e),
+        ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
         ScenarioError::NeedsModel(_) => {
             "El formato «como se publicó» necesita un modelo real (catálogo o config.json).".into()
         }
+    }
+}
+
+fn run_error(e: &RunError) -> String {
+    match e.reason {
+        Refusal::Mode(mode) => format!(
+            "El método {} no estima el modo {}.",
+            method_name(e.method),
+            (TEXTS.mode_name)(mode)
+        ),
+        reason => format!(
+            "El método {} no puede estimar esto: {}.",
+            method_name(e.method),
+            out_of_scope(&reason)
+        ),
+    }
+}
+
+fn request_error(e: &RequestError) -> String {
+    match e {
+        RequestError::Invalid(errors) => errors
+            .iter()
+            .map(scenario_error)
+            .collect::<Vec<_>>()
+            .join(" "),
+        RequestError::Refused(e) => run_error(e),
     }
 }
 
@@ -402,15 +423,16 @@ fn attention_kind(kind: &AttentionKind) -> String {
     }
 }
 
-fn out_of_scope(reason: &OutOfScope) -> String {
+fn out_of_scope(reason: &Refusal) -> String {
     match reason {
-        OutOfScope::NeedsModel => {
+        Refusal::Mode(mode) => format!("no estima el modo {}", (TEXTS.mode_name)(*mode)),
+        Refusal::NeedsModel => {
             "necesita un modelo real (del catálogo o un config.json), no números a mano".into()
         }
-        OutOfScope::Family(family) => format!(
+        Refusal::Family(family) => format!(
             "la familia {family:?} queda fuera de su alcance (llama, mistral, qwen2, qwen3, gemma, gemma2 densos)"
         ),
-        OutOfScope::Feature(feature) => {
+        Refusal::Feature(feature) => {
             let what = match feature {
                 Feature::Experts => "mezcla de expertos",
                 Feature::LatentAttention => "atención latente (MLA)",
@@ -420,18 +442,19 @@ fn out_of_scope(reason: &OutOfScope) -> String {
             };
             format!("el modelo tiene {what}, que este método no modela")
         }
-        OutOfScope::QuantizedWeights => {
+        Refusal::QuantizedWeights => {
             "solo cubre pesos fp32, bf16 y fp16; los formatos cuantizados quedan fuera".into()
         }
-        OutOfScope::TooManyGpus { max } => format!("reparte un modelo entre {max} GPU como máximo"),
-        OutOfScope::Parallelism { tp, pp, gpus } => format!(
+        Refusal::TooManyGpus { max } => format!("reparte un modelo entre {max} GPU como máximo"),
+        Refusal::Parallelism { tp, pp, gpus } => format!(
             "TP {tp} × PP {pp} necesita un múltiplo de {} GPU, no {gpus}",
             tp.saturating_mul(*pp)
         ),
-        OutOfScope::Optimizer(optimizer) => format!(
+        Refusal::Optimizer(optimizer) => format!(
             "solo da los estados de entrenamiento de AdamW, no los de {}",
             format!("{optimizer:?}").to_lowercase()
         ),
+        Refusal::Knob(e) => planner_error(e),
     }
 }
 
@@ -470,9 +493,9 @@ fn import_error(e: &ImportError) -> String {
         ImportError::Inputs(detail) => format!(
             "Las entradas del JSON no se entienden ({detail}). No se ha cambiado nada."
         ),
-        ImportError::Invalid(errors) => format!(
+        ImportError::Invalid(e) => format!(
             "Las entradas del JSON no son válidas: {} No se ha cambiado nada.",
-            errors.iter().map(scenario_error).collect::<Vec<_>>().join(" ")
+            request_error(e)
         ),
     }
 }
@@ -612,5 +635,5 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}.", e.knob.key())
+    format!("planner.{}: {problem}", e.knob.key())
 }

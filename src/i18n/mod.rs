@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use vramfit_core::advice::{Change, Cost};
 use vramfit_core::catalog::NotFound;
 use vramfit_core::methods::planner::NoSpeed;
-use vramfit_core::methods::{MethodId, OutOfScope};
+use vramfit_core::methods::{MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError};
+use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{Field, InputError, Mode, ScenarioError};
 use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
@@ -251,6 +252,10 @@ pub struct Texts {
     pub field: fn(Field) -> FieldText,
     pub input_error: fn(&InputError) -> String,
     pub scenario_error: fn(&ScenarioError) -> String,
+    /// A method that refuses a valid scenario.
+    pub run_error: fn(&RunError) -> String,
+    /// Whatever keeps a request from an estimate, in sentences.
+    pub request_error: fn(&RequestError) -> String,
     pub config_error: fn(&ConfigError) -> String,
     pub mode_name: fn(Mode) -> &'static str,
     pub method_summary: fn(MethodId) -> &'static str,
@@ -260,7 +265,7 @@ pub struct Texts {
     pub change: fn(&Change) -> String,
     pub cost: fn(Cost) -> &'static str,
     pub attention_kind: fn(&AttentionKind) -> String,
-    pub out_of_scope: fn(&OutOfScope) -> String,
+    pub out_of_scope: fn(&Refusal) -> String,
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -6,10 +6,13 @@ use crate::import::ImportError;
 use crate::net::HubOutcome;
 use vramfit_core::advice::{Change, Cost};
 use vramfit_core::catalog::NotFound;
-use vramfit_core::methods::planner::{KnobProblem, NoSpeed, PlannerError};
-use vramfit_core::methods::{Feature, MethodId, OutOfScope};
+use vramfit_core::methods::planner::NoSpeed;
+use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
-use vramfit_core::scenario::{Field, InputError, InputProblem, Mode, ScenarioError};
+use vramfit_core::request::RequestError;
+use vramfit_core::scenario::{
+    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+};
 use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
@@ -149,6 +152,8 @@ pub static TEXTS: Texts = Texts {
     field,
     input_error,
     scenario_error,
+    run_error,
+    request_error,
     config_error,
     mode_name: |m| match m {
         Mode::Inference => "Inferentie",
@@ -301,16 +306,6 @@ fn gpu_not_found(miss: &NotFound) -> String {
 fn scenario_error(e: &ScenarioError) -> String {
     match e {
         ScenarioError::Field(f) => format!("{}: {}", field(f.field).label, input_error(f)),
-        ScenarioError::MethodMode { method, mode } => format!(
-            "De methode {} schat {} niet.",
-            method_name(*method),
-            (TEXTS.mode_name)(*mode)
-        ),
-        ScenarioError::MethodScope { method, reason } => format!(
-            "De methode {} kan dit niet schatten: {}.",
-            method_name(*method),
-            out_of_scope(reason)
-        ),
         ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
             format!("Geen model ‘{}’ in de catalogus.", miss.query)
         }
@@ -321,11 +316,37 @@ fn scenario_error(e: &ScenarioError) -> String {
         ),
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json is niet bruikbaar: {}", config_error(e)),
-        ScenarioError::Planner(e) => planner_error(e),
+        ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
         ScenarioError::NeedsModel(_) => {
             "Het formaat ‘zoals gepubliceerd’ heeft een echt model nodig (catalogus of config.json)."
                 .into()
         }
+    }
+}
+
+fn run_error(e: &RunError) -> String {
+    match e.reason {
+        Refusal::Mode(mode) => format!(
+            "De methode {} schat {} niet.",
+            method_name(e.method),
+            (TEXTS.mode_name)(mode)
+        ),
+        reason => format!(
+            "De methode {} kan dit niet schatten: {}.",
+            method_name(e.method),
+            out_of_scope(&reason)
+        ),
+    }
+}
+
+fn request_error(e: &RequestError) -> String {
+    match e {
+        RequestError::Invalid(errors) => errors
+            .iter()
+            .map(scenario_error)
+            .collect::<Vec<_>>()
+            .join(" "),
+        RequestError::Refused(e) => run_error(e),
     }
 }
 
@@ -398,15 +419,16 @@ fn attention_kind(kind: &AttentionKind) -> String {
     }
 }
 
-fn out_of_scope(reason: &OutOfScope) -> String {
+fn out_of_scope(reason: &Refusal) -> String {
     match reason {
-        OutOfScope::NeedsModel => {
+        Refusal::Mode(mode) => format!("het schat {} niet", (TEXTS.mode_name)(*mode)),
+        Refusal::NeedsModel => {
             "ze heeft een echt model nodig (uit de catalogus of een config.json), geen getypte getallen".into()
         }
-        OutOfScope::Family(family) => format!(
+        Refusal::Family(family) => format!(
             "de familie {family:?} valt buiten haar bereik (dichte llama, mistral, qwen2, qwen3, gemma, gemma2)"
         ),
-        OutOfScope::Feature(feature) => {
+        Refusal::Feature(feature) => {
             let what = match feature {
                 Feature::Experts => "een mixture of experts",
                 Feature::LatentAttention => "latente attention (MLA)",
@@ -416,20 +438,21 @@ fn out_of_scope(reason: &OutOfScope) -> String {
             };
             format!("het model heeft {what}, wat deze methode niet modelleert")
         }
-        OutOfScope::QuantizedWeights => {
+        Refusal::QuantizedWeights => {
             "ze dekt alleen fp32-, bf16- en fp16-gewichten; gekwantiseerde formaten vallen erbuiten".into()
         }
-        OutOfScope::TooManyGpus { max } => {
+        Refusal::TooManyGpus { max } => {
             format!("ze verdeelt een model over hoogstens {max} GPU's")
         }
-        OutOfScope::Parallelism { tp, pp, gpus } => format!(
+        Refusal::Parallelism { tp, pp, gpus } => format!(
             "TP {tp} × PP {pp} vraagt een veelvoud van {} GPU's, niet {gpus}",
             tp.saturating_mul(*pp)
         ),
-        OutOfScope::Optimizer(optimizer) => format!(
+        Refusal::Optimizer(optimizer) => format!(
             "ze geeft alleen de trainingstoestanden van AdamW, niet die van {}",
             format!("{optimizer:?}").to_lowercase()
         ),
+        Refusal::Knob(e) => planner_error(e),
     }
 }
 
@@ -470,9 +493,9 @@ fn import_error(e: &ImportError) -> String {
         ImportError::Inputs(detail) => format!(
             "De invoer in de JSON is niet te begrijpen ({detail}). Er is niets gewijzigd."
         ),
-        ImportError::Invalid(errors) => format!(
+        ImportError::Invalid(e) => format!(
             "De invoer in de JSON is niet geldig: {} Er is niets gewijzigd.",
-            errors.iter().map(scenario_error).collect::<Vec<_>>().join(" ")
+            request_error(e)
         ),
     }
 }
@@ -613,5 +636,5 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}.", e.knob.key())
+    format!("planner.{}: {problem}", e.knob.key())
 }

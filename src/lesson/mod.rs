@@ -19,6 +19,7 @@ use text::{texts, Lang};
 use vramfit_core::kit;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::report::Report;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{Field, ScenarioInput, WeightFormat};
 use vramfit_core::term::Term;
 use vramfit_core::units::DisplayUnit;
@@ -35,7 +36,7 @@ struct Progress {
 #[component]
 pub fn LessonPanel(
     /// The calculator's scenario; the lesson's one-click changes set it.
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     /// The report of the scenario (the last good one while the input has a
     /// problem).
     #[prop(into)]
@@ -211,7 +212,7 @@ fn Understand(
 /// Predict first; the result is shown only beside a written prediction.
 #[component]
 fn Predict(
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     lang: Memo<Lang>,
     current: Memo<Option<Report>>,
     draft: RwSignal<Draft>,
@@ -222,7 +223,7 @@ fn Predict(
     let typed = RwSignal::new(String::new());
     let predicted_unit = RwSignal::new(DisplayUnit::Gb);
     // A new scenario needs a new prediction: hide the result again.
-    Effect::new(move |previous: Option<ScenarioInput>| {
+    Effect::new(move |previous: Option<Request>| {
         let now = input.get();
         if previous.is_some_and(|p| p != now) {
             revealed.set(false);
@@ -261,7 +262,7 @@ fn Predict(
                     type="button"
                     class="vf-chip"
                     data-testid="lesson-boundary-min-context"
-                    on:click=move |_| input.update(|i| i.context = 1)
+                    on:click=move |_| input.update(|i| i.scenario.context = 1)
                 >
                     {texts(l).boundary_min_context}
                 </button>
@@ -272,7 +273,7 @@ fn Predict(
                     disabled=at_limit.is_none()
                     on:click=move |_| {
                         if let Some(n) = at_limit {
-                            input.update(|i| i.context = n);
+                            input.update(|i| i.scenario.context = n);
                         }
                     }
                 >
@@ -430,27 +431,26 @@ fn masked(shown: bool, figure: impl FnOnce() -> String) -> String {
 struct Variant {
     id: String,
     label: String,
-    input: ScenarioInput,
+    input: Request,
 }
 
 /// The single changes offered from `base`.
-fn variants(lang: Lang, base: &ScenarioInput) -> Vec<Variant> {
+fn variants(lang: Lang, base: &Request) -> Vec<Variant> {
     let mut out = Vec::new();
-    let context = base.context.saturating_mul(2);
+    let context = base.scenario.context.saturating_mul(2);
     if Field::Context.check(context as f64).is_ok() {
+        let mut longer = base.clone();
+        longer.scenario.context = context;
         out.push(Variant {
             id: "context-x2".into(),
             label: text::double_context(lang, context),
-            input: ScenarioInput {
-                context,
-                ..base.clone()
-            },
+            input: longer,
         });
     }
-    let bits = effective_bits(base) / 2.0;
+    let bits = effective_bits(&base.scenario) / 2.0;
     if Field::WeightBits.check(bits).is_ok() {
         let mut halved = base.clone();
-        halved.set(Field::WeightBits, bits);
+        halved.scenario.set(Field::WeightBits, bits);
         out.push(Variant {
             id: "bits-half".into(),
             label: text::halve_bits(lang, bits),
@@ -462,10 +462,7 @@ fn variants(lang: Lang, base: &ScenarioInput) -> Vec<Variant> {
             out.push(Variant {
                 id: format!("method-{}", method.id()),
                 label: text::switch_method(lang, method),
-                input: ScenarioInput {
-                    method,
-                    ..base.clone()
-                },
+                input: Request::new(method, base.scenario.clone()),
             });
         }
     }
@@ -499,7 +496,7 @@ fn changed_terms(lang: Lang, a: &MethodResult, b: &MethodResult) -> Vec<&'static
 /// "Hint: isolate the assumption": one change at a time, side by side.
 #[component]
 fn Isolate(
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     lang: Memo<Lang>,
     unit: RwSignal<DisplayUnit>,
     revealed: RwSignal<bool>,
@@ -510,7 +507,7 @@ fn Isolate(
         let u = unit.get();
         let shown = revealed.get();
         let base_input = input.get();
-        let base = kit::run(&base_input).ok();
+        let base = base_input.run().ok();
         let base_total = base.as_ref().map(|b| b.total_bytes);
         let other_unit = match u {
             DisplayUnit::Gb => DisplayUnit::Gib,
@@ -541,7 +538,7 @@ fn Isolate(
         let changes = variants(l, &base_input)
             .into_iter()
             .map(|v| {
-                let result = kit::run(&v.input).ok();
+                let result = v.input.run().ok();
                 let (total, delta, terms) = match (&base, &result) {
                     (Some(b), Some(r)) => {
                         let diff = r.total_bytes as i128 - b.total_bytes as i128;
@@ -626,7 +623,7 @@ enum CompareKind {
 }
 
 /// The alternatives of one kind for `base`: (id, label, input).
-fn alternatives(kind: CompareKind, base: &ScenarioInput) -> Vec<(String, String, ScenarioInput)> {
+fn alternatives(kind: CompareKind, base: &Request) -> Vec<(String, String, Request)> {
     match kind {
         CompareKind::Methods => MethodId::ALL
             .into_iter()
@@ -635,22 +632,21 @@ fn alternatives(kind: CompareKind, base: &ScenarioInput) -> Vec<(String, String,
                 (
                     m.id().to_string(),
                     m.id().to_string(),
-                    ScenarioInput {
-                        method: m,
-                        ..base.clone()
-                    },
+                    Request::new(m, base.scenario.clone()),
                 )
             })
             .collect(),
         CompareKind::Formats => WeightFormat::ALL
             .into_iter()
-            .filter(|f| Some(*f) != base.weight_format)
+            .filter(|f| Some(*f) != base.scenario.weight_format)
             // A format with the same bits per weight compares nothing.
-            .filter(|f| f.milli_bits().map(|m| m as f64 / 1_000.0) != Some(effective_bits(base)))
-            .filter(|f| *f != WeightFormat::AsPublished || base.model.is_some())
+            .filter(|f| {
+                f.milli_bits().map(|m| m as f64 / 1_000.0) != Some(effective_bits(&base.scenario))
+            })
+            .filter(|f| *f != WeightFormat::AsPublished || base.scenario.model.is_some())
             .map(|f| {
                 let mut alt = base.clone();
-                alt.set_weight_format(f);
+                alt.scenario.set_weight_format(f);
                 (f.id().to_string(), f.label().to_string(), alt)
             })
             .collect(),
@@ -660,7 +656,7 @@ fn alternatives(kind: CompareKind, base: &ScenarioInput) -> Vec<(String, String,
 /// "Investigate": the current scenario beside one alternative.
 #[component]
 fn Investigate(
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     lang: Memo<Lang>,
     unit: RwSignal<DisplayUnit>,
     progress: RwSignal<Progress>,
@@ -710,8 +706,8 @@ fn Investigate(
         let u = unit.get();
         let base = input.get();
         let (_, label, alt) = chosen()?;
-        let a = kit::run(&base).ok();
-        let b = kit::run(&alt).ok();
+        let a = base.run().ok();
+        let b = alt.run().ok();
         let cell = |r: &Option<MethodResult>, f: &dyn Fn(&MethodResult) -> String| {
             r.as_ref()
                 .map_or_else(|| texts(l).not_estimated.to_string(), f)
@@ -720,9 +716,10 @@ fn Investigate(
         let usage = |r: &MethodResult| text::percent(l, r.verdict.percent(), false);
         let verdict = |r: &MethodResult| text::status_word(l, r.verdict.status).to_string();
         let gpu = base
+            .scenario
             .gpu
             .clone()
-            .unwrap_or_else(|| format!("{} GB", text::short(l, base.gpu_memory_gb)));
+            .unwrap_or_else(|| format!("{} GB", text::short(l, base.scenario.gpu_memory_gb)));
         let difference = match (&a, &b) {
             (Some(a), Some(b)) => {
                 let diff = b.total_bytes as i128 - a.total_bytes as i128;
@@ -739,7 +736,7 @@ fn Investigate(
         };
         Some(view! {
             <p class="vf-field__hint" data-testid="lesson-compare-budget">
-                {text::matched_budget(l, &gpu, base.context, base.batch)}
+                {text::matched_budget(l, &gpu, base.scenario.context, base.scenario.batch)}
             </p>
             <table class="vf-lesson__table" data-testid="lesson-compare-table">
                 <thead>
@@ -809,13 +806,18 @@ fn Investigate(
 
 /// The same calculation as a command line and as JSON inputs.
 #[component]
-fn Example(input: RwSignal<ScenarioInput>, lang: Memo<Lang>) -> impl IntoView {
+fn Example(input: RwSignal<Request>, lang: Memo<Lang>) -> impl IntoView {
     let t = move || texts(lang.get());
     let cli = Memo::new(move |_| input.with(kit::cli_command));
     let json =
         Memo::new(move |_| input.with(|i| serde_json::to_string_pretty(i).unwrap_or_default()));
     let has_config = move || {
-        input.with(|i| matches!(i.model, Some(vramfit_core::scenario::ModelRef::Config(_))))
+        input.with(|i| {
+            matches!(
+                i.scenario.model,
+                Some(vramfit_core::scenario::ModelRef::Config(_))
+            )
+        })
     };
     let copy_block = move |key: &'static str,
                            label: fn(&text::Texts) -> &'static str,
@@ -866,7 +868,7 @@ fn Example(input: RwSignal<ScenarioInput>, lang: Memo<Lang>) -> impl IntoView {
 /// Notes, a transfer test, and the record button.
 #[component]
 fn Transfer(
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     lang: Memo<Lang>,
     draft: RwSignal<Draft>,
     notebook: Option<Notebook>,

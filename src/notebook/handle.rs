@@ -7,7 +7,7 @@ use super::storage::{BrowserStorage, Storage};
 use super::store::{self, Entry, Observed, Prediction, KEY};
 use super::web;
 use leptos::prelude::*;
-use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::request::Request;
 
 /// What the lesson has prepared for the next entry.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -130,7 +130,7 @@ impl Notebook {
     /// the step, prediction and notes from the draft (whose notes are then
     /// emptied; the prediction stays with its scenario). Returns the new
     /// entry's id.
-    pub fn add(self, scenario: ScenarioInput, observed: Option<Observed>) -> String {
+    pub fn add(self, scenario: Request, observed: Option<Observed>) -> String {
         let draft = self.draft.try_get_untracked().unwrap_or_default();
         let now = web::now_ms();
         let id = web::new_id(now);

@@ -10,13 +10,12 @@ use super::web;
 use crate::download::download_text;
 use crate::lesson::text::{self as lt, Lang};
 use leptos::prelude::*;
-use vramfit_core::kit;
-use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::request::Request;
 use vramfit_core::units::DisplayUnit;
 
 /// What the method gives for `input`, if it estimates it.
-pub fn observe(input: &ScenarioInput) -> Option<Observed> {
-    kit::run(input).ok().map(|r| Observed {
+pub fn observe(input: &Request) -> Option<Observed> {
+    input.run().ok().map(|r| Observed {
         method: r.method,
         total_bytes: r.total_bytes,
     })
@@ -26,7 +25,7 @@ pub fn observe(input: &ScenarioInput) -> Option<Observed> {
 #[component]
 pub fn NotebookPanel(
     /// The calculator's scenario: recorded by "add", set by "open".
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     /// Language code, `"es"` (default) or `"en"`.
     #[prop(into, default = Signal::stored("es"))]
     lang: Signal<&'static str>,
@@ -225,7 +224,7 @@ pub fn NotebookPanel(
 fn EntryView(
     entry: Entry,
     notebook: Notebook,
-    input: RwSignal<ScenarioInput>,
+    input: RwSignal<Request>,
     #[prop(into)] lang: Signal<Lang>,
     editing: RwSignal<Option<String>>,
 ) -> impl IntoView {

@@ -34,7 +34,7 @@ use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use vramfit_core::methods::MethodId;
-use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::request::Request;
 use vramfit_core::units::{DisplayUnit, GB};
 
 /// Where the notebook lives in `localStorage`; the same for every language.
@@ -123,7 +123,7 @@ pub struct Entry {
     #[serde(default)]
     pub step: String,
     /// The whole scenario, as the calculator held it.
-    pub scenario: ScenarioInput,
+    pub scenario: Request,
     /// The vramfit version that computed `observed`.
     #[serde(default)]
     pub app_version: String,
@@ -147,7 +147,7 @@ pub struct Entry {
 
 impl Entry {
     /// A new entry for `scenario`.
-    pub fn new(id: String, now: u64, step: &str, scenario: ScenarioInput) -> Entry {
+    pub fn new(id: String, now: u64, step: &str, scenario: Request) -> Entry {
         Entry {
             id,
             created_at: now,
@@ -288,7 +288,7 @@ pub fn migrate_v0(items: Vec<Value>) -> Document {
 
 fn migrate_v0_entry(index: usize, raw: &Value) -> Option<Entry> {
     let obj = raw.as_object()?;
-    let scenario: ScenarioInput = serde_json::from_value(obj.get("inputs")?.clone()).ok()?;
+    let scenario: Request = serde_json::from_value(obj.get("inputs")?.clone()).ok()?;
     let time = obj.get("time").and_then(Value::as_u64).unwrap_or(0);
     let id = match obj.get("id") {
         Some(Value::String(id)) if !id.is_empty() => id.clone(),

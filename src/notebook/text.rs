@@ -3,7 +3,8 @@
 
 use super::persist::Notice;
 use crate::lesson::text::{short, Lang};
-use vramfit_core::scenario::{Mode, ModelRef, ScenarioInput};
+use vramfit_core::request::Request;
+use vramfit_core::scenario::{Mode, ModelRef};
 
 /// The fixed wording of the notebook.
 pub struct Texts {
@@ -160,7 +161,8 @@ pub fn step_name(lang: Lang, id: &str) -> String {
 }
 
 /// One line that identifies a scenario.
-pub fn scenario_summary(lang: Lang, s: &ScenarioInput) -> String {
+pub fn scenario_summary(lang: Lang, request: &Request) -> String {
+    let s = &request.scenario;
     let model = match &s.model {
         Some(ModelRef::Catalog(id)) => id.clone(),
         Some(ModelRef::Config(_)) => "config.json".to_string(),
@@ -184,7 +186,7 @@ pub fn scenario_summary(lang: Lang, s: &ScenarioInput) -> String {
     };
     format!(
         "{} · {mode} · {model} · {format} · {} × {} tokens · GPU {gpu}",
-        s.method.id(),
+        request.method.id(),
         s.batch,
         s.context
     )

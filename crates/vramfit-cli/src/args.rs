@@ -1,7 +1,8 @@
 //! Command-line parsing: every mistake becomes one readable sentence.
 
 use std::path::Path;
-use vramfit_core::methods::{self, MethodId};
+use vramfit_core::methods::MethodId;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{
     AttnImpl, Field, Mode, ModelRef, Optimizer, Precision, ScenarioInput, WeightFormat,
 };
@@ -11,7 +12,7 @@ use vramfit_core::scenario::{
 pub enum Command {
     Help,
     Version,
-    Estimate { input: ScenarioInput, json: bool },
+    Estimate { input: Request, json: bool },
     Inspect { model: ModelRef, json: bool },
     Gpus { json: bool },
     Kit,
@@ -101,6 +102,7 @@ fn parse_inspect(rest: &[String]) -> Result<Command, String> {
 
 fn parse_estimate(rest: &[String]) -> Result<Command, String> {
     let mut input = ScenarioInput::default();
+    let mut chosen = None;
     let mut json = false;
     let mut iter = rest.iter();
     while let Some(arg) = iter.next() {
@@ -127,7 +129,11 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
                     return Err(format!("unknown option `{flag}` (try `vramfit --help`)"));
                 }
                 let text = value(flag, inline, &mut iter)?;
-                apply(&mut input, flag, &text)?;
+                if flag == "--method" {
+                    chosen = Some(method(&text)?);
+                } else {
+                    apply(&mut input, flag, &text)?;
+                }
             }
         }
     }
@@ -143,16 +149,17 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
             ));
         }
     }
-    if !rest
-        .iter()
-        .any(|a| a == "--method" || a.starts_with("--method="))
-    {
+    let mut request = Request::new(chosen.unwrap_or_default(), input);
+    if chosen.is_none() {
         // No method asked for: the most complete one that applies.
-        if let Some(m) = input.validate().ok().and_then(|s| methods::preferred(&s)) {
-            input.method = m;
+        if let Some(m) = request.preferred_method() {
+            request.method = m;
         }
     }
-    Ok(Command::Estimate { input, json })
+    Ok(Command::Estimate {
+        input: request,
+        json,
+    })
 }
 
 /// Options that take a value besides the numeric fields' own flags.
@@ -188,14 +195,6 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 )
             })?;
             input.mode = mode;
-        }
-        "--method" => {
-            input.method = MethodId::from_name(text).ok_or_else(|| {
-                format!(
-                    "unknown method `{text}` (known: {})",
-                    list(&MethodId::ALL.map(|m| m.id()))
-                )
-            })?;
         }
         "--quant" => {
             let format = WeightFormat::from_name(text).ok_or_else(|| {
@@ -292,6 +291,16 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
     Ok(())
 }
 
+/// `--method NAME`.
+fn method(text: &str) -> Result<MethodId, String> {
+    MethodId::from_name(text).ok_or_else(|| {
+        format!(
+            "unknown method `{text}` (known: {})",
+            list(&MethodId::ALL.map(|m| m.id()))
+        )
+    })
+}
+
 /// MODEL: a config.json, a folder holding one, or a catalog id.
 fn model_ref(arg: &str) -> Result<ModelRef, String> {
     let path = Path::new(arg);
@@ -342,7 +351,7 @@ mod tests {
 
     fn estimate(s: &str) -> ScenarioInput {
         match parse(&args(s)) {
-            Ok(Command::Estimate { input, .. }) => input,
+            Ok(Command::Estimate { input, .. }) => input.scenario,
             other => panic!("expected an estimate, got {other:?}"),
         }
     }

@@ -49,6 +49,7 @@ fn summary(count: usize, failures: &[kit::KitFailure]) -> Result<String, String>
 mod tests {
     use super::*;
     use crate::args::{parse, Command};
+    use vramfit_core::request::Request;
     use vramfit_core::scenario::ScenarioInput;
 
     #[test]
@@ -80,7 +81,7 @@ mod tests {
     /// The command line the lesson shows reproduces the example's estimate.
     #[test]
     fn cli_command_of_every_kit_example_reproduces_it() {
-        let mut inputs: Vec<ScenarioInput> = kit::reference()
+        let mut inputs: Vec<Request> = kit::reference()
             .examples
             .into_iter()
             .map(|e| e.inputs)
@@ -95,18 +96,16 @@ mod tests {
             ..ScenarioInput::default()
         };
         odd.set_capacity_gib(80.0);
-        inputs.push(odd);
+        inputs.push(Request {
+            scenario: odd,
+            ..Request::default()
+        });
         for input in inputs {
             let args = kit::cli_args(&input);
             let Ok(Command::Estimate { input: parsed, .. }) = parse(&args) else {
                 panic!("`{}` does not parse", kit::cli_command(&input));
             };
-            assert_eq!(
-                kit::run(&parsed),
-                kit::run(&input),
-                "{}",
-                kit::cli_command(&input)
-            );
+            assert_eq!(parsed.run(), input.run(), "{}", kit::cli_command(&input));
             assert_eq!(parsed, input, "{}", kit::cli_command(&input));
         }
     }

@@ -9,6 +9,7 @@ mod render;
 use args::{Command, USAGE};
 use std::process::ExitCode;
 use vramfit_core::report;
+use vramfit_core::request::{Request, RequestError};
 use vramfit_core::scenario::{ModelRef, ScenarioInput};
 
 fn main() -> ExitCode {
@@ -46,21 +47,25 @@ fn run(command: Command) -> Result<String, String> {
 }
 
 /// The report, or the first reason it cannot be built.
-fn build(input: &ScenarioInput) -> Result<report::Report, String> {
-    report::build(input).map_err(|errors| {
-        errors
+fn build(request: &Request) -> Result<report::Report, String> {
+    report::build(request).map_err(|e| match e {
+        RequestError::Invalid(errors) => errors
             .first()
-            .map_or_else(|| "invalid scenario".to_string(), |e| e.to_string())
+            .map_or_else(|| "invalid scenario".to_string(), |e| e.to_string()),
+        RequestError::Refused(e) => e.to_string(),
     })
 }
 
 /// `vramfit inspect MODEL`: the parsed architecture.
 fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
-    let input = ScenarioInput {
+    let scenario = ScenarioInput {
         model: Some(model),
         ..ScenarioInput::default()
     };
-    let doc = build(&input)?;
+    let doc = build(&Request {
+        scenario,
+        ..Request::default()
+    })?;
     if json {
         let mut text = serde_json::to_string_pretty(&doc.model).map_err(|e| e.to_string())?;
         text.push('\n');

@@ -162,11 +162,11 @@ pub fn gpus(json: bool) -> String {
 mod tests {
     use super::*;
     use vramfit_core::report;
-    use vramfit_core::scenario::ScenarioInput;
+    use vramfit_core::request::Request;
 
     #[test]
     fn estimate_says_fit_and_spare() {
-        let doc = report::build(&ScenarioInput::default()).unwrap();
+        let doc = report::build(&Request::default()).unwrap();
         let text = estimate(&doc);
         assert!(text.contains("weights            16.00 GB"), "{text}");
         assert!(text.contains("total              18.78 GB"), "{text}");

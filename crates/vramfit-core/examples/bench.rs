@@ -11,6 +11,7 @@
 use std::time::{Duration, Instant};
 use vramfit_core::methods::MethodId;
 use vramfit_core::report;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{ModelRef, ScenarioInput};
 use vramfit_core::table::{fit_table, DEFAULT_FORMATS};
 
@@ -33,6 +34,7 @@ fn main() {
         context: 32_768,
         ..ScenarioInput::default()
     };
+    let scenario = Request::new(MethodId::Quick, scenario);
     let doc = report::build(&scenario).expect("the benchmark scenario is valid");
     let full = median(201, || {
         std::hint::black_box(report::build(std::hint::black_box(&scenario)).ok());
@@ -43,10 +45,7 @@ fn main() {
         full.as_secs_f64() * 1e6
     );
     for method in MethodId::ALL {
-        let base = ScenarioInput {
-            method,
-            ..ScenarioInput::default()
-        };
+        let base = Request::new(method, ScenarioInput::default());
         let cells = fit_table(&base, &DEFAULT_FORMATS).len();
         let t = median(11, || {
             std::hint::black_box(fit_table(std::hint::black_box(&base), &DEFAULT_FORMATS));

@@ -9,8 +9,9 @@
 //! batch (a property test in `tests/properties.rs`).
 
 use crate::catalog::gpus;
-use crate::methods::{self, MethodResult};
-use crate::scenario::{Mode, Precision, Scenario, ScenarioInput, WeightFormat};
+use crate::methods::{self, MethodId, MethodResult};
+use crate::request::Request;
+use crate::scenario::{Mode, Precision, Scenario, WeightFormat};
 use serde::Serialize;
 
 /// Formats a suggestion may propose for any model.
@@ -74,15 +75,16 @@ pub enum Cost {
 }
 
 impl Change {
-    /// The same change on the input a person edits (so the UI can apply it
-    /// in one click).
-    pub fn apply(self, input: &mut ScenarioInput) {
+    /// The same change on the request a person edits (so the UI can apply
+    /// it in one click); LoRA keeps the method as [`Request::set_mode`] does.
+    pub fn apply(self, request: &mut Request) {
+        let input = &mut request.scenario;
         match self {
             Change::Context(n) => input.context = n,
             Change::Batch(n) => input.batch = n,
             Change::WeightFormat(f) => input.set_weight_format(f),
             Change::KvBytes(b) => input.kv_bytes = b,
-            Change::Lora => input.set_mode(Mode::Lora),
+            Change::Lora => request.set_mode(Mode::Lora),
             Change::GradCheckpoint => input.grad_checkpoint = true,
             Change::PurePrecision => input.precision = Precision::Pure,
             Change::Gpus(n) => {
@@ -149,12 +151,15 @@ pub struct Answers {
     pub min_gpus: Option<u64>,
 }
 
-/// The selected method on a changed scenario; `None` when it does not
-/// estimate it.
-fn rerun(s: &Scenario, change: impl FnOnce(&mut Scenario)) -> Option<MethodResult> {
+/// The method on a changed scenario; `None` when it does not estimate it.
+fn rerun(
+    method: MethodId,
+    s: &Scenario,
+    change: impl FnOnce(&mut Scenario),
+) -> Option<MethodResult> {
     let mut changed = s.clone();
     change(&mut changed);
-    methods::run(changed.method, &changed).ok()
+    methods::run(method, &changed).ok()
 }
 
 fn fits(r: &MethodResult) -> bool {
@@ -179,25 +184,26 @@ fn largest_fitting(max: u64, fits_at: impl Fn(u64) -> bool) -> Option<u64> {
     Some(lo)
 }
 
-/// The answers for a validated scenario.
-pub fn answers(s: &Scenario) -> Answers {
-    let fits_with = |change: &dyn Fn(&mut Scenario)| rerun(s, change).is_some_and(|r| fits(&r));
+/// The answers of `method` for a validated scenario.
+pub fn answers(method: MethodId, s: &Scenario) -> Answers {
+    let fits_with =
+        |change: &dyn Fn(&mut Scenario)| rerun(method, s, change).is_some_and(|r| fits(&r));
     Answers {
         max_context: largest_fitting(MAX_CONTEXT, |n| fits_with(&|c| c.context = n)),
-        max_batch: grows_with(s, |c, n| c.batch = n)
+        max_batch: grows_with(method, s, |c, n| c.batch = n)
             .then(|| largest_fitting(MAX_BATCH, |n| fits_with(&|c| c.batch = n)))
             .flatten(),
-        max_users: grows_with(s, |c, n| c.users = n)
+        max_users: grows_with(method, s, |c, n| c.users = n)
             .then(|| largest_fitting(MAX_USERS, |n| fits_with(&|c| c.users = n)))
             .flatten(),
-        smallest_gpu: smallest_gpu(s),
-        min_gpus: min_gpus(s),
+        smallest_gpu: smallest_gpu(method, s),
+        min_gpus: min_gpus(method, s),
     }
 }
 
 /// Whether the method's need grows when a knob goes from 1 to its maximum.
-fn grows_with(s: &Scenario, set: fn(&mut Scenario, u64)) -> bool {
-    let need = |n: u64| rerun(s, |c| set(c, n)).map(|r| r.verdict.needed_bytes);
+fn grows_with(method: MethodId, s: &Scenario, set: fn(&mut Scenario, u64)) -> bool {
+    let need = |n: u64| rerun(method, s, |c| set(c, n)).map(|r| r.verdict.needed_bytes);
     match (need(1), need(MAX_BATCH)) {
         (Some(low), Some(high)) => high > low,
         _ => false,
@@ -205,8 +211,8 @@ fn grows_with(s: &Scenario, set: fn(&mut Scenario, u64)) -> bool {
 }
 
 /// The same scenario spread over `n` GPUs with tensor parallelism.
-fn on_gpus(s: &Scenario, n: u64) -> Option<MethodResult> {
-    rerun(s, |c| {
+fn on_gpus(method: MethodId, s: &Scenario, n: u64) -> Option<MethodResult> {
+    rerun(method, s, |c| {
         c.gpus = n;
         c.tp = n;
         c.pp = 1;
@@ -214,21 +220,21 @@ fn on_gpus(s: &Scenario, n: u64) -> Option<MethodResult> {
 }
 
 /// The fewest GPUs (1–8) that fit, for methods that split over GPUs.
-fn min_gpus(s: &Scenario) -> Option<u64> {
-    let one = on_gpus(s, 1)?;
-    let two = on_gpus(s, 2)?;
+fn min_gpus(method: MethodId, s: &Scenario) -> Option<u64> {
+    let one = on_gpus(method, s, 1)?;
+    let two = on_gpus(method, s, 2)?;
     if one.total_bytes == two.total_bytes {
         return None;
     }
-    (1..=8).find(|n| on_gpus(s, *n).is_some_and(|r| fits(&r)))
+    (1..=8).find(|n| on_gpus(method, s, *n).is_some_and(|r| fits(&r)))
 }
 
 /// The catalog GPU with the least memory on which the scenario fits.
-fn smallest_gpu(s: &Scenario) -> Option<String> {
+fn smallest_gpu(method: MethodId, s: &Scenario) -> Option<String> {
     let mut all: Vec<&gpus::Gpu> = gpus::all().iter().collect();
     all.sort_by_key(|g| g.memory_bytes);
     all.into_iter()
-        .find(|g| rerun(s, |c| c.gpu_bytes = g.memory_bytes).is_some_and(|r| fits(&r)))
+        .find(|g| rerun(method, s, |c| c.gpu_bytes = g.memory_bytes).is_some_and(|r| fits(&r)))
         .map(|g| g.name.clone())
 }
 
@@ -239,10 +245,11 @@ pub fn suggestions(s: &Scenario, current: &MethodResult) -> Vec<Suggestion> {
     if fits(current) {
         return Vec::new();
     }
-    candidates(s)
+    let method = current.method;
+    candidates(method, s)
         .into_iter()
         .filter_map(|(change, cost)| {
-            let r = rerun(s, |c| change.apply_valid(c))?;
+            let r = rerun(method, s, |c| change.apply_valid(c))?;
             fits(&r).then_some(Suggestion {
                 change,
                 total_bytes: r.total_bytes,
@@ -254,8 +261,9 @@ pub fn suggestions(s: &Scenario, current: &MethodResult) -> Vec<Suggestion> {
 }
 
 /// The changes worth trying, each at its least disruptive fitting value.
-fn candidates(s: &Scenario) -> Vec<(Change, Cost)> {
-    let fits_with = |change: Change| rerun(s, |c| change.apply_valid(c)).is_some_and(|r| fits(&r));
+fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
+    let fits_with =
+        |change: Change| rerun(method, s, |c| change.apply_valid(c)).is_some_and(|r| fits(&r));
     let mut out = Vec::new();
     // Context and batch: the largest power of two below today's that fits.
     let halvings = |from: u64| (1..64).map(move |k| from >> k).take_while(|n| *n >= 1);
@@ -296,7 +304,7 @@ fn candidates(s: &Scenario) -> Vec<(Change, Cost)> {
         out.push((Change::PurePrecision, Cost::LessPreciseUpdates));
     }
     // More GPUs, where the method spreads the model over them.
-    if let Some(n) = min_gpus(s).filter(|n| *n > s.gpus) {
+    if let Some(n) = min_gpus(method, s).filter(|n| *n > s.gpus) {
         out.push((Change::Gpus(n), Cost::MoreHardware));
     }
     out
@@ -305,44 +313,42 @@ fn candidates(s: &Scenario) -> Vec<(Change, Cost)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::methods::MethodId;
-    use crate::scenario::ModelRef;
+    use crate::scenario::{ModelRef, ScenarioInput};
 
-    fn scenario(input: ScenarioInput) -> (Scenario, MethodResult) {
-        let s = input.validate().unwrap();
-        let r = methods::run(s.method, &s).unwrap();
+    fn scenario(request: Request) -> (Scenario, MethodResult) {
+        let s = request.scenario.validate().unwrap();
+        let r = methods::run(request.method, &s).unwrap();
         (s, r)
+    }
+
+    /// `quick` on a scenario.
+    fn quick(scenario: ScenarioInput) -> Request {
+        Request::new(MethodId::Quick, scenario)
     }
 
     #[test]
     fn longest_context_is_the_crossing_of_the_usable_line() {
         // quick, 8B FP16 on 24 GB: (16 GB + 131,072 B × S) × 1.1 ≤ 24 GB
         // ⇔ S ≤ (24/1.1 − 16) × 10⁹ / 131,072 = 44,389.5.
-        let (s, _) = scenario(ScenarioInput::default());
-        let a = answers(&s);
+        let (s, _) = scenario(Request::default());
+        let a = answers(MethodId::Quick, &s);
         assert_eq!(a.max_context, Some(44_389));
         // B × 8,192 tokens ≤ 44,389 ⇔ B ≤ 5.
         assert_eq!(a.max_batch, Some(5));
-        let (over, _) = scenario(ScenarioInput {
+        let (_, over) = scenario(quick(ScenarioInput {
             context: 44_390,
             ..ScenarioInput::default()
-        });
-        assert!(
-            methods::run(over.method, &over)
-                .unwrap()
-                .verdict
-                .short_by_bytes
-                > 0
-        );
+        }));
+        assert!(over.verdict.short_by_bytes > 0);
     }
 
     #[test]
     fn nothing_fits_says_none() {
-        let (s, _) = scenario(ScenarioInput {
+        let (s, _) = scenario(quick(ScenarioInput {
             params_b: 100.0,
             ..ScenarioInput::default()
-        });
-        let a = answers(&s);
+        }));
+        let a = answers(MethodId::Quick, &s);
         assert_eq!((a.max_context, a.max_batch), (None, None));
         // quick estimates one device: the GPU count does not change it.
         assert_eq!(a.min_gpus, None);
@@ -358,13 +364,15 @@ mod tests {
     fn seed_003_example_suggests_a_shorter_sequence() {
         // vramcalc: "short by 28.9 GB on RTX 3090; 1 single adjustment fits
         //   -> seq_len=512: 21.6 GB (changes training objective)"
-        let (s, r) = scenario(ScenarioInput {
-            method: MethodId::Allocator,
-            mode: Mode::Lora,
-            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
-            context: 4096,
-            ..ScenarioInput::default()
-        });
+        let (s, r) = scenario(Request::new(
+            MethodId::Allocator,
+            ScenarioInput {
+                mode: Mode::Lora,
+                model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+                context: 4096,
+                ..ScenarioInput::default()
+            },
+        ));
         let list = suggestions(&s, &r);
         let context = list
             .iter()
@@ -377,16 +385,16 @@ mod tests {
 
     #[test]
     fn a_fitting_scenario_needs_no_suggestion() {
-        let (s, r) = scenario(ScenarioInput::default());
+        let (s, r) = scenario(Request::default());
         assert!(suggestions(&s, &r).is_empty());
     }
 
     #[test]
     fn applying_a_suggestion_to_the_input_gives_its_total() {
-        let input = ScenarioInput {
+        let input = quick(ScenarioInput {
             context: 131_072,
             ..ScenarioInput::default()
-        };
+        });
         let (s, r) = scenario(input.clone());
         for sug in suggestions(&s, &r) {
             let mut changed = input.clone();
@@ -399,20 +407,19 @@ mod tests {
     #[test]
     fn the_planner_answers_in_users_and_gpu_counts() {
         let mut input = ScenarioInput {
-            method: MethodId::Planner,
             model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-70B".into())),
             gpus: 4,
             tp: 4,
             ..ScenarioInput::default()
         };
         input.set_gpu("H100 SXM");
-        let (s, _) = scenario(input);
-        let a = answers(&s);
+        let (s, _) = scenario(Request::new(MethodId::Planner, input));
+        let a = answers(MethodId::Planner, &s);
         // It serves min(batch, users) sequences: the batch alone changes nothing.
         assert_eq!(a.max_batch, None);
         let users = a.max_users.expect("some users fit on 4 × 80 GB");
         let fits_users = |n: u64| {
-            let r = rerun(&s, |c| c.users = n).unwrap();
+            let r = rerun(MethodId::Planner, &s, |c| c.users = n).unwrap();
             r.verdict.short_by_bytes == 0
         };
         assert!(fits_users(users) && !fits_users(users + 1));
@@ -423,19 +430,22 @@ mod tests {
 
     #[test]
     fn more_gpus_is_offered_where_the_method_spreads_the_model() {
-        let input = ScenarioInput {
-            method: MethodId::Planner,
-            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
-            users: 3,
-            ..ScenarioInput::default()
-        };
+        let input = Request::new(
+            MethodId::Planner,
+            ScenarioInput {
+                model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+                users: 3,
+                ..ScenarioInput::default()
+            },
+        );
         let (s, r) = scenario(input.clone());
         assert!(r.verdict.short_by_bytes > 0);
         let more = suggestions(&s, &r)
             .into_iter()
             .find(|x| matches!(x.change, Change::Gpus(_)))
             .expect("a GPU count that fits");
-        assert_eq!(more.change, Change::Gpus(answers(&s).min_gpus.unwrap()));
+        let min_gpus = answers(MethodId::Planner, &s).min_gpus.unwrap();
+        assert_eq!(more.change, Change::Gpus(min_gpus));
         assert_eq!(more.cost, Cost::MoreHardware);
         let mut changed = input;
         more.change.apply(&mut changed);

@@ -18,8 +18,9 @@
 //! assert!(kit::check(&reference).is_empty());
 //! ```
 
-use crate::methods::{self, MethodId, MethodResult};
+use crate::methods::{MethodId, MethodResult};
 use crate::report::APP_VERSION;
+use crate::request::Request;
 use crate::scenario::{Field, ModelRef, Precision, ScenarioInput};
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
@@ -45,8 +46,8 @@ pub struct KitExample {
     /// inputs under another method).
     pub name: String,
     pub source: Source,
-    /// The complete scenario, as the app exports it.
-    pub inputs: ScenarioInput,
+    /// The method and the complete scenario, as the app exports them.
+    pub inputs: Request,
     pub expected: Expected,
 }
 
@@ -145,18 +146,6 @@ impl fmt::Display for KitFailure {
     }
 }
 
-/// Runs `input`'s own method, or says in one phrase why it cannot.
-pub fn run(input: &ScenarioInput) -> Result<MethodResult, String> {
-    let scenario = input.validate().map_err(|errors| {
-        errors
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    })?;
-    methods::run(input.method, &scenario).map_err(|e| e.to_string())
-}
-
 /// The reference kit of this version: every seed example, with the bytes
 /// this version computes for it.
 pub fn reference() -> Kit {
@@ -170,10 +159,7 @@ pub fn reference() -> Kit {
             if method == inputs.method {
                 continue;
             }
-            let other = ScenarioInput {
-                method,
-                ..inputs.clone()
-            };
+            let other = Request::new(method, inputs.scenario.clone());
             if let Some(example) = example(format!("{name}@{}", method.id()), source.clone(), other)
             {
                 examples.push(example);
@@ -205,7 +191,7 @@ pub fn reference() -> Kit {
             example(
                 format!("default@{}", method.id()),
                 source.clone(),
-                ScenarioInput { method, ..base },
+                Request::new(method, base),
             )
         }) {
             examples.push(found);
@@ -219,8 +205,8 @@ pub fn reference() -> Kit {
 }
 
 /// An example with the bytes its method computes, if the method estimates it.
-fn example(name: String, source: Source, inputs: ScenarioInput) -> Option<KitExample> {
-    let result = run(&inputs).ok()?;
+fn example(name: String, source: Source, inputs: Request) -> Option<KitExample> {
+    let result = inputs.run().ok()?;
     Some(KitExample {
         name,
         source,
@@ -234,14 +220,14 @@ fn example(name: String, source: Source, inputs: ScenarioInput) -> Option<KitExa
 }
 
 /// The seeds' worked examples: name, source, inputs.
-fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
+fn seed_examples() -> Vec<(&'static str, Source, Request)> {
     let seed = |seed: &str, quote: &str, note: &str| Source {
         seed: seed.to_string(),
         quote: quote.to_string(),
         note: note.to_string(),
     };
+    let quick = |scenario| Request::new(MethodId::Quick, scenario);
     let lesson_example = ScenarioInput {
-        method: MethodId::Lesson,
         params_b: 7.0,
         context: 4096,
         ..ScenarioInput::default()
@@ -253,7 +239,6 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
         ..lesson_inference.clone()
     };
     let mut allocator = ScenarioInput {
-        method: MethodId::Allocator,
         mode: crate::scenario::Mode::Lora,
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
         context: 4096,
@@ -263,13 +248,11 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
     };
     allocator.set_gpu("RTX 3090");
     let mut planner_gqa = ScenarioInput {
-        method: MethodId::Planner,
         ..ScenarioInput::default()
     };
     planner_gqa.planner.hidden_size = Some(4096);
     planner_gqa.planner.vocab_size = Some(128_000);
     let planner_mla = ScenarioInput {
-        method: MethodId::Planner,
         model: Some(ModelRef::Catalog("deepseek-ai/DeepSeek-V2-Lite".into())),
         context: 4096,
         gpus: 2,
@@ -285,7 +268,6 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
     };
     planner_residency.planner.machines = 2;
     let range_llama = ScenarioInput {
-        method: MethodId::Range,
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
         ..ScenarioInput::default()
     };
@@ -310,7 +292,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "Un modelo de 8B con 32 capas, 8 cabezas KV y una dimensión de cabeza de 128, en FP16 con un contexto de 8.192 tokens: los pesos ocupan 16 GB y la caché KV 1,07 GB (131 KB por token). Con un 10 % de sobrecarga son unos 18,8 GB, que caben en una sola GPU de 24 GB.",
                 "",
             ),
-            ScenarioInput::default(),
+            quick(ScenarioInput::default()),
         ),
         (
             "seed004-8b-4bit-8k-8gb",
@@ -319,11 +301,11 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "Un modelo de 8 mil millones de parámetros en 4 bits necesita unos 5,6 GB con un contexto de 8K, así que cabe en una GPU de 8 GB",
                 "the KV cache stays FP16; only the weights go to 4 bits",
             ),
-            ScenarioInput {
+            quick(ScenarioInput {
                 weight_bits: 4.0,
                 gpu_memory_gb: 8.0,
                 ..ScenarioInput::default()
-            },
+            }),
         ),
         (
             "seed004-70b-4bit-48gb",
@@ -332,12 +314,12 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "Un modelo de 70 mil millones de parámetros en 4 bits necesita unos 39,7 GB, que caben en una sola GPU de 48 GB.",
                 "the seed does not restate the cache inputs; 39.7 GB comes out only with the 8B example's cache (32 layers, 8 KV heads, head dim 128, FP16, 8,192 tokens)",
             ),
-            ScenarioInput {
+            quick(ScenarioInput {
                 params_b: 70.0,
                 weight_bits: 4.0,
                 gpu_memory_gb: 48.0,
                 ..ScenarioInput::default()
-            },
+            }),
         ),
         (
             "seed000-7b-inference-4k-24gib",
@@ -346,7 +328,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "const result=estimateVRAM({mode:'inference',params:7,weightBits:16,layers:32,kvHeads:8,headDim:128,sequence:4096,batch:1,kvBytes:2,runtime:2,activation:4,margin:15,capacity:24}); console.log(result.components.cache); // 0.5 GiB",
                 "the seed's components.cache is kv_cache here; capacity 24 GiB = 25,769,803,776 bytes",
             ),
-            lesson_inference,
+            Request::new(MethodId::Lesson, lesson_inference),
         ),
         (
             "seed000-7b-full-training",
@@ -355,7 +337,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "El entrenamiento completo usa 18 bytes/parámetro como referencia AdamW de precisión mixta, más tus reservas.",
                 "training does not add the weights again (the 18 bytes hold the working copy) and has no KV cache",
             ),
-            lesson_training,
+            Request::new(MethodId::Lesson, lesson_training),
         ),
         (
             "seed003-llama-3.1-8b-lora16-pure-4k-rtx3090",
@@ -364,7 +346,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "$ vramcalc meta-llama/Llama-3.1-8B --train --lora 16 --precision pure --seq 4096 --gpu \"RTX 3090\"",
                 "weights 16.12, gradients 0.05, optimizer 0.11, step_workspace 0.05 and overhead 0.75 GB match the seed; activations are derived from the code (docs/allocator-derivation.md), 36.41 GB where the seed printed 36.92",
             ),
-            allocator,
+            Request::new(MethodId::Allocator, allocator),
         ),
         (
             "seed001-llama-3.1-8b-bf16-8k-24gb",
@@ -373,7 +355,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "Bereik bij serveren: laag = gewichten + KV-cache + 1 GB; hoog = 1.2 × gewichten + KV-cache + 1 GB",
                 "worked by hand in docs/methods/range.md: low 18,134,264,320, high 21,346,368,819 bytes",
             ),
-            range_llama,
+            Request::new(MethodId::Range, range_llama),
         ),
         (
             "seed001-llama-3.1-8b-q4_k_m",
@@ -382,7 +364,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "8-bit en 4-bit formaten houden de embeddings en de output-head op 16 bits.",
                 "Q4_K_M at 4.89 bits for the body, 16 bits for embeddings and head",
             ),
-            range_quant,
+            Request::new(MethodId::Range, range_quant),
         ),
         (
             "seed001-llama-3.1-70b-2x80gb",
@@ -391,7 +373,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "Met meerdere GPU's worden gewichten en cache gelijk verdeeld (tensor parallelism) en telt de runtime-overhead op elke GPU mee.",
                 "",
             ),
-            range_tp,
+            Request::new(MethodId::Range, range_tp),
         ),
         (
             "seed001-llama-3.1-8b-qlora-4k",
@@ -400,7 +382,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "QLoRA slaat ze op in NF4 op 4.127 bits. Beide trainen adapters met rank 16 op de attention- en dense-MLP-projecties",
                 "",
             ),
-            range_qlora,
+            Request::new(MethodId::Range, range_qlora),
         ),
         (
             "seed002-gqa-8b-8k-24gb",
@@ -409,7 +391,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "Pruebas numéricas automatizadas: ejemplo GQA, precisión mixta, MLA, residencia, ...",
                 "custom model: 8 × 10⁹ parameters, H 4,096, V 128,000; total 21,095,009,690 bytes (docs/methods/planner.md)",
             ),
-            planner_gqa,
+            Request::new(MethodId::Planner, planner_gqa),
         ),
         (
             "seed002-mla-deepseek-v2-lite-tp2",
@@ -418,7 +400,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "MLA comprimida se presupuesta replicada por rango TP.",
                 "27 layers × (512 + 64) × 4,096 tokens × 2 bytes = 127,401,984 bytes of latent cache on each GPU",
             ),
-            planner_mla,
+            Request::new(MethodId::Planner, planner_mla),
         ),
         (
             "seed002-residency-2x4-gpus-100-users",
@@ -427,7 +409,7 @@ fn seed_examples() -> Vec<(&'static str, Source, ScenarioInput)> {
                 "réplicas = equipos × GPU/(TP × PP); solicitudes/réplica = techo(usuarios/réplicas); activas = mínimo(lote, solicitudes/réplica).",
                 "8 replicas, 13 requests each, 8 active; KV reserved for all 13",
             ),
-            planner_residency,
+            Request::new(MethodId::Planner, planner_residency),
         ),
     ]
 }
@@ -453,7 +435,7 @@ pub fn check_example(example: &KitExample) -> Option<KitFailure> {
             problems,
         })
     };
-    let result = match run(&example.inputs) {
+    let result = match example.inputs.run() {
         Ok(result) => result,
         Err(why) => return fail(vec![format!("inputs not estimated: {why}")]),
     };
@@ -532,8 +514,8 @@ pub fn check_json(text: &str) -> Result<(usize, Vec<KitFailure>), String> {
 /// The planner knobs that have CLI flags, where they differ from the
 /// defaults: a custom model's hidden size and vocabulary, and machines.
 fn planner_args(
-    knobs: &crate::methods::planner::PlannerKnobs,
-    default: &crate::methods::planner::PlannerKnobs,
+    knobs: &crate::scenario::PlannerKnobs,
+    default: &crate::scenario::PlannerKnobs,
 ) -> Vec<String> {
     let mut args = Vec::new();
     for (flag, value) in [
@@ -559,14 +541,16 @@ fn planner_args(
 /// `config.json`: save it under that name next to where the command runs.
 ///
 /// ```
-/// use vramfit_core::{kit, scenario::ScenarioInput};
-/// let input = ScenarioInput { params_b: 70.0, weight_bits: 4.0, gpu_memory_gb: 48.0, ..ScenarioInput::default() };
+/// use vramfit_core::{kit, request::Request, scenario::ScenarioInput};
+/// let scenario = ScenarioInput { params_b: 70.0, weight_bits: 4.0, gpu_memory_gb: 48.0, ..ScenarioInput::default() };
+/// let input = Request { scenario, ..Request::default() };
 /// assert_eq!(
 ///     kit::cli_command(&input),
 ///     "vramfit estimate --params 70 --weight-bits 4 --capacity-gb 48 --method quick --mode inference"
 /// );
 /// ```
-pub fn cli_args(input: &ScenarioInput) -> Vec<String> {
+pub fn cli_args(request: &Request) -> Vec<String> {
+    let input = &request.scenario;
     let default = ScenarioInput::default();
     let mut args = vec!["estimate".to_string()];
     match &input.model {
@@ -619,14 +603,14 @@ pub fn cli_args(input: &ScenarioInput) -> Vec<String> {
         args.push(input.lora_rank.to_string());
     }
     args.push("--method".into());
-    args.push(input.method.id().into());
+    args.push(request.method.id().into());
     args.push("--mode".into());
     args.push(input.mode.id().into());
     args
 }
 
 /// [`cli_args`] as one shell command line, quoted where needed.
-pub fn cli_command(input: &ScenarioInput) -> String {
+pub fn cli_command(input: &Request) -> String {
     let mut line = String::from("vramfit");
     for arg in cli_args(input) {
         line.push(' ');
@@ -711,7 +695,7 @@ mod tests {
         let e = by_name(&kit, "seed000-7b-inference-4k-24gib");
         assert_eq!(e.expected.method, MethodId::Lesson);
         assert_eq!(e.expected.total_bytes, 24_126_220_134);
-        assert_eq!(e.inputs.gpu_memory_gb * 1e9, 25_769_803_776.0);
+        assert_eq!(e.inputs.scenario.gpu_memory_gb * 1e9, 25_769_803_776.0);
         assert_eq!(
             by_name(&kit, "seed000-7b-full-training")
                 .expected
@@ -775,7 +759,7 @@ mod tests {
         let mut kit = reference();
         kit.examples[0].expected.total_bytes += 1;
         kit.examples[0].expected.components.0[1].1 = 1;
-        kit.examples[1].inputs.layers = 0;
+        kit.examples[1].inputs.scenario.layers = 0;
         let failures = check(&kit);
         assert_eq!(failures.len(), 2);
         assert_eq!(
@@ -831,7 +815,7 @@ mod tests {
         };
         input.set_weight_format(WeightFormat::Q4KM);
         assert_eq!(
-            cli_command(&input),
+            cli_command(&Request::new(MethodId::Quick, input)),
             "vramfit estimate --quant q4_k_m --grad-checkpoint --lora 8 --method quick --mode inference"
         );
         assert_eq!(shell_quote("it's"), r"'it'\''s'");

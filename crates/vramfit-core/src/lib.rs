@@ -12,6 +12,7 @@ pub mod kit;
 pub mod methods;
 pub mod model;
 pub mod report;
+pub mod request;
 pub mod scenario;
 pub mod table;
 pub mod term;

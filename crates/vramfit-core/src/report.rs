@@ -4,9 +4,10 @@
 
 use crate::advice::{self, Answers, Suggestion};
 use crate::methods::planner::{self, NoSpeed, Speed};
-use crate::methods::{self, dense, MethodId, MethodResult};
+use crate::methods::{self, dense, MethodId, MethodResult, RunError};
 use crate::model::{LayerCount, ModelSpec};
-use crate::scenario::{ModelRef, Scenario, ScenarioError, ScenarioInput};
+use crate::request::{Request, RequestError};
+use crate::scenario::{ModelRef, Scenario, ScenarioInput};
 #[cfg(test)]
 use crate::term::Term;
 use serde::Serialize;
@@ -84,7 +85,7 @@ pub struct Report {
     pub schema: &'static str,
     pub app_version: &'static str,
     /// Everything needed to reproduce (and re-import) the calculation.
-    pub inputs: ScenarioInput,
+    pub inputs: Request,
     pub model: ModelSummary,
     /// The selected method's result.
     pub estimate: MethodResult,
@@ -114,23 +115,23 @@ impl Report {
     }
 }
 
-/// Validates the input and builds the document.
+/// Validates the request's scenario and builds the document.
 ///
 /// ```
-/// use vramfit_core::{report, scenario::ScenarioInput};
-/// let doc = report::build(&ScenarioInput::default()).unwrap();
+/// use vramfit_core::{report, request::Request};
+/// let doc = report::build(&Request::default()).unwrap();
 /// assert_eq!(doc.estimate.total_bytes, 18_781_116_006);
 /// assert_eq!(doc.model.kv_bytes_per_token, 131_072);
 /// ```
-pub fn build(input: &ScenarioInput) -> Result<Report, Vec<ScenarioError>> {
-    let scenario = input.validate()?;
-    build_valid(input, &scenario).map_err(|e| vec![e])
+pub fn build(request: &Request) -> Result<Report, RequestError> {
+    let scenario = request.scenario.validate().map_err(RequestError::Invalid)?;
+    build_valid(request, &scenario).map_err(RequestError::Refused)
 }
 
-/// Builds the document for an input that already validated to `scenario`;
-/// fails only when the selected method does not estimate the scenario.
-pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Result<Report, ScenarioError> {
-    let estimate = methods::run(scenario.method, scenario)?;
+/// Builds the document for a request whose scenario already validated to
+/// `scenario`; fails only when the chosen method does not estimate it.
+pub fn build_valid(request: &Request, scenario: &Scenario) -> Result<Report, RunError> {
+    let estimate = methods::run(request.method, scenario)?;
     let speed = planner::speed(scenario);
     let methods: Vec<MethodResult> = MethodId::ALL
         .iter()
@@ -139,10 +140,10 @@ pub fn build_valid(input: &ScenarioInput, scenario: &Scenario) -> Result<Report,
     Ok(Report {
         schema: SCHEMA,
         app_version: APP_VERSION,
-        inputs: input.clone(),
-        model: ModelSummary::of(input, scenario),
+        inputs: request.clone(),
+        model: ModelSummary::of(&request.scenario, scenario),
         suggestions: advice::suggestions(scenario, &estimate),
-        answers: advice::answers(scenario),
+        answers: advice::answers(request.method, scenario),
         speed: speed.as_ref().ok().cloned(),
         speed_unavailable: speed.err(),
         estimate,
@@ -157,7 +158,7 @@ mod tests {
     #[test]
     fn document_has_the_contract_keys() {
         let doc: serde_json::Value =
-            serde_json::from_str(&build(&ScenarioInput::default()).unwrap().to_json()).unwrap();
+            serde_json::from_str(&build(&Request::default()).unwrap().to_json()).unwrap();
         assert_eq!(doc["schema"], "vramfit/1");
         assert_eq!(doc["estimate"]["method"], "quick");
         assert_eq!(doc["estimate"]["verdict"]["status"], "con_margen");
@@ -171,8 +172,8 @@ mod tests {
             .collect();
         assert_eq!(names, ["quick", "lesson"]);
         // inputs round-trip into the same scenario
-        let back: ScenarioInput = serde_json::from_value(doc["inputs"].clone()).unwrap();
-        assert_eq!(back, ScenarioInput::default());
+        let back: Request = serde_json::from_value(doc["inputs"].clone()).unwrap();
+        assert_eq!(back, Request::default());
     }
 
     #[test]
@@ -182,19 +183,15 @@ mod tests {
             ..ScenarioInput::default()
         };
         assert_eq!(
-            build(&full).unwrap_err()[0].to_string(),
+            build(&Request::new(MethodId::Quick, full.clone()))
+                .unwrap_err()
+                .to_string(),
             "method quick does not estimate full (it applies to: inference)"
         );
-        let lesson = ScenarioInput {
-            method: MethodId::Lesson,
-            ..full.clone()
-        };
-        assert!(build(&lesson).is_ok());
-        let allocator = ScenarioInput {
-            method: MethodId::Allocator,
-            ..full
-        };
-        let err = build(&allocator).unwrap_err()[0].to_string();
+        assert!(build(&Request::new(MethodId::Lesson, full.clone())).is_ok());
+        let err = build(&Request::new(MethodId::Allocator, full))
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             err,
             "method allocator cannot estimate this: it needs a real model (catalog id or config.json), not typed numbers"
@@ -205,13 +202,12 @@ mod tests {
     fn allocator_reproduces_seed_003_cli_example() {
         // vramcalc meta-llama/Llama-3.1-8B --train --lora 16 --precision pure --seq 4096
         let input = ScenarioInput {
-            method: MethodId::Allocator,
             mode: crate::scenario::Mode::Lora,
             model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
             context: 4096,
             ..ScenarioInput::default()
         };
-        let doc = build(&input).unwrap();
+        let doc = build(&Request::new(MethodId::Allocator, input)).unwrap();
         let gb2 = |term: Term| {
             let bytes = doc.estimate.components.get(term).unwrap();
             format!("{:.2}", bytes as f64 / 1e9)
@@ -237,7 +233,10 @@ mod tests {
                 context,
                 ..ScenarioInput::default()
             };
-            build(&input).unwrap().model.kv_bytes_per_token
+            build(&Request::new(MethodId::Quick, input))
+                .unwrap()
+                .model
+                .kv_bytes_per_token
         };
         // 42 layers × 2 × 8 × 256 × 2 bytes below the window; 21 beyond it.
         assert_eq!(at(1_024), 344_064);
@@ -246,7 +245,7 @@ mod tests {
 
     #[test]
     fn components_keep_their_order() {
-        let text = build(&ScenarioInput::default()).unwrap().to_json();
+        let text = build(&Request::default()).unwrap().to_json();
         let w = text.find("\"weights\"").unwrap();
         let k = text.find("\"kv_cache\"").unwrap();
         let o = text.find("\"overhead\"").unwrap();

@@ -5,7 +5,8 @@
 //! `examples/bench.rs`, and the browser test report the figures).
 
 use crate::catalog::{gpus, models};
-use crate::methods;
+use crate::methods::{self, MethodId};
+use crate::request::Request;
 use crate::scenario::{ModelRef, Scenario, ScenarioInput, WeightFormat};
 use crate::verdict::FitStatus;
 use serde::Serialize;
@@ -39,33 +40,38 @@ fn with_model(base: &ScenarioInput, id: &'static str) -> Option<Scenario> {
     input.validate().ok()
 }
 
-/// Every catalog model × GPU × format for which the base input's method
+/// Every catalog model × GPU × format for which the base request's method
 /// gives an estimate. Cells the method does not estimate are left out.
-pub fn fit_table(base: &ScenarioInput, formats: &[WeightFormat]) -> Vec<FitRow> {
+pub fn fit_table(base: &Request, formats: &[WeightFormat]) -> Vec<FitRow> {
     let mut rows = Vec::new();
     for entry in models::all() {
-        let Some(scenario) = with_model(base, entry.id) else {
+        let Some(scenario) = with_model(&base.scenario, entry.id) else {
             continue;
         };
         for &format in formats {
             let mut s = scenario.clone();
             s.weight_format = Some(format);
             s.weight_milli_bits = format.milli_bits().unwrap_or(s.weight_milli_bits);
-            rows.extend(gpu_cells(&s, entry.id, format));
+            rows.extend(gpu_cells(base.method, &s, entry.id, format));
         }
     }
     rows
 }
 
 /// One model in one format on every catalog GPU.
-fn gpu_cells(s: &Scenario, model: &'static str, format: WeightFormat) -> Vec<FitRow> {
+fn gpu_cells(
+    method: MethodId,
+    s: &Scenario,
+    model: &'static str,
+    format: WeightFormat,
+) -> Vec<FitRow> {
     gpus::all()
         .iter()
         .filter_map(|gpu| {
             let mut on_gpu = s.clone();
             on_gpu.gpu_bytes = gpu.memory_bytes;
             on_gpu.gpu = Some(gpu);
-            let r = methods::run(on_gpu.method, &on_gpu).ok()?;
+            let r = methods::run(method, &on_gpu).ok()?;
             Some(FitRow {
                 model,
                 gpu: gpu.name.as_str(),
@@ -80,18 +86,17 @@ fn gpu_cells(s: &Scenario, model: &'static str, format: WeightFormat) -> Vec<Fit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::methods::MethodId;
 
     #[test]
     fn every_model_gpu_and_format_has_a_cell_for_quick() {
-        let rows = fit_table(&ScenarioInput::default(), &DEFAULT_FORMATS);
+        let rows = fit_table(&Request::default(), &DEFAULT_FORMATS);
         let expected = models::all().len() * gpus::all().len() * DEFAULT_FORMATS.len();
         assert_eq!(rows.len(), expected);
     }
 
     #[test]
     fn cells_agree_with_a_single_estimate() {
-        let rows = fit_table(&ScenarioInput::default(), &[WeightFormat::Q4KM]);
+        let rows = fit_table(&Request::default(), &[WeightFormat::Q4KM]);
         let cell = rows
             .iter()
             .find(|r| r.model == "meta-llama/Llama-3.1-8B" && r.gpu.contains("RTX 4090"))
@@ -102,17 +107,14 @@ mod tests {
         };
         input.set_weight_format(WeightFormat::Q4KM);
         input.set_gpu("RTX 4090");
-        let doc = crate::report::build(&input).unwrap();
+        let doc = crate::report::build(&Request::new(MethodId::Quick, input)).unwrap();
         assert_eq!(cell.total_bytes, doc.estimate.total_bytes);
         assert_eq!(cell.status, doc.estimate.verdict.status);
     }
 
     #[test]
     fn the_allocator_skips_what_it_does_not_estimate() {
-        let base = ScenarioInput {
-            method: MethodId::Allocator,
-            ..ScenarioInput::default()
-        };
+        let base = Request::new(MethodId::Allocator, ScenarioInput::default());
         let rows = fit_table(&base, &[WeightFormat::Bf16, WeightFormat::Q4KM]);
         assert!(!rows.is_empty());
         assert!(rows.iter().all(|r| r.format == WeightFormat::Bf16));

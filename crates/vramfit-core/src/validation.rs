@@ -8,7 +8,8 @@
 //! README table (`cargo run -p vramfit-core --example allocator_table`).
 
 use crate::catalog::models;
-use crate::methods::{self, MethodId};
+use crate::methods::MethodId;
+use crate::request::Request;
 use crate::scenario::{
     AttnImpl, Mode, ModelRef, Optimizer, Precision, ScenarioInput, WeightFormat,
 };
@@ -91,15 +92,15 @@ pub fn rows() -> Result<Vec<Row>, String> {
         .collect()
 }
 
-/// The scenario a row describes, as a person would enter it.
-pub fn input_of(row: &Row) -> Result<ScenarioInput, String> {
+/// The scenario a row describes, as a person would enter it, for the
+/// allocator.
+pub fn input_of(row: &Row) -> Result<Request, String> {
     let k = &row.scenario;
     let model = models::all()
         .iter()
         .find(|m| m.file == row.config)
         .ok_or_else(|| format!("no catalog config {}", row.config))?;
     let mut input = ScenarioInput {
-        method: MethodId::Allocator,
         model: Some(ModelRef::Catalog(model.id.to_string())),
         mode: match (k.mode.as_str(), k.lora_rank) {
             ("inference", _) => Mode::Inference,
@@ -131,7 +132,7 @@ pub fn input_of(row: &Row) -> Result<ScenarioInput, String> {
         "fp16" => WeightFormat::Fp16,
         _ => WeightFormat::Bf16,
     });
-    Ok(input)
+    Ok(Request::new(MethodId::Allocator, input))
 }
 
 /// A row's scenario in a few words.
@@ -173,8 +174,7 @@ pub fn compare() -> Result<Vec<Comparison>, String> {
         .into_iter()
         .filter(|r| r.status == "ok")
         .map(|row| {
-            let scenario = input_of(&row)?.validate().map_err(|e| format!("{e:?}"))?;
-            let result = methods::run(MethodId::Allocator, &scenario).map_err(|e| e.to_string())?;
+            let result = input_of(&row)?.run().map_err(|e| e.to_string())?;
             Ok(Comparison {
                 label: label(&row.scenario),
                 predicted_bytes: result.total_bytes,

@@ -12,6 +12,7 @@ use vramfit_core::catalog::models;
 use vramfit_core::methods::{self, MethodId, MethodResult};
 use vramfit_core::model::parse_config;
 use vramfit_core::report;
+use vramfit_core::request::Request;
 use vramfit_core::scenario::{Field, Mode, ModelRef, ScenarioInput, WeightFormat};
 
 /// xorshift64*: deterministic pseudo-random numbers for sampling.
@@ -173,7 +174,7 @@ fn no_figure_is_nan_or_infinite_even_at_the_limits() {
         });
     }
     for input in inputs {
-        let Ok(doc) = report::build(&input) else {
+        let Ok(doc) = report::build(&Request::new(MethodId::Quick, input)) else {
             continue;
         };
         for r in doc.methods.iter().chain([&doc.estimate]) {

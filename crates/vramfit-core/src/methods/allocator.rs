@@ -43,10 +43,10 @@
 //! Validation: the 11 Llama-3.2-1B rows of seed 003 are all within ±2 %
 //! (largest 1.96 %, mean 0.40 %; `tests/allocator_validation.rs`).
 
-use crate::methods::scope::{Feature, OutOfScope};
+use crate::methods::refusal::{Feature, Refusal};
 use crate::methods::{MethodId, MethodResult};
 use crate::model::{Family, ModelSpec};
-use crate::scenario::{Scenario, WeightFormat};
+use crate::scenario::{AttnImpl, Optimizer, Precision, Scenario, WeightFormat};
 use crate::term::Term;
 use crate::units::{percent_of, saturate, GB};
 use crate::verdict::Verdict;
@@ -174,91 +174,6 @@ pub enum Mode {
         /// (an `nn.Identity`). The probability itself does not change memory.
         dropout: bool,
     },
-}
-
-/// The optimizer, in torch's default `foreach` implementation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Optimizer {
-    /// `torch.optim.AdamW`: two moments.
-    AdamW,
-    /// `torch.optim.SGD` with momentum: one buffer.
-    Sgd,
-}
-
-impl Optimizer {
-    /// Stable name (`adamw`, `sgd`), as in JSON and on the CLI.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Optimizer::AdamW => "adamw",
-            Optimizer::Sgd => "sgd",
-        }
-    }
-
-    /// Parses a name, case-insensitively.
-    pub fn from_name(name: &str) -> Option<Optimizer> {
-        [Optimizer::AdamW, Optimizer::Sgd]
-            .into_iter()
-            .find(|o| o.id().eq_ignore_ascii_case(name.trim()))
-    }
-}
-
-/// How training holds the weights.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Precision {
-    /// fp32 weights, forward under `torch.autocast` in bf16 (fp16 when the
-    /// dtype is fp16).
-    Amp,
-    /// Weights loaded and trained in the dtype.
-    Pure,
-}
-
-impl Precision {
-    /// Stable name (`amp`, `pure`), as in JSON and on the CLI.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Precision::Amp => "amp",
-            Precision::Pure => "pure",
-        }
-    }
-
-    /// Parses a name, case-insensitively.
-    pub fn from_name(name: &str) -> Option<Precision> {
-        [Precision::Amp, Precision::Pure]
-            .into_iter()
-            .find(|p| p.id().eq_ignore_ascii_case(name.trim()))
-    }
-}
-
-/// transformers' `attn_implementation`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AttnImpl {
-    /// `eager_attention_forward`: materialized scores.
-    Eager,
-    /// `sdpa_attention_forward` on the flash or memory-efficient kernel.
-    Sdpa,
-    /// `flash_attention_2`: the same saved tensors as `sdpa`.
-    Flash,
-}
-
-impl AttnImpl {
-    /// Stable name (`eager`, `sdpa`, `flash`), as in JSON and on the CLI.
-    pub const fn id(self) -> &'static str {
-        match self {
-            AttnImpl::Eager => "eager",
-            AttnImpl::Sdpa => "sdpa",
-            AttnImpl::Flash => "flash",
-        }
-    }
-
-    /// Parses a name, case-insensitively.
-    pub fn from_name(name: &str) -> Option<AttnImpl> {
-        [AttnImpl::Eager, AttnImpl::Sdpa, AttnImpl::Flash]
-            .into_iter()
-            .find(|a| a.id().eq_ignore_ascii_case(name.trim()))
-    }
 }
 
 /// How an RMSNorm rounds its output.
@@ -462,13 +377,13 @@ impl DenseArch {
     /// casts its norm after scaling by `1 + w`, Gemma 2 has four norms per
     /// layer and soft-capped logits. Sliding-window layers are counted as
     /// global attention, as seed 003 does (conservative).
-    pub fn from_spec(spec: &ModelSpec) -> Result<DenseArch, OutOfScope> {
+    pub fn from_spec(spec: &ModelSpec) -> Result<DenseArch, Refusal> {
         let (norms_per_layer, norm_style, qk_norm) = match spec.family {
             Family::Llama | Family::Mistral | Family::Qwen2 => (2, NormStyle::Llama, false),
             Family::Qwen3 => (2, NormStyle::Llama, true),
             Family::Gemma => (2, NormStyle::Gemma, false),
             Family::Gemma2 => (4, NormStyle::Gemma, false),
-            other => return Err(OutOfScope::Family(other)),
+            other => return Err(Refusal::Family(other)),
         };
         let blocker = [
             (spec.moe.is_some(), Feature::Experts),
@@ -480,7 +395,7 @@ impl DenseArch {
         .into_iter()
         .find(|(present, _)| *present);
         if let Some((_, feature)) = blocker {
-            return Err(OutOfScope::Feature(feature));
+            return Err(Refusal::Feature(feature));
         }
         let intermediate = spec.intermediate_size.unwrap_or_default();
         let gemma2 = spec.family == Family::Gemma2;
@@ -1165,6 +1080,7 @@ fn inference_candidates(arch: &DenseArch, inputs: &AllocatorInputs) -> Vec<Candi
 ///
 /// ```
 /// use vramfit_core::methods::allocator::*;
+/// use vramfit_core::scenario::Precision;
 /// let arch = DenseArch::llama_3_1_8b();
 /// let inputs = AllocatorInputs::training(
 ///     Mode::Lora { rank: 16, dropout: true }, Dtype::Bf16, Precision::Pure, 1, 4096, false);
@@ -1226,14 +1142,14 @@ pub fn estimate(arch: &DenseArch, inputs: &AllocatorInputs) -> AllocatorBreakdow
 /// The weight dtype (pure, inference) or autocast dtype (amp) of a
 /// scenario: FP16 when chosen by name, BF16 for any other 16-bit weights,
 /// FP32 for 32-bit ones (under amp, 32-bit weights autocast to BF16).
-fn dtype_of(s: &Scenario) -> Result<Dtype, OutOfScope> {
+fn dtype_of(s: &Scenario) -> Result<Dtype, Refusal> {
     let amp = s.mode.trains() && s.precision == Precision::Amp;
     match (s.weight_format, s.weight_milli_bits) {
         (Some(WeightFormat::Fp16), _) => Ok(Dtype::Fp16),
         (_, 16_000) => Ok(Dtype::Bf16),
         (_, 32_000) if amp => Ok(Dtype::Bf16),
         (_, 32_000) => Ok(Dtype::Fp32),
-        _ => Err(OutOfScope::QuantizedWeights),
+        _ => Err(Refusal::QuantizedWeights),
     }
 }
 
@@ -1249,7 +1165,7 @@ pub fn device_bytes(nominal: u64) -> u64 {
 }
 
 /// The allocator inputs of a validated scenario.
-pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, OutOfScope> {
+pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, Refusal> {
     let mode = match s.mode {
         crate::scenario::Mode::Inference => Mode::Inference,
         crate::scenario::Mode::Full => Mode::FullFinetune,
@@ -1257,8 +1173,7 @@ pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, OutOfScope> {
             rank: s.lora_rank,
             dropout: s.lora_dropout,
         },
-        // A 4-bit base is a quantized format (bitsandbytes), out of scope.
-        crate::scenario::Mode::Qlora => return Err(OutOfScope::QuantizedWeights),
+        crate::scenario::Mode::Qlora => return Err(Refusal::Mode(s.mode)),
     };
     Ok(AllocatorInputs {
         mode,
@@ -1272,14 +1187,23 @@ pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, OutOfScope> {
     })
 }
 
+/// The allocator estimates serving, full fine-tuning and LoRA; QLoRA's
+/// 4-bit base is a quantized format (bitsandbytes), outside it.
+pub const fn covers(mode: crate::scenario::Mode) -> bool {
+    !matches!(mode, crate::scenario::Mode::Qlora)
+}
+
 /// The method's result for a scenario, or why it does not apply: it needs
 /// a real dense model (catalog id or config) and unquantized weights.
 ///
 /// `components` hold every term and `overhead` (0.75 GB outside the
 /// allocator); `total_bytes` is the predicted peak allocation without the
 /// overhead; the verdict compares `total + overhead` with 97 % of the GPU.
-pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, OutOfScope> {
-    let spec = s.model.as_deref().ok_or(OutOfScope::NeedsModel)?;
+pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
+    if !covers(s.mode) {
+        return Err(Refusal::Mode(s.mode));
+    }
+    let spec = s.model.as_deref().ok_or(Refusal::NeedsModel)?;
     let arch = DenseArch::from_spec(spec)?;
     let e = estimate(&arch, &inputs_of(s)?);
     Ok(MethodResult {
@@ -1499,7 +1423,7 @@ mod tests {
     fn out_of_scope_models_say_why() {
         let moe = crate::catalog::find_model("mistralai/Mixtral-8x7B-v0.1").unwrap();
         let err = DenseArch::from_spec(&moe.spec().unwrap()).unwrap_err();
-        assert_eq!(err, OutOfScope::Family(Family::Mixtral));
+        assert_eq!(err, Refusal::Family(Family::Mixtral));
         assert!(err.to_string().contains("outside its scope"), "{err}");
         let fp8 = crate::catalog::find_model("Qwen/Qwen3-30B-A3B-FP8").unwrap();
         assert!(DenseArch::from_spec(&fp8.spec().unwrap()).is_err());

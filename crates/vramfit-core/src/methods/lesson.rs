@@ -67,7 +67,7 @@
 //! ```
 //! use vramfit_core::{methods::lesson, term::Term};
 //! let s = lesson::seed_example().validate().unwrap();
-//! let r = lesson::estimate(&s);
+//! let r = lesson::estimate(&s).unwrap();
 //! assert_eq!(r.components.get(Term::KvCache), Some(1 << 29)); // 0.5 GiB
 //! assert_eq!(r.components.get(Term::Weights), Some(14_000_000_000));
 //! assert_eq!(r.components.get(Term::Margin), Some(3_146_898_278));
@@ -77,7 +77,7 @@
 //! ```
 
 use crate::methods::dense::{kv_cache_bytes, weights_bytes};
-use crate::methods::{MethodId, MethodResult};
+use crate::methods::{MethodId, MethodResult, Refusal};
 use crate::scenario::{Mode, Scenario, ScenarioInput};
 use crate::term::Term;
 use crate::units::{percent_of, saturate, sum, GB, GIB};
@@ -100,7 +100,6 @@ pub const TRAINING_BYTES_PER_PARAM: u64 =
 /// capacity:24})`.
 pub fn seed_example() -> ScenarioInput {
     ScenarioInput {
-        method: MethodId::Lesson,
         mode: Mode::Inference,
         params_b: 7.0,
         weight_bits: 16.0,
@@ -130,14 +129,19 @@ pub fn training_states_bytes(s: &Scenario) -> u64 {
     saturate(s.params as u128 * TRAINING_BYTES_PER_PARAM as u128)
 }
 
-/// Seed 000's estimate. Cannot fail or panic; see the module documentation
-/// for the formula.
-pub fn estimate(s: &Scenario) -> MethodResult {
+/// Seed 000 estimates serving and full training; LoRA and QLoRA are
+/// outside it.
+pub const fn covers(mode: Mode) -> bool {
+    matches!(mode, Mode::Inference | Mode::Full)
+}
+
+/// Seed 000's estimate, or [`Refusal::Mode`] for LoRA and QLoRA. Never
+/// panics; see the module documentation for the formula.
+pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     let (weights, kv_cache, training_states) = match s.mode {
         Mode::Inference => (weights_bytes(s), kv_cache_bytes(s), 0),
-        // LoRA/QLoRA are outside seed 000 (`methods::run` never asks it); were it
-        // asked, the 18-byte full-training reading is the conservative one.
-        Mode::Full | Mode::Lora | Mode::Qlora => (0, 0, training_states_bytes(s)),
+        Mode::Full => (0, 0, training_states_bytes(s)),
+        Mode::Lora | Mode::Qlora => return Err(Refusal::Mode(s.mode)),
     };
     let subtotal = sum([
         weights,
@@ -148,7 +152,7 @@ pub fn estimate(s: &Scenario) -> MethodResult {
     ]);
     let margin = percent_of(subtotal, s.margin_centi_pct);
     let total = sum([subtotal, margin]);
-    MethodResult::new(
+    Ok(MethodResult::new(
         MethodId::Lesson,
         &[
             (Term::Weights, weights),
@@ -160,7 +164,7 @@ pub fn estimate(s: &Scenario) -> MethodResult {
         ],
         total,
         s.gpu_bytes,
-    )
+    ))
 }
 
 #[cfg(test)]
@@ -172,7 +176,7 @@ mod tests {
     use crate::verdict::FitStatus;
 
     fn run(input: ScenarioInput) -> MethodResult {
-        estimate(&input.validate().unwrap())
+        estimate(&input.validate().unwrap()).unwrap()
     }
 
     fn gib2(bytes: u64) -> String {

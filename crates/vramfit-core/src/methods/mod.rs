@@ -1,6 +1,18 @@
-//! The estimation methods. Each is a named function of the same
-//! [`Scenario`](crate::scenario::Scenario) that returns a [`MethodResult`];
-//! each reproduces one seed document exactly (see `docs/methodology.md`).
+//! The estimation methods, and the registry above them.
+//!
+//! Each method is a module with the same two functions of a validated
+//! [`Scenario`]: `covers(mode)` (the modes it estimates) and
+//! `estimate(&Scenario) -> Result<MethodResult, Refusal>`, which checks
+//! the method's own preconditions (its modes, the model it needs, knobs
+//! that must agree with the model) and says why it does not estimate a
+//! scenario with a typed [`Refusal`]. Each reproduces one seed document
+//! (see `docs/methodology.md`).
+//!
+//! This module is the registry: [`MethodId`] names every method, [`run`]
+//! dispatches to it and wraps a refusal in a [`RunError`]. Adding a method
+//! is adding a variant to [`MethodId`]: every `match` on it (here, in the
+//! app's language tables and in the lesson) then fails to compile until
+//! the new method is named there.
 
 pub mod allocator;
 pub mod dense;
@@ -8,13 +20,14 @@ pub mod lesson;
 pub mod planner;
 pub mod quick;
 pub mod range;
+pub mod refusal;
 pub mod result;
-pub mod scope;
 
-use crate::scenario::{Field, Mode, Scenario, ScenarioError};
+use crate::scenario::{Field, Mode, Scenario};
+pub use refusal::{Feature, Refusal};
 pub use result::{Component, Components, MethodResult};
-pub use scope::{Feature, OutOfScope};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// The methods vramfit knows, by their stable name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -53,27 +66,6 @@ impl MethodId {
         MethodId::Allocator,
     ];
 
-    /// Which method to use when none is asked for, serving: the most
-    /// complete that estimates the scenario (seed 002's planner needs the
-    /// model's hidden size and vocabulary; quick covers anything typed).
-    pub const PREFERENCE_SERVING: [MethodId; 5] = [
-        MethodId::Planner,
-        MethodId::Allocator,
-        MethodId::Range,
-        MethodId::Quick,
-        MethodId::Lesson,
-    ];
-
-    /// The same for training: the allocator's measured-against derivation
-    /// first, where it applies (dense models, unquantized).
-    pub const PREFERENCE_TRAINING: [MethodId; 5] = [
-        MethodId::Allocator,
-        MethodId::Planner,
-        MethodId::Range,
-        MethodId::Lesson,
-        MethodId::Quick,
-    ];
-
     /// The method's stable name (`"quick"`).
     pub const fn id(self) -> &'static str {
         match self {
@@ -85,15 +77,21 @@ impl MethodId {
         }
     }
 
-    /// Whether the method estimates `mode` (seed 004 is for inference only).
+    /// Whether the method estimates `mode` (seed 004 is for inference
+    /// only): each method's own `covers`.
     pub const fn applies_to(self, mode: Mode) -> bool {
         match self {
-            MethodId::Quick => matches!(mode, Mode::Inference),
-            MethodId::Lesson => matches!(mode, Mode::Inference | Mode::Full),
-            MethodId::Allocator => matches!(mode, Mode::Inference | Mode::Full | Mode::Lora),
-            MethodId::Range => true,
-            MethodId::Planner => true,
+            MethodId::Quick => quick::covers(mode),
+            MethodId::Lesson => lesson::covers(mode),
+            MethodId::Allocator => allocator::covers(mode),
+            MethodId::Range => range::covers(mode),
+            MethodId::Planner => planner::covers(mode),
         }
+    }
+
+    /// The modes the method estimates, in [`Mode::ALL`] order.
+    pub fn modes(self) -> impl Iterator<Item = Mode> {
+        Mode::ALL.into_iter().filter(move |m| self.applies_to(*m))
     }
 
     /// The fields every method reads: model shape, formats, workload, GPU.
@@ -136,36 +134,44 @@ impl MethodId {
     }
 }
 
-/// The first method of the mode's preference list
-/// ([`MethodId::PREFERENCE_SERVING`], [`MethodId::PREFERENCE_TRAINING`])
-/// that estimates `scenario`.
-pub fn preferred(scenario: &Scenario) -> Option<MethodId> {
-    let order = if scenario.mode.trains() {
-        MethodId::PREFERENCE_TRAINING
-    } else {
-        MethodId::PREFERENCE_SERVING
+/// Runs one method on a validated scenario, or says which method refused
+/// it and why (a mode it does not cover, a model it cannot read, knobs
+/// that contradict the model). Never panics.
+pub fn run(method: MethodId, scenario: &Scenario) -> Result<MethodResult, RunError> {
+    let result = match method {
+        MethodId::Quick => quick::estimate(scenario),
+        MethodId::Lesson => lesson::estimate(scenario),
+        MethodId::Allocator => allocator::estimate_scenario(scenario),
+        MethodId::Range => range::estimate(scenario),
+        MethodId::Planner => planner::estimate(scenario),
     };
-    order.into_iter().find(|m| run(*m, scenario).is_ok())
+    result.map_err(|reason| RunError { method, reason })
 }
 
-/// Runs one method on a validated scenario, or says why the method does
-/// not estimate it (a mode it does not cover, a model it cannot read).
-/// Never panics.
-pub fn run(method: MethodId, scenario: &Scenario) -> Result<MethodResult, ScenarioError> {
-    if !method.applies_to(scenario.mode) {
-        return Err(ScenarioError::MethodMode {
-            method,
-            mode: scenario.mode,
-        });
-    }
-    match method {
-        MethodId::Quick => Ok(quick::estimate(scenario)),
-        MethodId::Lesson => Ok(lesson::estimate(scenario)),
-        MethodId::Allocator => allocator::estimate_scenario(scenario)
-            .map_err(|reason| ScenarioError::MethodScope { method, reason }),
-        MethodId::Range => range::estimate(scenario)
-            .map_err(|reason| ScenarioError::MethodScope { method, reason }),
-        MethodId::Planner => planner::estimate(scenario)
-            .map_err(|reason| ScenarioError::MethodScope { method, reason }),
+/// A method that does not estimate a valid scenario, and why. Apart from
+/// [`ScenarioError`](crate::scenario::ScenarioError): the scenario is
+/// fine, this method cannot answer it (another may).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RunError {
+    pub method: MethodId,
+    pub reason: Refusal,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let method = self.method.id();
+        match self.reason {
+            Refusal::Mode(mode) => write!(
+                f,
+                "method {method} does not estimate {} (it applies to: {})",
+                mode.id(),
+                self.method
+                    .modes()
+                    .map(Mode::id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            reason => write!(f, "method {method} cannot estimate this: {reason}"),
+        }
     }
 }

@@ -27,25 +27,33 @@
 //!
 //! ```
 //! use vramfit_core::{methods::quick, scenario::ScenarioInput, term::Term};
-//! let r = quick::estimate(&ScenarioInput::default().validate().unwrap());
+//! let r = quick::estimate(&ScenarioInput::default().validate().unwrap()).unwrap();
 //! assert_eq!(r.components.get(Term::Weights), Some(16_000_000_000));
 //! assert_eq!(r.components.get(Term::KvCache), Some(1_073_741_824));
 //! assert_eq!(r.total_bytes, 18_781_116_006);
 //! ```
 
 use crate::methods::dense::{kv_cache_bytes, weights_bytes};
-use crate::methods::{MethodId, MethodResult};
-use crate::scenario::Scenario;
+use crate::methods::{MethodId, MethodResult, Refusal};
+use crate::scenario::{Mode, Scenario};
 use crate::term::Term;
 use crate::units::{percent_of, sum};
 
-/// Seed 004's estimate for a validated scenario.
-pub fn estimate(s: &Scenario) -> MethodResult {
+/// Seed 004 estimates serving only.
+pub const fn covers(mode: Mode) -> bool {
+    matches!(mode, Mode::Inference)
+}
+
+/// Seed 004's estimate for a validated scenario; training is outside it.
+pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
+    if !covers(s.mode) {
+        return Err(Refusal::Mode(s.mode));
+    }
     let weights = weights_bytes(s);
     let kv_cache = kv_cache_bytes(s);
     let overhead = percent_of(sum([weights, kv_cache]), s.overhead_centi_pct);
     let total = sum([weights, kv_cache, overhead]);
-    MethodResult::new(
+    Ok(MethodResult::new(
         MethodId::Quick,
         &[
             (Term::Weights, weights),
@@ -54,7 +62,7 @@ pub fn estimate(s: &Scenario) -> MethodResult {
         ],
         total,
         s.gpu_bytes,
-    )
+    ))
 }
 
 #[cfg(test)]
@@ -66,7 +74,7 @@ mod tests {
     use crate::verdict::FitStatus;
 
     fn run(input: ScenarioInput) -> MethodResult {
-        estimate(&input.validate().unwrap())
+        estimate(&input.validate().unwrap()).unwrap()
     }
 
     /// Rounds bytes to one decimal of GB, as the seed prints them.

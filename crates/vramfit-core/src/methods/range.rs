@@ -81,7 +81,7 @@
 //! assert_eq!(r.seed_verdict, Some(range::FITS_COMFORTABLY));
 //! ```
 
-use crate::methods::{MethodId, MethodResult, OutOfScope};
+use crate::methods::{MethodId, MethodResult, Refusal};
 use crate::model::{AttentionKind, Family, FfnKind, ModelSpec};
 use crate::scenario::{Mode, Scenario, WeightFormat};
 use crate::term::Term;
@@ -453,10 +453,18 @@ pub fn seed_verdict(low: u64, high: u64, gpu: u64) -> &'static str {
 /// `activations` and `logits` (fine-tuning), `runtime` (1 GB), `margin`
 /// (the high end's 20 %). They add up to `total_bytes` = `high_bytes`;
 /// `low_bytes` = total − margin.
-pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
-    let spec = s.model.as_deref().ok_or(OutOfScope::NeedsModel)?;
+/// Seed 001 estimates serving, full fine-tuning, LoRA and QLoRA.
+pub const fn covers(mode: Mode) -> bool {
+    matches!(
+        mode,
+        Mode::Inference | Mode::Full | Mode::Lora | Mode::Qlora
+    )
+}
+
+pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
+    let spec = s.model.as_deref().ok_or(Refusal::NeedsModel)?;
     if s.gpus > MAX_GPUS {
-        return Err(OutOfScope::TooManyGpus { max: MAX_GPUS });
+        return Err(Refusal::TooManyGpus { max: MAX_GPUS });
     }
     let gpus = s.gpus.max(1);
     let (mut weights, mut kv_cache, mut model_states, mut adapters) = (0, 0, 0, 0);
@@ -520,7 +528,7 @@ mod tests {
     //! comments from the model's published shape (see `vramfit inspect`),
     //! in bytes; GB = 10⁹ bytes.
     use super::*;
-    use crate::methods::{run, ScenarioError};
+    use crate::methods::{run, RunError};
     use crate::scenario::{ModelRef, ScenarioInput};
     use crate::verdict::FitStatus;
 
@@ -528,7 +536,6 @@ mod tests {
 
     fn input(model: &str) -> ScenarioInput {
         ScenarioInput {
-            method: MethodId::Range,
             model: Some(ModelRef::Catalog(model.into())),
             ..ScenarioInput::default()
         }
@@ -947,25 +954,20 @@ mod tests {
 
     #[test]
     fn typed_numbers_and_more_than_8_gpus_are_out_of_scope() {
-        let typed = ScenarioInput {
-            method: MethodId::Range,
-            ..ScenarioInput::default()
-        }
-        .validate()
-        .unwrap();
-        assert_eq!(estimate(&typed), Err(OutOfScope::NeedsModel));
+        let typed = ScenarioInput::default().validate().unwrap();
+        assert_eq!(estimate(&typed), Err(Refusal::NeedsModel));
         let nine = ScenarioInput {
             gpus: 9,
             ..input(LLAMA_8B)
         }
         .validate()
         .unwrap();
-        assert_eq!(estimate(&nine), Err(OutOfScope::TooManyGpus { max: 8 }));
+        assert_eq!(estimate(&nine), Err(Refusal::TooManyGpus { max: 8 }));
         assert_eq!(
             run(MethodId::Range, &nine).unwrap_err(),
-            ScenarioError::MethodScope {
+            RunError {
                 method: MethodId::Range,
-                reason: OutOfScope::TooManyGpus { max: 8 }
+                reason: Refusal::TooManyGpus { max: 8 }
             }
         );
         let eight = ScenarioInput {

@@ -4,20 +4,26 @@
 //! Validation happens once, here, at the edge. [`ScenarioInput`] is what the
 //! UI, the CLI and an imported JSON document hold; [`ScenarioInput::validate`]
 //! turns it into a [`Scenario`] or a list of [`ScenarioError`]s naming each
-//! bad field, an unknown model or a config that cannot be used. Every
-//! method takes a [`Scenario`] and cannot fail.
+//! bad field, an unknown model or a config that cannot be used.
+//!
+//! The scenario is the question, not how to answer it: it knows units,
+//! the model and the catalog, and nothing of the methods. Which method
+//! answers, and whether it can, is decided above it (`methods::run`, and
+//! the editor's policy in `request`).
 
 mod field;
 mod format;
+mod knob_error;
+mod knobs;
+mod step;
 
 pub use field::{Field, InputError, InputProblem};
 pub use format::WeightFormat;
-
-pub use crate::methods::allocator::{AttnImpl, Optimizer, Precision};
+pub use knob_error::{Knob, KnobProblem, PlannerError};
+pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
+pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
-use crate::methods::planner::{PlannerError, PlannerKnobs, PlannerSettings};
-use crate::methods::MethodId;
 use crate::model::{parse_config, ConfigError, ModelSpec};
 use crate::units::{GB, GIB};
 use serde::{Deserialize, Serialize};
@@ -33,8 +39,6 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScenarioInput {
-    /// The method that produces the headline estimate.
-    pub method: MethodId,
     /// Serving or training.
     pub mode: Mode,
     /// A real model (catalog id or `config.json` text). When set, its shape
@@ -108,7 +112,6 @@ pub struct ScenarioInput {
 impl Default for ScenarioInput {
     fn default() -> Self {
         ScenarioInput {
-            method: MethodId::Quick,
             mode: Mode::Inference,
             model: None,
             params_b: 8.0,
@@ -292,57 +295,10 @@ impl ScenarioInput {
         }
     }
 
-    /// Switches to `mode`, keeping the method when it was chosen on purpose
-    /// and still applies, else taking the most complete one that does (see
-    /// [`ScenarioInput::change_keeping_choice`]).
-    ///
-    /// ```
-    /// use vramfit_core::{methods::MethodId, scenario::{Mode, ScenarioInput}};
-    /// let mut input = ScenarioInput::default(); // quick, inference
-    /// input.set_mode(Mode::Full);
-    /// assert_eq!(input.method, MethodId::Lesson); // typed numbers: lesson
-    /// ```
-    pub fn set_mode(&mut self, mode: Mode) {
-        self.change_keeping_choice(|i| i.mode = mode);
-    }
-
-    /// Sets the model, re-picking the method like [`ScenarioInput::set_mode`].
-    pub fn set_model(&mut self, model: Option<ModelRef>) {
-        self.change_keeping_choice(|i| i.model = model);
-    }
-
-    /// The most complete method that estimates this input
-    /// ([`crate::methods::preferred`]), if the input is valid.
-    pub fn preferred_method(&self) -> Option<MethodId> {
-        self.validate()
-            .ok()
-            .and_then(|s| crate::methods::preferred(&s))
-    }
-
-    /// Applies `change` (a new mode or model). A method the person picked
-    /// themselves — one that differs from what [`Self::preferred_method`]
-    /// gave before the change — stays while it still estimates the
-    /// scenario; otherwise the method follows the preference again, so a
-    /// real dense model opens on the allocator for training and on the
-    /// planner for serving.
-    pub fn change_keeping_choice(&mut self, change: impl FnOnce(&mut ScenarioInput)) {
-        let followed_default = self.preferred_method() == Some(self.method);
-        change(self);
-        let still_applies = self
-            .validate()
-            .ok()
-            .is_some_and(|s| crate::methods::run(self.method, &s).is_ok());
-        if followed_default || !still_applies {
-            if let Some(m) = self.preferred_method() {
-                self.method = m;
-            }
-        }
-    }
-
-    /// Checks every field, the model and the planner's knobs (alone, then
-    /// against the model and workload); on success the exact, typed
-    /// [`Scenario`]. Whether the selected method can estimate it is
-    /// decided when it runs ([`crate::methods::run`]).
+    /// Checks every field, the model and the planner's knobs, each on its
+    /// own; on success the exact, typed [`Scenario`]. Whether a method can
+    /// estimate it (its modes, the model it needs, knobs that must agree
+    /// with the model or the workload) each method decides when it runs.
     pub fn validate(&self) -> Result<Scenario, Vec<ScenarioError>> {
         let mut errors: Vec<ScenarioError> = Field::ALL
             .iter()
@@ -364,12 +320,7 @@ impl ScenarioInput {
             }
         };
         let planner = match self.planner.settings() {
-            // Eager attention materializes the scores: no efficient kernel,
-            // whatever the planner's own knob says (one meaning, one place).
-            Ok(settings) => PlannerSettings {
-                efficient_attention: settings.efficient_attention && self.attn != AttnImpl::Eager,
-                ..settings
-            },
+            Ok(settings) => settings,
             Err(bad) => {
                 errors.extend(bad.into_iter().map(ScenarioError::Planner));
                 PlannerSettings::default()
@@ -399,8 +350,7 @@ impl ScenarioInput {
             ],
             |m| [m.params_total, m.num_layers, m.num_kv_heads, m.head_dim],
         );
-        let scenario = Scenario {
-            method: self.method,
+        Ok(Scenario {
             mode: self.mode,
             params: shape[0],
             layers: shape[1],
@@ -432,15 +382,7 @@ impl ScenarioInput {
             activation_bytes: gib_to_bytes(self.activation_gib),
             margin_centi_pct: (self.margin_pct * 100.0).round() as u64,
             planner,
-        };
-        let planner_errors = crate::methods::planner::cross_check(&scenario);
-        if !planner_errors.is_empty() {
-            return Err(planner_errors
-                .into_iter()
-                .map(ScenarioError::Planner)
-                .collect());
-        }
-        Ok(scenario)
+        })
     }
 }
 
@@ -474,13 +416,6 @@ fn gib_to_bytes(gib: f64) -> u64 {
 pub enum ScenarioError {
     /// One field's value is not accepted.
     Field(InputError),
-    /// The selected method does not estimate this mode.
-    MethodMode { method: MethodId, mode: Mode },
-    /// The selected method cannot estimate this model or format.
-    MethodScope {
-        method: MethodId,
-        reason: crate::methods::OutOfScope,
-    },
     /// The catalog has no such model.
     UnknownModel(NotFound),
     /// The catalog has no such GPU.
@@ -489,7 +424,7 @@ pub enum ScenarioError {
     Config(ConfigError),
     /// This weight format needs a real model (catalog or config).
     NeedsModel(WeightFormat),
-    /// One of the planner's knobs is not accepted.
+    /// One of the planner's knobs is out of its range.
     Planner(PlannerError),
 }
 
@@ -497,21 +432,6 @@ impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ScenarioError::Field(e) => e.fmt(f),
-            ScenarioError::MethodMode { method, mode } => write!(
-                f,
-                "method {} does not estimate {} (it applies to: {})",
-                method.id(),
-                mode.id(),
-                Mode::ALL
-                    .iter()
-                    .filter(|m| method.applies_to(**m))
-                    .map(|m| m.id())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            ScenarioError::MethodScope { method, reason } => {
-                write!(f, "method {} cannot estimate this: {reason}", method.id())
-            }
             ScenarioError::UnknownModel(e) | ScenarioError::UnknownGpu(e) => e.fmt(f),
             ScenarioError::Config(e) => write!(f, "config.json: {e}"),
             ScenarioError::NeedsModel(format) => write!(
@@ -528,7 +448,6 @@ impl fmt::Display for ScenarioError {
 /// [`ScenarioInput::validate`] builds one, so every value is in range.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
-    pub method: MethodId,
     pub mode: Mode,
     /// Parameter count (the model's total when a model is given).
     pub params: u64,

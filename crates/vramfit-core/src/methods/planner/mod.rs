@@ -40,8 +40,6 @@
 
 pub mod activations;
 pub mod comm;
-pub mod error;
-pub mod knobs;
 pub mod kv;
 pub mod residency;
 pub mod shape;
@@ -54,13 +52,12 @@ mod tests;
 #[cfg(test)]
 mod tests_more;
 
-pub use knobs::{Knob, KnobProblem, KvPolicy, PlannerError, PlannerKnobs, PlannerSettings};
 pub use residency::Residency;
 pub use speed::{speed, NoSpeed, Speed, SpeedRange};
 
-use crate::methods::scope::OutOfScope;
+use crate::methods::Refusal;
 use crate::methods::{Component, Components, MethodId, MethodResult};
-use crate::scenario::Scenario;
+use crate::scenario::{AttnImpl, Knob, KnobProblem, Mode, PlannerError, Scenario};
 use crate::term::Term;
 use crate::units::{percent_of, sum};
 use activations::Workload;
@@ -97,11 +94,20 @@ impl Plan {
     }
 }
 
+/// Seed 002 plans serving, full fine-tuning, LoRA and QLoRA.
+pub const fn covers(mode: Mode) -> bool {
+    matches!(
+        mode,
+        Mode::Inference | Mode::Full | Mode::Lora | Mode::Qlora
+    )
+}
+
 /// Seed 002's estimate for a validated scenario, or why it cannot make
 /// one: TP × PP that does not divide the GPUs, typed numbers without the
-/// custom model's hidden size and vocabulary, linear-attention layers, or
-/// training with an optimizer other than AdamW.
-pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
+/// custom model's hidden size and vocabulary, linear-attention layers,
+/// training with an optimizer other than AdamW, or knobs that contradict
+/// the model or the workload ([`check_knobs`]).
+pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     plan(s).map(|p| MethodResult {
         // Every GPU of every replica carries the largest stage's budget.
         gpus: p
@@ -113,10 +119,14 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
 }
 
 /// The whole derivation (see [`estimate`]).
-pub fn plan(s: &Scenario) -> Result<Plan, OutOfScope> {
+pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
+    if !covers(s.mode) {
+        return Err(Refusal::Mode(s.mode));
+    }
     residency::check_parallelism(s)?;
     let k = &s.planner;
     let d = Dims::of(s, k)?;
+    check_knobs(s, &d).map_err(Refusal::Knob)?;
     let stage_layers = d.layers.div_ceil(s.pp.max(1));
     let res = residency::residency(s, k);
     let training = s.mode.trains();
@@ -159,7 +169,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, OutOfScope> {
         (Term::Logits, activations::logits(&d, &work)),
         (
             Term::AttentionScores,
-            activations::attention_scores(&d, &work, k.efficient_attention),
+            activations::attention_scores(&d, &work, efficient_attention(s)),
         ),
         (Term::Gradients, t.gradients),
         (Term::Optimizer, t.optimizer),
@@ -194,56 +204,65 @@ pub fn plan(s: &Scenario) -> Result<Plan, OutOfScope> {
     })
 }
 
-/// The planner checks that need the model or the workload, run by
-/// [`ScenarioInput::validate`](crate::scenario::ScenarioInput::validate):
-/// a shared prefix within the context, `U32 ≤ U ≤ P`, and offload within
-/// the body weights on one GPU and within 80 % of the host RAM over all
-/// GPUs of a machine ("rechazo de configuraciones inválidas").
-pub fn cross_check(s: &Scenario) -> Vec<PlannerError> {
+/// Whether attention runs a fused kernel (no `S²` score matrix): the
+/// planner's knob, unless the scenario's `attn` is eager, which
+/// materializes the scores whatever the knob says.
+pub fn efficient_attention(s: &Scenario) -> bool {
+    s.planner.efficient_attention && s.attn != AttnImpl::Eager
+}
+
+/// The planner's knobs that must agree with the model or the workload
+/// ("rechazo de configuraciones inválidas"): a shared prefix within the
+/// context, `U32 ≤ U ≤ P`, and offload within the body weights on one GPU
+/// and within 80 % of the host RAM over all GPUs of a machine. The first
+/// that does not, by the order of the seed's list.
+///
+/// These are the planner's preconditions, not the scenario's: the other
+/// methods do not read these knobs and still estimate the scenario.
+pub fn check_knobs(s: &Scenario, d: &Dims) -> Result<(), PlannerError> {
     let k = &s.planner;
-    let mut errors = Vec::new();
-    let mut reject = |knob, problem| errors.push(PlannerError { knob, problem });
+    let reject = |knob, problem| Err(PlannerError { knob, problem });
     if k.shared_prefix > s.context {
-        reject(
+        return reject(
             Knob::SharedPrefixTokens,
             KnobProblem::AboveContext { context: s.context },
         );
     }
-    if let Ok(d) = Dims::of(s, k) {
-        if d.unquantized > d.params {
-            reject(
-                Knob::UnquantizedParamsB,
-                KnobProblem::AboveParams { params: d.params },
-            );
-        } else if d.fp32 > d.unquantized {
-            reject(
-                Knob::Fp32ParamsB,
-                KnobProblem::AboveUnquantized {
-                    unquantized: d.unquantized,
+    if d.unquantized > d.params {
+        return reject(
+            Knob::UnquantizedParamsB,
+            KnobProblem::AboveParams { params: d.params },
+        );
+    }
+    if d.fp32 > d.unquantized {
+        return reject(
+            Knob::Fp32ParamsB,
+            KnobProblem::AboveUnquantized {
+                unquantized: d.unquantized,
+            },
+        );
+    }
+    if k.offload_bytes > 0 {
+        let stage_layers = d.layers.div_ceil(s.pp.max(1));
+        let w = weights::weigh(d, weights::base_milli_bits(s), k.metadata_centi_pct);
+        let (body_gpu, _) = weights::per_gpu(&w, d.layers, stage_layers, s.tp);
+        if k.offload_bytes > body_gpu {
+            return reject(
+                Knob::OffloadGb,
+                KnobProblem::AboveBodyWeights {
+                    max_bytes: body_gpu,
                 },
             );
-        } else if k.offload_bytes > 0 {
-            let stage_layers = d.layers.div_ceil(s.pp.max(1));
-            let w = weights::weigh(&d, weights::base_milli_bits(s), k.metadata_centi_pct);
-            let (body_gpu, _) = weights::per_gpu(&w, d.layers, stage_layers, s.tp);
-            if k.offload_bytes > body_gpu {
-                reject(
-                    Knob::OffloadGb,
-                    KnobProblem::AboveBodyWeights {
-                        max_bytes: body_gpu,
-                    },
-                );
-            }
         }
     }
     let ram_limit = comm::host_ram_limit_per_gpu(s.host_ram_bytes, s.gpus);
     if k.offload_bytes > ram_limit {
-        reject(
+        return reject(
             Knob::OffloadGb,
             KnobProblem::AboveHostRam {
                 max_bytes: ram_limit,
             },
         );
     }
-    errors
+    Ok(())
 }

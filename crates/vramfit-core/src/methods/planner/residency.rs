@@ -8,9 +8,9 @@
 //! KV sequences         = requests per replica (policy "all") or active
 //! ```
 
-use super::knobs::{KvPolicy, PlannerSettings};
-use crate::methods::scope::OutOfScope;
+use crate::methods::Refusal;
 use crate::scenario::Scenario;
+use crate::scenario::{KvPolicy, PlannerSettings};
 
 /// The sequences of one replica.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -26,10 +26,10 @@ pub struct Residency {
 }
 
 /// `TP × PP` GPUs per replica; they must divide the machine's GPUs.
-pub fn check_parallelism(s: &Scenario) -> Result<(), OutOfScope> {
+pub fn check_parallelism(s: &Scenario) -> Result<(), Refusal> {
     let per_replica = s.tp.saturating_mul(s.pp);
     if per_replica == 0 || !s.gpus.is_multiple_of(per_replica) {
-        return Err(OutOfScope::Parallelism {
+        return Err(Refusal::Parallelism {
             tp: s.tp,
             pp: s.pp,
             gpus: s.gpus,
@@ -103,7 +103,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             check_parallelism(&s),
-            Err(OutOfScope::Parallelism {
+            Err(Refusal::Parallelism {
                 tp: 4,
                 pp: 1,
                 gpus: 6

@@ -3,9 +3,9 @@
 //! catalog model / `config.json`, or from typed numbers plus the custom
 //! model knobs ("modelo personalizado").
 
-use super::knobs::PlannerSettings;
-use crate::methods::scope::{Feature, OutOfScope};
+use crate::methods::refusal::{Feature, Refusal};
 use crate::model::{AttentionKind, Family};
+use crate::scenario::PlannerSettings;
 use crate::scenario::Scenario;
 use std::borrow::Cow;
 
@@ -44,7 +44,7 @@ impl Dims<'_> {
     /// size and vocabulary (activations, logits and `U` read them); linear
     /// or state-space layers are outside the seed ("no hay atención
     /// lineal").
-    pub fn of<'s>(s: &'s Scenario, k: &PlannerSettings) -> Result<Dims<'s>, OutOfScope> {
+    pub fn of<'s>(s: &'s Scenario, k: &PlannerSettings) -> Result<Dims<'s>, Refusal> {
         let dims = match s.model.as_deref() {
             Some(m) => {
                 let linear = m
@@ -52,7 +52,7 @@ impl Dims<'_> {
                     .iter()
                     .any(|a| matches!(a, AttentionKind::Linear { .. }));
                 if linear {
-                    return Err(OutOfScope::Feature(Feature::LinearLayers));
+                    return Err(Refusal::Feature(Feature::LinearLayers));
                 }
                 Dims {
                     params: m.params_total,
@@ -74,7 +74,7 @@ impl Dims<'_> {
             }
             None => {
                 let (Some(hidden), Some(vocab)) = (k.hidden_size, k.vocab_size) else {
-                    return Err(OutOfScope::NeedsModel);
+                    return Err(Refusal::NeedsModel);
                 };
                 // The seed's presumption for untied embeddings and output
                 // head in BF16: U ≈ 2 × V × H.

@@ -27,7 +27,7 @@
 use super::kv::{kv_per_gpu, KvLayout};
 use super::shape::Dims;
 use super::weights::base_milli_bits;
-use crate::methods::scope::OutOfScope;
+use crate::methods::Refusal;
 use crate::scenario::Scenario;
 use crate::verdict::FitStatus;
 use serde::Serialize;
@@ -79,7 +79,7 @@ pub struct Speed {
 }
 
 /// Why there is no speed figure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "reason", content = "detail")]
 pub enum NoSpeed {
     Training,
@@ -96,7 +96,7 @@ pub enum NoSpeed {
     RackScaleGpu,
     DoesNotFit,
     /// The memory estimate itself is out of scope.
-    OutOfScope(OutOfScope),
+    OutOfScope(Refusal),
 }
 
 impl fmt::Display for NoSpeed {
@@ -163,7 +163,7 @@ pub fn speed(s: &Scenario) -> Result<Speed, NoSpeed> {
     if k.offload_bytes > 0 {
         return Err(NoSpeed::Offload);
     }
-    if !k.efficient_attention {
+    if !super::efficient_attention(s) {
         return Err(NoSpeed::NoEfficientAttention);
     }
     let gpu = s.gpu.ok_or(NoSpeed::NoGpu)?;

@@ -5,17 +5,15 @@
 use super::*;
 use crate::methods::MethodId;
 use crate::report;
-use crate::scenario::{AttnImpl, ModelRef, ScenarioInput, WeightFormat};
+use crate::request::Request;
+use crate::scenario::{AttnImpl, KvPolicy, ModelRef, ScenarioInput, WeightFormat};
 use crate::verdict::FitStatus;
 
 /// The custom model of the examples: 8B, 32 layers, 8 KV heads of 128,
 /// hidden 4,096, vocabulary 128,000 (so U = 2 × V × H = 1,048,576,000),
 /// BF16 weights and cache, 8,192 tokens, one user, 24 GB.
 pub(super) fn custom() -> ScenarioInput {
-    let mut input = ScenarioInput {
-        method: MethodId::Planner,
-        ..ScenarioInput::default()
-    };
+    let mut input = ScenarioInput::default();
     input.planner.hidden_size = Some(4096);
     input.planner.vocab_size = Some(128_000);
     input
@@ -23,7 +21,6 @@ pub(super) fn custom() -> ScenarioInput {
 
 pub(super) fn catalog(id: &str) -> ScenarioInput {
     ScenarioInput {
-        method: MethodId::Planner,
         model: Some(ModelRef::Catalog(id.into())),
         ..ScenarioInput::default()
     }
@@ -287,12 +284,11 @@ fn score_matrix_without_efficient_attention() {
 #[test]
 fn eager_attention_adds_the_score_matrix_like_the_knob() {
     let base = ScenarioInput {
-        method: MethodId::Planner,
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
         ..ScenarioInput::default()
     };
     let scores = |input: &ScenarioInput| {
-        report::build(input)
+        report::build(&Request::new(MethodId::Planner, input.clone()))
             .unwrap()
             .estimate
             .components

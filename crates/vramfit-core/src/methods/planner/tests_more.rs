@@ -163,7 +163,7 @@ fn adamw_full_training_is_16_bytes_per_parameter() {
     };
     assert_eq!(
         estimate(&sgd.validate().unwrap()),
-        Err(OutOfScope::Optimizer(Optimizer::Sgd))
+        Err(Refusal::Optimizer(Optimizer::Sgd))
     );
 }
 
@@ -205,13 +205,11 @@ fn offload_moves_body_weights_and_stages_one_layer() {
 }
 
 #[test]
-fn invalid_configurations_are_rejected_with_the_knob_named() {
-    let errors = |input: ScenarioInput| match input.validate() {
-        Err(e) => e,
-        Ok(_) => panic!("accepted"),
-    };
-    let planner_error = |e: &ScenarioError| match e {
-        ScenarioError::Planner(p) => *p,
+fn invalid_configurations_are_refused_with_the_knob_named() {
+    // Knobs that contradict the model or the workload: the scenario is
+    // valid, the planner refuses it.
+    let refused = |input: ScenarioInput| match estimate(&input.validate().unwrap()) {
+        Err(Refusal::Knob(e)) => e,
         other => panic!("{other:?}"),
     };
     // Offload above the body weights on one GPU (13.9 GB) ...
@@ -220,7 +218,7 @@ fn invalid_configurations_are_rejected_with_the_knob_named() {
         ..custom()
     };
     too_much.planner.offload_gb = 14.0;
-    let e = planner_error(&errors(too_much)[0]);
+    let e = refused(too_much);
     assert_eq!(
         e.problem,
         KnobProblem::AboveBodyWeights {
@@ -233,7 +231,7 @@ fn invalid_configurations_are_rejected_with_the_knob_named() {
         ..custom()
     };
     ram.planner.offload_gb = 9.0;
-    let e = planner_error(&errors(ram)[0]);
+    let e = refused(ram);
     assert_eq!(
         e.problem,
         KnobProblem::AboveHostRam {
@@ -248,20 +246,28 @@ fn invalid_configurations_are_rejected_with_the_knob_named() {
     let mut prefix = custom();
     prefix.planner.shared_prefix_tokens = 9_000;
     assert_eq!(
-        planner_error(&errors(prefix)[0]).to_string(),
+        refused(prefix).to_string(),
         "planner.shared_prefix_tokens must be at most the context (8192 tokens)"
     );
     let mut u = custom();
     u.planner.unquantized_params_b = Some(9.0);
-    assert_eq!(planner_error(&errors(u)[0]).knob, Knob::UnquantizedParamsB);
+    assert_eq!(refused(u).knob, Knob::UnquantizedParamsB);
     let mut u32_ = custom();
     u32_.planner.fp32_params_b = 2.0;
-    assert_eq!(planner_error(&errors(u32_)[0]).knob, Knob::Fp32ParamsB);
-    // Knobs out of range.
+    assert_eq!(refused(u32_).knob, Knob::Fp32ParamsB);
+    // Knobs out of range: the scenario itself is not valid.
     let mut bad = custom();
     bad.planner.gradient_bytes = 3;
     bad.planner.reserve_pct = 120.0;
-    let named: Vec<Knob> = errors(bad).iter().map(|e| planner_error(e).knob).collect();
+    let named: Vec<Knob> = bad
+        .validate()
+        .unwrap_err()
+        .iter()
+        .map(|e| match e {
+            ScenarioError::Planner(p) => p.knob,
+            other => panic!("{other:?}"),
+        })
+        .collect();
     assert_eq!(named, [Knob::ReservePct, Knob::GradientBytes]);
     // TP × PP that does not divide the GPUs.
     let split = ScenarioInput {
@@ -271,7 +277,7 @@ fn invalid_configurations_are_rejected_with_the_knob_named() {
     };
     assert_eq!(
         estimate(&split.validate().unwrap()),
-        Err(OutOfScope::Parallelism {
+        Err(Refusal::Parallelism {
             tp: 4,
             pp: 1,
             gpus: 6
@@ -280,16 +286,15 @@ fn invalid_configurations_are_rejected_with_the_knob_named() {
     // Typed numbers without hidden size and vocabulary.
     assert_eq!(
         estimate(&ScenarioInput::default().validate().unwrap()),
-        Err(OutOfScope::NeedsModel)
+        Err(Refusal::NeedsModel)
     );
 }
 
 #[test]
 fn knobs_round_trip_through_the_scenario_json() {
-    let input: ScenarioInput = serde_json::from_str(
-        r#"{"method": "planner", "planner": {"hidden_size": 4096, "vocab_size": 128000}}"#,
-    )
-    .unwrap();
+    let input: ScenarioInput =
+        serde_json::from_str(r#"{"planner": {"hidden_size": 4096, "vocab_size": 128000}}"#)
+            .unwrap();
     assert_eq!(run(&input).total_bytes, 21_095_009_690);
     let text = serde_json::to_string(&input).unwrap();
     assert_eq!(serde_json::from_str::<ScenarioInput>(&text).unwrap(), input);
@@ -302,7 +307,7 @@ fn run_and_preference_know_the_planner() {
     use crate::methods::{self, MethodId};
     let s = catalog("Qwen/Qwen3-30B-A3B").validate().unwrap();
     // MoE: the allocator does not estimate it, the planner does.
-    assert_eq!(methods::preferred(&s), Some(MethodId::Planner));
+    assert_eq!(crate::request::preferred(&s), Some(MethodId::Planner));
     assert!(methods::run(MethodId::Planner, &s).is_ok());
     assert_eq!(MethodId::from_name("planner"), Some(MethodId::Planner));
 }

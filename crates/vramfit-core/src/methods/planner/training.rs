@@ -16,10 +16,10 @@
 //! projections q, k, v and o (as the `allocator` method counts them), each
 //! `r × (in + out)`: q `H → Q·d`, k and v `H → KV·d`, o `Q·d → H`.
 
-use super::knobs::PlannerSettings;
 use super::shape::Dims;
 use super::weights::share;
-use crate::methods::scope::OutOfScope;
+use crate::methods::Refusal;
+use crate::scenario::PlannerSettings;
 use crate::scenario::{Mode, Optimizer, Scenario};
 use crate::units::saturate;
 
@@ -60,12 +60,12 @@ pub fn training(
     d: &Dims,
     k: &PlannerSettings,
     stage_layers: u64,
-) -> Result<TrainingBytes, OutOfScope> {
+) -> Result<TrainingBytes, Refusal> {
     if s.mode == Mode::Inference {
         return Ok(TrainingBytes::default());
     }
     if s.optimizer != Optimizer::AdamW {
-        return Err(OutOfScope::Optimizer(s.optimizer));
+        return Err(Refusal::Optimizer(s.optimizer));
     }
     let split = d.layers.saturating_mul(s.tp);
     let (trainable, adapters) = match s.mode {

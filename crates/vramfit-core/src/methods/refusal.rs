@@ -1,14 +1,18 @@
-//! Why a method does not estimate a scenario.
+//! Why a method does not estimate a scenario: each method checks its own
+//! preconditions and refuses with one of these.
 
 use crate::model::Family;
+use crate::scenario::{Mode, Optimizer, PlannerError};
 use serde::Serialize;
 
 /// Why a method does not estimate a scenario. Shared by every method;
 /// each variant names what is missing or out of reach, so that every front
 /// end can say it in its own language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "detail")]
-pub enum OutOfScope {
+pub enum Refusal {
+    /// A mode the method does not estimate (seed 004 is for serving only).
+    Mode(Mode),
     /// Typed numbers: the method needs the whole architecture.
     NeedsModel,
     /// A family whose layers it does not derive.
@@ -23,7 +27,11 @@ pub enum OutOfScope {
     Parallelism { tp: u64, pp: u64, gpus: u64 },
     /// Training with an optimizer the method does not state (seed 002
     /// gives AdamW only).
-    Optimizer(crate::scenario::Optimizer),
+    Optimizer(Optimizer),
+    /// A knob that contradicts the model or the workload (the planner's
+    /// offload above the weights or the host RAM, a shared prefix longer
+    /// than the context, `U` above the parameters).
+    Knob(PlannerError),
 }
 
 /// A model feature outside the method's derivations.
@@ -37,17 +45,18 @@ pub enum Feature {
     NoDenseMlp,
 }
 
-impl std::fmt::Display for OutOfScope {
+impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            OutOfScope::NeedsModel => {
+            Refusal::Mode(mode) => write!(f, "it does not estimate {}", mode.id()),
+            Refusal::NeedsModel => {
                 write!(f, "it needs a real model (catalog id or config.json), not typed numbers")
             }
-            OutOfScope::Family(family) => write!(
+            Refusal::Family(family) => write!(
                 f,
                 "{family:?} models are outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
             ),
-            OutOfScope::Feature(feature) => {
+            Refusal::Feature(feature) => {
                 let what = match feature {
                     Feature::Experts => "mixture of experts",
                     Feature::LatentAttention => "latent attention",
@@ -57,23 +66,24 @@ impl std::fmt::Display for OutOfScope {
                 };
                 write!(f, "the model has {what}, which this method does not model")
             }
-            OutOfScope::QuantizedWeights => write!(
+            Refusal::QuantizedWeights => write!(
                 f,
                 "it covers fp32, bf16 and fp16 weights; quantized formats are outside its scope"
             ),
-            OutOfScope::TooManyGpus { max } => {
+            Refusal::TooManyGpus { max } => {
                 write!(f, "it spreads a model over at most {max} GPUs")
             }
-            OutOfScope::Parallelism { tp, pp, gpus } => write!(
+            Refusal::Parallelism { tp, pp, gpus } => write!(
                 f,
                 "TP {tp} × PP {pp} needs a multiple of {} GPUs, not {gpus}",
                 tp.saturating_mul(*pp)
             ),
-            OutOfScope::Optimizer(optimizer) => write!(
+            Refusal::Optimizer(optimizer) => write!(
                 f,
                 "it states AdamW's training states only, not {}",
-                format!("{optimizer:?}").to_lowercase()
+                optimizer.id()
             ),
+            Refusal::Knob(e) => e.fmt(f),
         }
     }
 }

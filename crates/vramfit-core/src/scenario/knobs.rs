@@ -1,6 +1,9 @@
-//! The planner's own knobs: what a person enters ([`PlannerKnobs`]), their
-//! ranges, and the exact, validated copy a [`Scenario`](crate::scenario::Scenario)
-//! carries ([`PlannerSettings`]).
+//! The knobs seed 002 (the planner) names, part of the scenario as entered
+//! (its `planner` object): what a person enters ([`PlannerKnobs`]), their
+//! ranges, and the exact, validated copy a [`Scenario`](super::Scenario)
+//! carries ([`PlannerSettings`]). Each knob is checked on its own here;
+//! whether it agrees with the model and the workload is the planner's
+//! precondition.
 //!
 //! Defaults are seed 002's ("Predeterminados propios: K=20, contexto del
 //! motor=1,073741824 GB/GPU, margen=15 %, reserva=10 %, metadatos
@@ -8,7 +11,7 @@
 //! seed names a choice without a default, the choice made here is stated
 //! on the field and in `docs/methods/planner.md`.
 
-pub use super::error::{Knob, KnobProblem, PlannerError};
+use super::knob_error::{Knob, KnobProblem, PlannerError};
 use crate::units::GB;
 use serde::{Deserialize, Serialize};
 
@@ -177,7 +180,7 @@ impl Default for PlannerSettings {
 impl PlannerKnobs {
     /// Range-checks every knob on its own; on success the exact settings.
     /// Checks that need the model or the workload (prefix ≤ context,
-    /// `U ≤ P`, offload limits) are [`crate::methods::planner::cross_check`].
+    /// `U ≤ P`, offload limits) are the planner's own preconditions.
     pub fn settings(&self) -> Result<PlannerSettings, Vec<PlannerError>> {
         let mut errors = Vec::new();
         let mut real = |knob: Knob, value: f64| -> f64 {
