@@ -23,13 +23,13 @@ use crate::curve::{self, ContextCurve};
 use crate::figures::{self, ADVANCED_FIELDS, SHAPE_FIELDS, WORKLOAD_FIELDS};
 use crate::i18n::{self, use_lang, LangContext};
 use crate::lesson::LessonPanel;
-use crate::model_panel::{ModelInput, ModelSummaryView};
+use crate::model_panel::{ModelFactsView, ModelInput};
 use crate::notebook::{Notebook, NotebookPanel};
 use crate::share;
 use crate::training_panel::TrainingKnobs;
 use leptos::prelude::*;
 use vramfit_core::methods::MethodId;
-use vramfit_core::report::{self, Report};
+use vramfit_core::report::{self, Report, ShapeOrigin};
 use vramfit_core::request::Request;
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::ScenarioError;
@@ -116,7 +116,7 @@ pub fn App() -> impl IntoView {
     let model_summary = move || {
         report.with(|r| {
             r.as_ref()
-                .filter(|r| r.model.source != "manual")
+                .filter(|r| r.model.source != ShapeOrigin::Manual)
                 .map(|r| r.model.clone())
         })
     };
@@ -174,7 +174,7 @@ pub fn App() -> impl IntoView {
                             </div>
                         }
                     >
-                        {move || model_summary().map(|model| view! { <ModelSummaryView model /> })}
+                        {move || model_summary().map(|model| view! { <ModelFactsView model /> })}
                     </Show>
                 </section>
             </div>

@@ -219,10 +219,10 @@ pub fn spare_or_missing(lang: crate::i18n::Lang, unit: DisplayUnit, v: &Verdict)
 /// A shape per state, so that colour is never the only signal.
 pub fn status_icon(status: FitStatus) -> &'static str {
     match status {
-        FitStatus::Holgada => "●",
-        FitStatus::ConMargen => "◐",
-        FitStatus::Ajustada => "▲",
-        FitStatus::NoCabe => "✕",
+        FitStatus::Roomy => "●",
+        FitStatus::WithMargin => "◐",
+        FitStatus::Tight => "▲",
+        FitStatus::DoesNotFit => "✕",
     }
 }
 

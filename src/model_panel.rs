@@ -9,7 +9,7 @@ use crate::net::{self, HubOutcome};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vramfit_core::catalog::models;
-use vramfit_core::report::ModelSummary;
+use vramfit_core::report::ModelFacts;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{ModelRef, ScenarioError};
 
@@ -192,10 +192,10 @@ fn outcome_id(outcome: &HubOutcome) -> &'static str {
 /// What was understood of the model: parameters, layers by kind, KV bytes
 /// per token.
 #[component]
-pub fn ModelSummaryView(
+pub fn ModelFactsView(
     /// The report's model object.
     #[prop(into)]
-    model: Signal<ModelSummary>,
+    model: Signal<ModelFacts>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();

@@ -103,10 +103,10 @@ fn every_language_says_everything() {
             );
         }
         let words: Vec<_> = [
-            FitStatus::Holgada,
-            FitStatus::ConMargen,
-            FitStatus::Ajustada,
-            FitStatus::NoCabe,
+            FitStatus::Roomy,
+            FitStatus::WithMargin,
+            FitStatus::Tight,
+            FitStatus::DoesNotFit,
         ]
         .into_iter()
         .map(t.status_word)

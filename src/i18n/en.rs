@@ -160,10 +160,10 @@ pub static TEXTS: Texts = Texts {
     },
     method_summary,
     status_word: |s| match s {
-        FitStatus::Holgada => "roomy",
-        FitStatus::ConMargen => "with margin",
-        FitStatus::Ajustada => "tight",
-        FitStatus::NoCabe => "does not fit",
+        FitStatus::Roomy => "roomy",
+        FitStatus::WithMargin => "with margin",
+        FitStatus::Tight => "tight",
+        FitStatus::DoesNotFit => "does not fit",
     },
     term: |term| match term {
         Term::Weights => "Weights",

@@ -163,10 +163,10 @@ pub static TEXTS: Texts = Texts {
     },
     method_summary,
     status_word: |s| match s {
-        FitStatus::Holgada => "holgada",
-        FitStatus::ConMargen => "con margen",
-        FitStatus::Ajustada => "ajustada",
-        FitStatus::NoCabe => "no cabe",
+        FitStatus::Roomy => "holgada",
+        FitStatus::WithMargin => "con margen",
+        FitStatus::Tight => "ajustada",
+        FitStatus::DoesNotFit => "no cabe",
     },
     term: |term| match term {
         Term::Weights => "Pesos",

@@ -163,10 +163,10 @@ pub static TEXTS: Texts = Texts {
     },
     method_summary,
     status_word: |s| match s {
-        FitStatus::Holgada => "ruim",
-        FitStatus::ConMargen => "met marge",
-        FitStatus::Ajustada => "krap",
-        FitStatus::NoCabe => "past niet",
+        FitStatus::Roomy => "ruim",
+        FitStatus::WithMargin => "met marge",
+        FitStatus::Tight => "krap",
+        FitStatus::DoesNotFit => "past niet",
     },
     term: |term| match term {
         Term::Weights => "Gewichten",

@@ -119,14 +119,14 @@ pub fn parse_number(text: &str) -> Option<f64> {
 /// The ring state in words.
 pub fn status_word(lang: Lang, status: FitStatus) -> &'static str {
     match (lang, status) {
-        (Lang::Es, FitStatus::Holgada) => "holgada",
-        (Lang::Es, FitStatus::ConMargen) => "con margen",
-        (Lang::Es, FitStatus::Ajustada) => "ajustada",
-        (Lang::Es, FitStatus::NoCabe) => "no cabe",
-        (Lang::En, FitStatus::Holgada) => "roomy",
-        (Lang::En, FitStatus::ConMargen) => "with margin",
-        (Lang::En, FitStatus::Ajustada) => "tight",
-        (Lang::En, FitStatus::NoCabe) => "does not fit",
+        (Lang::Es, FitStatus::Roomy) => "holgada",
+        (Lang::Es, FitStatus::WithMargin) => "con margen",
+        (Lang::Es, FitStatus::Tight) => "ajustada",
+        (Lang::Es, FitStatus::DoesNotFit) => "no cabe",
+        (Lang::En, FitStatus::Roomy) => "roomy",
+        (Lang::En, FitStatus::WithMargin) => "with margin",
+        (Lang::En, FitStatus::Tight) => "tight",
+        (Lang::En, FitStatus::DoesNotFit) => "does not fit",
     }
 }
 

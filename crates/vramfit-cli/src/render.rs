@@ -3,7 +3,7 @@
 
 use vramfit_core::advice::Change;
 use vramfit_core::catalog::gpus;
-use vramfit_core::report::{ModelSummary, Report};
+use vramfit_core::report::{ModelFacts, Report};
 use vramfit_core::units::DisplayUnit;
 
 const UNIT: DisplayUnit = DisplayUnit::Gb;
@@ -114,7 +114,7 @@ fn change(c: &Change) -> String {
 }
 
 /// What was understood of a model.
-pub fn model(m: &ModelSummary) -> String {
+pub fn model(m: &ModelFacts) -> String {
     let billions = |n: u64| format!("{:.2} B", n as f64 / 1e9);
     let mut out = String::new();
     if let Some(spec) = &m.spec {

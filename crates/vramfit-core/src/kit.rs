@@ -45,15 +45,15 @@ pub struct KitExample {
     /// Stable name (`seed004-8b-fp16-8k-24gb`, `...@lesson` for the same
     /// inputs under another method).
     pub name: String,
-    pub source: Source,
+    pub source: Citation,
     /// The method and the complete scenario, as the app exports them.
     pub inputs: Request,
     pub expected: Expected,
 }
 
-/// The seed and its words.
+/// Where an example comes from: the seed and its words.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Source {
+pub struct Citation {
     /// Seed number (`"004"`), or `"vramfit"` for an example of our own.
     pub seed: String,
     /// The sentence or command of the seed that the example reproduces.
@@ -171,7 +171,7 @@ pub fn reference() -> Kit {
         if examples.iter().any(|e| e.expected.method == method) {
             continue;
         }
-        let source = Source {
+        let source = Citation {
             seed: "vramfit".into(),
             quote: format!("the default scenario under method {}", method.id()),
             note: "no seed gives a worked example for this method".into(),
@@ -205,7 +205,7 @@ pub fn reference() -> Kit {
 }
 
 /// An example with the bytes its method computes, if the method estimates it.
-fn example(name: String, source: Source, inputs: Request) -> Option<KitExample> {
+fn example(name: String, source: Citation, inputs: Request) -> Option<KitExample> {
     let result = inputs.run().ok()?;
     Some(KitExample {
         name,
@@ -220,8 +220,8 @@ fn example(name: String, source: Source, inputs: Request) -> Option<KitExample> 
 }
 
 /// The seeds' worked examples: name, source, inputs.
-fn seed_examples() -> Vec<(&'static str, Source, Request)> {
-    let seed = |seed: &str, quote: &str, note: &str| Source {
+fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
+    let seed = |seed: &str, quote: &str, note: &str| Citation {
         seed: seed.to_string(),
         quote: quote.to_string(),
         note: note.to_string(),

@@ -21,10 +21,9 @@ pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// What vramfit understood of the model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ModelSummary {
-    /// Where the shape came from: `"manual"` (typed numbers), `"catalog"`
-    /// or `"config"`.
-    pub source: &'static str,
+pub struct ModelFacts {
+    /// Where the shape came from.
+    pub source: ShapeOrigin,
     /// All parameters.
     pub params_total: u64,
     /// Parameters used per token (equal to the total for a dense model).
@@ -45,16 +44,28 @@ pub struct ModelSummary {
     pub spec: Option<Arc<ModelSpec>>,
 }
 
-impl ModelSummary {
+/// Where a scenario's model shape came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShapeOrigin {
+    /// Typed numbers.
+    Manual,
+    /// A catalog id.
+    Catalog,
+    /// A pasted or read `config.json`.
+    Config,
+}
+
+impl ModelFacts {
     /// The summary of a validated scenario's model.
-    pub fn of(input: &ScenarioInput, scenario: &Scenario) -> ModelSummary {
+    pub fn of(input: &ScenarioInput, scenario: &Scenario) -> ModelFacts {
         let source = match &input.model {
-            None => "manual",
-            Some(ModelRef::Catalog(_)) => "catalog",
-            Some(ModelRef::Config(_)) => "config",
+            None => ShapeOrigin::Manual,
+            Some(ModelRef::Catalog(_)) => ShapeOrigin::Catalog,
+            Some(ModelRef::Config(_)) => ShapeOrigin::Config,
         };
         let model = scenario.model.as_deref();
-        ModelSummary {
+        ModelFacts {
             source,
             params_total: scenario.params,
             params_active: model.map_or(scenario.params, |m| m.params_active),
@@ -86,7 +97,7 @@ pub struct Report {
     pub app_version: &'static str,
     /// Everything needed to reproduce (and re-import) the calculation.
     pub inputs: Request,
-    pub model: ModelSummary,
+    pub model: ModelFacts,
     /// The selected method's result.
     pub estimate: MethodResult,
     /// Every method that estimates the scenario, in [`MethodId::ALL`] order.
@@ -141,7 +152,7 @@ pub fn build_valid(request: &Request, scenario: &Scenario) -> Result<Report, Run
         schema: SCHEMA,
         app_version: APP_VERSION,
         inputs: request.clone(),
-        model: ModelSummary::of(&request.scenario, scenario),
+        model: ModelFacts::of(&request.scenario, scenario),
         suggestions: advice::suggestions(scenario, &estimate),
         answers: advice::answers(request.method, scenario),
         speed: speed.as_ref().ok().cloned(),
@@ -220,7 +231,7 @@ mod tests {
         // RTX 3090 (24 GB): does not fit.
         assert_eq!(
             doc.estimate.verdict.status,
-            crate::verdict::FitStatus::NoCabe
+            crate::verdict::FitStatus::DoesNotFit
         );
     }
 

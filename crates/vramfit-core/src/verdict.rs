@@ -7,28 +7,33 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One of the four ring states.
+/// One of the four ring states. Their ids are seed 002's Spanish words
+/// (`holgada`, `con_margen`, `ajustada`, `no_cabe`), kept in JSON and in
+/// `data-status`; each language names them in its own words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum FitStatus {
     /// ≤ 60 % of usable memory.
-    Holgada,
+    #[serde(rename = "holgada")]
+    Roomy,
     /// More than 60 % and at most 85 %.
-    ConMargen,
+    #[serde(rename = "con_margen")]
+    WithMargin,
     /// More than 85 % and at most 100 %.
-    Ajustada,
+    #[serde(rename = "ajustada")]
+    Tight,
     /// More than 100 %: does not fit without changes.
-    NoCabe,
+    #[serde(rename = "no_cabe")]
+    DoesNotFit,
 }
 
 impl FitStatus {
     /// The stable identifier used in `data-status` and the JSON contract.
     pub const fn id(self) -> &'static str {
         match self {
-            FitStatus::Holgada => "holgada",
-            FitStatus::ConMargen => "con_margen",
-            FitStatus::Ajustada => "ajustada",
-            FitStatus::NoCabe => "no_cabe",
+            FitStatus::Roomy => "holgada",
+            FitStatus::WithMargin => "con_margen",
+            FitStatus::Tight => "ajustada",
+            FitStatus::DoesNotFit => "no_cabe",
         }
     }
 
@@ -37,23 +42,23 @@ impl FitStatus {
     ///
     /// ```
     /// use vramfit_core::verdict::FitStatus;
-    /// assert_eq!(FitStatus::classify(60, 100), FitStatus::Holgada);
-    /// assert_eq!(FitStatus::classify(61, 100), FitStatus::ConMargen);
-    /// assert_eq!(FitStatus::classify(85, 100), FitStatus::ConMargen);
-    /// assert_eq!(FitStatus::classify(100, 100), FitStatus::Ajustada);
-    /// assert_eq!(FitStatus::classify(101, 100), FitStatus::NoCabe);
+    /// assert_eq!(FitStatus::classify(60, 100), FitStatus::Roomy);
+    /// assert_eq!(FitStatus::classify(61, 100), FitStatus::WithMargin);
+    /// assert_eq!(FitStatus::classify(85, 100), FitStatus::WithMargin);
+    /// assert_eq!(FitStatus::classify(100, 100), FitStatus::Tight);
+    /// assert_eq!(FitStatus::classify(101, 100), FitStatus::DoesNotFit);
     /// ```
     pub fn classify(total: u64, usable: u64) -> FitStatus {
         let total = total as u128;
         let usable = usable as u128;
         if total * 100 <= usable * 60 {
-            FitStatus::Holgada
+            FitStatus::Roomy
         } else if total * 100 <= usable * 85 {
-            FitStatus::ConMargen
+            FitStatus::WithMargin
         } else if total <= usable {
-            FitStatus::Ajustada
+            FitStatus::Tight
         } else {
-            FitStatus::NoCabe
+            FitStatus::DoesNotFit
         }
     }
 }
@@ -90,7 +95,7 @@ impl Verdict {
         };
         Verdict {
             status: if usable == 0 {
-                FitStatus::NoCabe
+                FitStatus::DoesNotFit
             } else {
                 FitStatus::classify(total, usable)
             },
@@ -123,7 +128,7 @@ mod tests {
     #[test]
     fn over_one_hundred_percent_is_not_clamped() {
         let v = Verdict::new(130, 100);
-        assert_eq!(v.status, FitStatus::NoCabe);
+        assert_eq!(v.status, FitStatus::DoesNotFit);
         assert_eq!(v.percent(), 130.0);
         assert_eq!(v.short_by_bytes, 30);
         assert_eq!(v.headroom_bytes, 0);
@@ -132,13 +137,13 @@ mod tests {
     #[test]
     fn boundaries_at_59_60_85_100_101() {
         let cases = [
-            (59, FitStatus::Holgada),
-            (60, FitStatus::Holgada),
-            (61, FitStatus::ConMargen),
-            (85, FitStatus::ConMargen),
-            (86, FitStatus::Ajustada),
-            (100, FitStatus::Ajustada),
-            (101, FitStatus::NoCabe),
+            (59, FitStatus::Roomy),
+            (60, FitStatus::Roomy),
+            (61, FitStatus::WithMargin),
+            (85, FitStatus::WithMargin),
+            (86, FitStatus::Tight),
+            (100, FitStatus::Tight),
+            (101, FitStatus::DoesNotFit),
         ];
         for (pct, want) in cases {
             assert_eq!(Verdict::new(pct * GBU, 100 * GBU).status, want, "{pct} %");
@@ -149,7 +154,7 @@ mod tests {
     #[test]
     fn just_over_never_reads_one_hundred() {
         let v = Verdict::new(100_040, 100_000);
-        assert_eq!(v.status, FitStatus::NoCabe);
+        assert_eq!(v.status, FitStatus::DoesNotFit);
         assert_eq!(v.percent(), 100.1);
         assert_eq!(Verdict::new(100_000, 100_000).percent(), 100.0);
     }
@@ -157,7 +162,7 @@ mod tests {
     #[test]
     fn zero_usable_is_total_not_a_panic() {
         let v = Verdict::new(1, 0);
-        assert_eq!(v.status, FitStatus::NoCabe);
+        assert_eq!(v.status, FitStatus::DoesNotFit);
         assert!(v.utilization.is_finite());
     }
 }

@@ -38,7 +38,7 @@
 //! `torch.autocast`; gradient checkpointing is transformers' default
 //! (`use_reentrant=True`); transformers' default `use_cache=True` stays on
 //! during non-checkpointed training; LoRA adapters are fp32 and say whether
-//! they have a dropout ([`Mode::Lora`]).
+//! they have a dropout ([`StepKind::Lora`]).
 //!
 //! Validation: the 11 Llama-3.2-1B rows of seed 003 are all within ±2 %
 //! (largest 1.96 %, mean 0.40 %; `tests/allocator_validation.rs`).
@@ -139,7 +139,7 @@ impl std::iter::Sum for Sat {
 /// autocast compute (amp).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Dtype {
+pub enum StepDtype {
     /// 4 bytes.
     Fp32,
     /// 2 bytes.
@@ -148,12 +148,12 @@ pub enum Dtype {
     Fp16,
 }
 
-impl Dtype {
+impl StepDtype {
     /// Bytes per element.
     pub const fn bytes(self) -> u64 {
         match self {
-            Dtype::Fp32 => 4,
-            Dtype::Bf16 | Dtype::Fp16 => 2,
+            StepDtype::Fp32 => 4,
+            StepDtype::Bf16 | StepDtype::Fp16 => 2,
         }
     }
 }
@@ -161,7 +161,7 @@ impl Dtype {
 /// What the step does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Mode {
+pub enum StepKind {
     /// One forward over the prompt with a KV cache, no gradients.
     Inference,
     /// Every parameter trains.
@@ -427,9 +427,9 @@ impl DenseArch {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AllocatorInputs {
     /// Inference, full fine-tuning or LoRA.
-    pub mode: Mode,
+    pub step: StepKind,
     /// Weight dtype (pure, inference) or autocast dtype (amp).
-    pub dtype: Dtype,
+    pub dtype: StepDtype,
     /// Sequences per step (`B`).
     pub batch: u64,
     /// Tokens per sequence (`T`).
@@ -446,9 +446,9 @@ pub struct AllocatorInputs {
 
 impl AllocatorInputs {
     /// Inference with sdpa, the given dtype, batch and prompt length.
-    pub fn inference(dtype: Dtype, batch: u64, seq_len: u64) -> AllocatorInputs {
+    pub fn inference(dtype: StepDtype, batch: u64, seq_len: u64) -> AllocatorInputs {
         AllocatorInputs {
-            mode: Mode::Inference,
+            step: StepKind::Inference,
             dtype,
             batch,
             seq_len,
@@ -461,15 +461,15 @@ impl AllocatorInputs {
 
     /// Training with AdamW and sdpa.
     pub fn training(
-        mode: Mode,
-        dtype: Dtype,
+        step: StepKind,
+        dtype: StepDtype,
         precision: Precision,
         batch: u64,
         seq_len: u64,
         grad_checkpoint: bool,
     ) -> AllocatorInputs {
         AllocatorInputs {
-            mode,
+            step,
             dtype,
             batch,
             seq_len,
@@ -579,8 +579,8 @@ pub struct Widths {
 /// linear outputs are in the autocast dtype (bf16 when the dtype is fp32).
 pub fn widths(inputs: &AllocatorInputs) -> Widths {
     let dt = inputs.dtype.bytes();
-    match (inputs.mode, inputs.precision) {
-        (Mode::Inference, _) | (_, Precision::Pure) => Widths {
+    match (inputs.step, inputs.precision) {
+        (StepKind::Inference, _) | (_, Precision::Pure) => Widths {
             w: dt,
             a: dt,
             s: dt,
@@ -596,11 +596,11 @@ pub fn widths(inputs: &AllocatorInputs) -> Widths {
 }
 
 /// Trainable parameters: `P` (full), `A` (LoRA), 0 (inference).
-pub fn trainable_params(arch: &DenseArch, mode: Mode) -> u64 {
+pub fn trainable_params(arch: &DenseArch, mode: StepKind) -> u64 {
     match mode {
-        Mode::Inference => 0,
-        Mode::FullFinetune => arch.params_total,
-        Mode::Lora { rank, .. } => arch.lora_params(rank),
+        StepKind::Inference => 0,
+        StepKind::FullFinetune => arch.params_total,
+        StepKind::Lora { rank, .. } => arch.lora_params(rank),
     }
 }
 
@@ -609,8 +609,8 @@ pub fn trainable_params(arch: &DenseArch, mode: Mode) -> u64 {
 /// in the dtype of the parameter). LoRA adapters are fp32 (peft's
 /// `autocast_adapter_dtype=True` upcasts them), so 4.
 pub fn trainable_bytes(inputs: &AllocatorInputs) -> u64 {
-    match inputs.mode {
-        Mode::Lora { .. } => 4,
+    match inputs.step {
+        StepKind::Lora { .. } => 4,
         _ => widths(inputs).w,
     }
 }
@@ -621,8 +621,8 @@ pub fn trainable_bytes(inputs: &AllocatorInputs) -> u64 {
 /// `8,030,261,248 × 2 + 13,631,488 × 4 = 16,115,048,448` → "16.12 GB".
 pub fn weights_bytes(arch: &DenseArch, inputs: &AllocatorInputs) -> u64 {
     let base = Sat::of(arch.params_total) * Sat::of(widths(inputs).w);
-    let adapters = match inputs.mode {
-        Mode::Lora { rank, .. } => 4 * Sat::of(arch.lora_params(rank)),
+    let adapters = match inputs.step {
+        StepKind::Lora { rank, .. } => 4 * Sat::of(arch.lora_params(rank)),
         _ => Sat::ZERO,
     };
     (base + adapters).bytes()
@@ -633,7 +633,7 @@ pub fn weights_bytes(arch: &DenseArch, inputs: &AllocatorInputs) -> u64 {
 /// has the dtype of the hidden states, so the cache is in the dtype.
 /// Sliding-window layers are counted as global (conservative).
 pub fn kv_cache_bytes(arch: &DenseArch, inputs: &AllocatorInputs) -> u64 {
-    if inputs.mode != Mode::Inference {
+    if inputs.step != StepKind::Inference {
         return 0;
     }
     (2 * Sat::of(arch.layers) * tokens(inputs) * Sat::of(arch.kv_dim()) * Sat::of(widths(inputs).a))
@@ -643,7 +643,7 @@ pub fn kv_cache_bytes(arch: &DenseArch, inputs: &AllocatorInputs) -> u64 {
 /// Gradients: trainable parameters × their bytes (steady state: `.grad`
 /// stays allocated between steps).
 pub fn gradients_bytes(arch: &DenseArch, inputs: &AllocatorInputs) -> u64 {
-    (Sat::of(trainable_params(arch, inputs.mode)) * Sat::of(trainable_bytes(inputs))).bytes()
+    (Sat::of(trainable_params(arch, inputs.step)) * Sat::of(trainable_bytes(inputs))).bytes()
 }
 
 /// Optimizer states: AdamW keeps `exp_avg` and `exp_avg_sq`, SGD one
@@ -653,7 +653,7 @@ pub fn optimizer_bytes(arch: &DenseArch, inputs: &AllocatorInputs) -> u64 {
         Optimizer::AdamW => 2,
         Optimizer::Sgd => 1,
     };
-    (states * Sat::of(trainable_params(arch, inputs.mode)) * Sat::of(trainable_bytes(inputs)))
+    (states * Sat::of(trainable_params(arch, inputs.step)) * Sat::of(trainable_bytes(inputs)))
         .bytes()
 }
 
@@ -673,9 +673,9 @@ fn tokens(inputs: &AllocatorInputs) -> Sat {
     Sat::of(inputs.batch) * Sat::of(inputs.seq_len)
 }
 
-fn lora(mode: Mode) -> Option<(u64, bool)> {
+fn lora(mode: StepKind) -> Option<(u64, bool)> {
     match mode {
-        Mode::Lora { rank, dropout } => Some((rank, dropout)),
+        StepKind::Lora { rank, dropout } => Some((rank, dropout)),
         _ => None,
     }
 }
@@ -742,7 +742,7 @@ fn layer_saved(arch: &DenseArch, inputs: &AllocatorInputs) -> Sat {
         Sat::of(arch.intermediate),
     );
     let (a, t, heads) = (Sat::of(wd.a), Sat::of(inputs.seq_len), Sat::of(arch.heads));
-    let full = inputs.mode == Mode::FullFinetune;
+    let full = inputs.step == StepKind::FullFinetune;
 
     let norm_inputs: &[u64] = if arch.norms_per_layer >= 4 {
         &[wd.s, wd.a, wd.s, wd.a]
@@ -757,7 +757,7 @@ fn layer_saved(arch: &DenseArch, inputs: &AllocatorInputs) -> Sat {
     let projections = if full {
         let casts = if wd.autocast { 3 + 2 } else { 1 + 1 };
         casts * (a * h)
-    } else if let Some((rank, dropout)) = lora(inputs.mode) {
+    } else if let Some((rank, dropout)) = lora(inputs.step) {
         lora_saved(arch, inputs, rank, dropout)
     } else {
         Sat::ZERO
@@ -835,7 +835,7 @@ pub fn cache_extra_per_token(arch: &DenseArch, inputs: &AllocatorInputs) -> u128
 }
 
 fn cache_extra(arch: &DenseArch, inputs: &AllocatorInputs) -> Sat {
-    if inputs.mode == Mode::Inference || inputs.grad_checkpoint {
+    if inputs.step == StepKind::Inference || inputs.grad_checkpoint {
         return Sat::ZERO;
     }
     let wd = widths(inputs);
@@ -856,7 +856,7 @@ pub fn final_saved_per_token(arch: &DenseArch, inputs: &AllocatorInputs) -> u128
 
 fn final_saved(arch: &DenseArch, inputs: &AllocatorInputs) -> Sat {
     let wd = widths(inputs);
-    let full = inputs.mode == Mode::FullFinetune;
+    let full = inputs.step == StepKind::FullFinetune;
     let head_input = if full {
         Sat::of(wd.a) * Sat::of(arch.hidden)
     } else {
@@ -941,8 +941,8 @@ fn training_candidates(arch: &DenseArch, inputs: &AllocatorInputs) -> Vec<Candid
         Sat::of(arch.vocab),
     );
     let (a, s) = (Sat::of(wd.a), Sat::of(wd.s));
-    let full = inputs.mode == Mode::FullFinetune;
-    let lora_params = lora(inputs.mode)
+    let full = inputs.step == StepKind::FullFinetune;
+    let lora_params = lora(inputs.step)
         .map(|(r, _)| Sat::of(arch.lora_params(r)))
         .unwrap_or(Sat::ZERO);
     let ws = Sat::of(CUBLAS_WORKSPACE_BYTES);
@@ -1012,10 +1012,10 @@ fn training_candidates(arch: &DenseArch, inputs: &AllocatorInputs) -> Vec<Candid
 /// (2 + 4 + 4); fp16 takes the fused half-to-float kernel, so the peak is
 /// the scores, the fp32 result and its fp16 copy (2 + 4 + 2); fp32 keeps
 /// the scores and the result (4 + 4).
-pub fn eager_scores_peak_bytes(dtype: Dtype) -> u128 {
+pub fn eager_scores_peak_bytes(dtype: StepDtype) -> u128 {
     match dtype {
-        Dtype::Bf16 => 10,
-        Dtype::Fp16 | Dtype::Fp32 => 8,
+        StepDtype::Bf16 => 10,
+        StepDtype::Fp16 | StepDtype::Fp32 => 8,
     }
 }
 
@@ -1083,7 +1083,7 @@ fn inference_candidates(arch: &DenseArch, inputs: &AllocatorInputs) -> Vec<Candi
 /// use vramfit_core::scenario::Precision;
 /// let arch = DenseArch::llama_3_1_8b();
 /// let inputs = AllocatorInputs::training(
-///     Mode::Lora { rank: 16, dropout: true }, Dtype::Bf16, Precision::Pure, 1, 4096, false);
+///     StepKind::Lora { rank: 16, dropout: true }, StepDtype::Bf16, Precision::Pure, 1, 4096, false);
 /// let e = estimate(&arch, &inputs);
 /// assert_eq!(e.weights, 16_115_048_448);    // "16.12 GB"
 /// assert_eq!(e.gradients, 54_525_952);      // "0.05 GB"
@@ -1097,8 +1097,8 @@ pub fn estimate(arch: &DenseArch, inputs: &AllocatorInputs) -> AllocatorBreakdow
     let optimizer = optimizer_bytes(arch, inputs);
     let step_workspace = step_workspace_bytes(arch, inputs);
 
-    let candidates = match inputs.mode {
-        Mode::Inference => inference_candidates(arch, inputs),
+    let candidates = match inputs.step {
+        StepKind::Inference => inference_candidates(arch, inputs),
         _ => training_candidates(arch, inputs),
     };
     let peak = candidates
@@ -1113,7 +1113,7 @@ pub fn estimate(arch: &DenseArch, inputs: &AllocatorInputs) -> AllocatorBreakdow
     let activations = peak.activations.bytes();
     let autocast_cache = peak.autocast.bytes();
     let pass = activations.saturating_add(autocast_cache);
-    let peak_phase = if inputs.mode != Mode::Inference && step_workspace > pass {
+    let peak_phase = if inputs.step != StepKind::Inference && step_workspace > pass {
         Phase::OptimizerStep
     } else {
         peak.phase
@@ -1142,13 +1142,13 @@ pub fn estimate(arch: &DenseArch, inputs: &AllocatorInputs) -> AllocatorBreakdow
 /// The weight dtype (pure, inference) or autocast dtype (amp) of a
 /// scenario: FP16 when chosen by name, BF16 for any other 16-bit weights,
 /// FP32 for 32-bit ones (under amp, 32-bit weights autocast to BF16).
-fn dtype_of(s: &Scenario) -> Result<Dtype, Refusal> {
+fn dtype_of(s: &Scenario) -> Result<StepDtype, Refusal> {
     let amp = s.mode.trains() && s.precision == Precision::Amp;
     match (s.weight_format, s.weight_milli_bits) {
-        (Some(WeightFormat::Fp16), _) => Ok(Dtype::Fp16),
-        (_, 16_000) => Ok(Dtype::Bf16),
-        (_, 32_000) if amp => Ok(Dtype::Bf16),
-        (_, 32_000) => Ok(Dtype::Fp32),
+        (Some(WeightFormat::Fp16), _) => Ok(StepDtype::Fp16),
+        (_, 16_000) => Ok(StepDtype::Bf16),
+        (_, 32_000) if amp => Ok(StepDtype::Bf16),
+        (_, 32_000) => Ok(StepDtype::Fp32),
         _ => Err(Refusal::QuantizedWeights),
     }
 }
@@ -1166,17 +1166,17 @@ pub fn device_bytes(nominal: u64) -> u64 {
 
 /// The allocator inputs of a validated scenario.
 pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, Refusal> {
-    let mode = match s.mode {
-        crate::scenario::Mode::Inference => Mode::Inference,
-        crate::scenario::Mode::Full => Mode::FullFinetune,
-        crate::scenario::Mode::Lora => Mode::Lora {
+    let step = match s.mode {
+        crate::scenario::Mode::Inference => StepKind::Inference,
+        crate::scenario::Mode::Full => StepKind::FullFinetune,
+        crate::scenario::Mode::Lora => StepKind::Lora {
             rank: s.lora_rank,
             dropout: s.lora_dropout,
         },
         crate::scenario::Mode::Qlora => return Err(Refusal::Mode(s.mode)),
     };
     Ok(AllocatorInputs {
-        mode,
+        step,
         dtype: dtype_of(s)?,
         batch: s.batch,
         seq_len: s.context,
@@ -1226,11 +1226,11 @@ mod tests {
 
     fn seed_example() -> AllocatorBreakdown {
         let inputs = AllocatorInputs::training(
-            Mode::Lora {
+            StepKind::Lora {
                 rank: 16,
                 dropout: true,
             },
-            Dtype::Bf16,
+            StepDtype::Bf16,
             Precision::Pure,
             1,
             4096,
@@ -1264,7 +1264,7 @@ mod tests {
         assert_eq!(gb2(e.total), "52.68");
         // Short on an RTX 3090 (24 GB), as the seed says.
         let v = e.fits(24 * GB);
-        assert_eq!(v.status, FitStatus::NoCabe);
+        assert_eq!(v.status, FitStatus::DoesNotFit);
         assert_eq!(v.usable_bytes, 23_280_000_000);
     }
 
@@ -1281,8 +1281,8 @@ mod tests {
     fn fourteen_bytes_per_logit_in_bf16() {
         let arch = DenseArch::llama_3_2_1b();
         let inputs = AllocatorInputs::training(
-            Mode::FullFinetune,
-            Dtype::Bf16,
+            StepKind::FullFinetune,
+            StepDtype::Bf16,
             Precision::Pure,
             1,
             2048,
@@ -1297,8 +1297,8 @@ mod tests {
         // 2 norms × (4h + 4 + 2h) + 2·2h + 2·(2q + 2k) + 4H + 4·2·I.
         let arch = DenseArch::llama_3_2_1b();
         let inputs = AllocatorInputs::training(
-            Mode::FullFinetune,
-            Dtype::Bf16,
+            StepKind::FullFinetune,
+            StepDtype::Bf16,
             Precision::Pure,
             1,
             2048,
@@ -1314,7 +1314,7 @@ mod tests {
     fn inference_kv_cache_matches_quick_method_formula() {
         // 2 × 16 layers × 2048 tokens × 512 × 2 bytes.
         let arch = DenseArch::llama_3_2_1b();
-        let e = estimate(&arch, &AllocatorInputs::inference(Dtype::Bf16, 1, 2048));
+        let e = estimate(&arch, &AllocatorInputs::inference(StepDtype::Bf16, 1, 2048));
         assert_eq!(e.kv_cache, 67_108_864);
         assert_eq!(e.peak_phase, Phase::PrefillLogits);
         assert_eq!(e.gradients + e.optimizer + e.step_workspace, 0);
@@ -1324,8 +1324,8 @@ mod tests {
     fn sgd_has_one_state_and_no_step_temporary() {
         let arch = DenseArch::llama_3_2_1b();
         let mut inputs = AllocatorInputs::training(
-            Mode::FullFinetune,
-            Dtype::Bf16,
+            StepKind::FullFinetune,
+            StepDtype::Bf16,
             Precision::Pure,
             1,
             512,
@@ -1341,8 +1341,8 @@ mod tests {
     fn amp_full_weights_states_are_fp32() {
         let arch = DenseArch::llama_3_2_1b();
         let inputs = AllocatorInputs::training(
-            Mode::FullFinetune,
-            Dtype::Bf16,
+            StepKind::FullFinetune,
+            StepDtype::Bf16,
             Precision::Amp,
             1,
             2048,
@@ -1361,8 +1361,8 @@ mod tests {
     fn optimizer_step_can_bind_for_short_sequences() {
         let arch = DenseArch::llama_3_1_8b();
         let inputs = AllocatorInputs::training(
-            Mode::FullFinetune,
-            Dtype::Bf16,
+            StepKind::FullFinetune,
+            StepDtype::Bf16,
             Precision::Pure,
             1,
             16,
@@ -1381,11 +1381,11 @@ mod tests {
         let arch = DenseArch::llama_3_1_8b();
         let inputs = AllocatorInputs {
             attn_impl: AttnImpl::Eager,
-            ..AllocatorInputs::inference(Dtype::Fp32, u64::MAX, u64::MAX)
+            ..AllocatorInputs::inference(StepDtype::Fp32, u64::MAX, u64::MAX)
         };
         let e = estimate(&arch, &inputs);
         assert_eq!(e.total, u64::MAX);
-        let zero = estimate(&arch, &AllocatorInputs::inference(Dtype::Bf16, 0, 0));
+        let zero = estimate(&arch, &AllocatorInputs::inference(StepDtype::Bf16, 0, 0));
         assert_eq!(zero.kv_cache, 0);
     }
 
@@ -1444,7 +1444,7 @@ mod tests {
             peak_phase: Phase::LogitsBackward,
         };
         // 46 + 0.75 = 46.75 > 0.97 × 48 = 46.56.
-        assert_eq!(e.fits(48 * GB).status, FitStatus::NoCabe);
+        assert_eq!(e.fits(48 * GB).status, FitStatus::DoesNotFit);
         assert_eq!(e.fits(48 * GB).short_by_bytes, 190_000_000);
     }
 }

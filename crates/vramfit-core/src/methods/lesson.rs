@@ -227,7 +227,7 @@ mod tests {
         assert_eq!(r.verdict.usable_bytes, 25_769_803_776);
         assert_eq!(r.verdict.headroom_bytes, 1_643_583_642);
         assert_eq!(r.verdict.percent(), 93.6);
-        assert_eq!(r.verdict.status, FitStatus::Ajustada);
+        assert_eq!(r.verdict.status, FitStatus::Tight);
     }
 
     #[test]
@@ -246,7 +246,7 @@ mod tests {
         assert_eq!(r.components.get(Term::Margin), Some(19_866_367_642));
         assert_eq!(r.total_bytes, 152_308_818_586);
         assert_eq!(gib2(r.total_bytes), "141.85 GiB");
-        assert_eq!(r.verdict.status, FitStatus::NoCabe);
+        assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
     }
 
     #[test]
@@ -308,8 +308,8 @@ mod tests {
             .verdict
         };
         assert_eq!(at(total).short_by_bytes, 0);
-        assert_eq!(at(total).status, FitStatus::Ajustada);
-        assert_eq!(at(total - 1).status, FitStatus::NoCabe);
+        assert_eq!(at(total).status, FitStatus::Tight);
+        assert_eq!(at(total - 1).status, FitStatus::DoesNotFit);
     }
 
     #[test]

@@ -91,7 +91,7 @@ mod tests {
         assert_eq!(gb1(r.total_bytes), 18.8);
         assert!(r.total_bytes < 24 * GB);
         // 18.78 / 24 = 78 % of the card.
-        assert_eq!(r.verdict.status, FitStatus::ConMargen);
+        assert_eq!(r.verdict.status, FitStatus::WithMargin);
     }
 
     #[test]
@@ -144,7 +144,7 @@ mod tests {
             ..ScenarioInput::default()
         });
         assert_eq!(r.components.get(Term::Weights), Some(140 * GB));
-        assert_eq!(r.verdict.status, FitStatus::NoCabe);
+        assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
     }
 
     #[test]

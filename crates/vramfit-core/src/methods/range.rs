@@ -591,7 +591,7 @@ mod tests {
         assert_eq!(r.seed_verdict, Some(FITS_COMFORTABLY));
         // The ring reads 88.9 % of 24 GB: above seed 002's 85 %.
         assert_eq!(r.verdict.percent(), 88.9);
-        assert_eq!(r.verdict.status, FitStatus::Ajustada);
+        assert_eq!(r.verdict.status, FitStatus::Tight);
         for name in [
             Term::ModelStates,
             Term::Adapters,
@@ -701,7 +701,7 @@ mod tests {
         assert_eq!(get(&r, Term::Margin), 3_696_682_394);
         assert_eq!(r.total_bytes, 25_294_023_578);
         assert_eq!(r.seed_verdict, Some(FITS_TIGHTLY));
-        assert_eq!(r.verdict.status, FitStatus::NoCabe);
+        assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
     }
 
     #[test]

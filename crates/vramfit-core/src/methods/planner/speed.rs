@@ -172,7 +172,7 @@ pub fn speed(s: &Scenario) -> Result<Speed, NoSpeed> {
         return Err(NoSpeed::RackScaleGpu);
     }
     let plan = super::plan(s).map_err(NoSpeed::OutOfScope)?;
-    if plan.result().verdict.status == FitStatus::NoCabe {
+    if plan.result().verdict.status == FitStatus::DoesNotFit {
         return Err(NoSpeed::DoesNotFit);
     }
 

@@ -60,7 +60,7 @@ fn gqa_example_every_term() {
     assert_eq!(r.method, MethodId::Planner);
     assert_eq!(r.verdict.usable_bytes, 21_600_000_000);
     // 21.095 / 21.6 = 97.7 %: ajustada.
-    assert_eq!(r.verdict.status, FitStatus::Ajustada);
+    assert_eq!(r.verdict.status, FitStatus::Tight);
     assert_eq!(r.verdict.percent(), 97.7);
     let sum: u64 = r.components.0.iter().map(|x| x.bytes).sum();
     assert_eq!(sum, r.total_bytes);
@@ -73,7 +73,7 @@ fn a_shortfall_reports_the_missing_gb() {
         ..custom()
     };
     let r = run(&input).result();
-    assert_eq!(r.verdict.status, FitStatus::NoCabe);
+    assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
     // 21,095,009,690 − 16 GB × 0.9.
     assert_eq!(r.verdict.short_by_bytes, 6_695_009_690);
 }
@@ -93,7 +93,7 @@ fn mixed_precision_qwen_awq_keeps_embeddings_in_bf16() {
     assert_eq!(c(&p, Term::Logits), 608_256); // 4·152,064
     assert_eq!(c(&p, Term::Margin), 955_486_877);
     assert_eq!(p.total_bytes, 8_399_141_213);
-    assert_eq!(p.result().verdict.status, FitStatus::Holgada);
+    assert_eq!(p.result().verdict.status, FitStatus::Roomy);
 }
 
 #[test]
