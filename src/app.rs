@@ -33,7 +33,7 @@ use vramfit_core::report::{self, Report, ShapeOrigin};
 use vramfit_core::request::Request;
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::ScenarioError;
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::Verdict;
 
 /// The whole calculator, opened on the scenario in the address or on seed
@@ -108,10 +108,11 @@ pub fn App() -> impl IntoView {
     let verdict = Signal::derive(move || {
         report
             .with(|r| r.as_ref().map(|r| r.estimate.verdict.clone()))
-            .unwrap_or_else(|| Verdict::new(0, 1))
+            .unwrap_or_else(|| Verdict::new(Bytes::ZERO, Bytes(1)))
     });
-    let total =
-        Signal::derive(move || report.with(|r| r.as_ref().map_or(0, |r| r.estimate.total_bytes)));
+    let total = Signal::derive(move || {
+        report.with(|r| r.as_ref().map_or(Bytes::ZERO, |r| r.estimate.total_bytes))
+    });
 
     let model_summary = move || {
         report.with(|r| {
@@ -279,7 +280,7 @@ fn ResultsPanel(
     /// The selected method's verdict.
     verdict: Signal<Verdict>,
     /// The selected method's total.
-    total: Signal<u64>,
+    total: Signal<Bytes>,
     /// Export, import and share outcome.
     status: RwSignal<Option<TransferStatus>>,
 ) -> impl IntoView {

@@ -17,7 +17,7 @@ use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{Field, InputError, Mode};
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::{FitStatus, Verdict};
 
 /// Radius of the ring's arc in SVG units (view box 0 0 120 120).
@@ -209,7 +209,7 @@ pub fn GpuRings(
 /// "5.22 GB to spare" or "3.05 GB missing", in the language.
 pub fn spare_or_missing(lang: crate::i18n::Lang, unit: DisplayUnit, v: &Verdict) -> String {
     let t = lang.t();
-    if v.short_by_bytes > 0 {
+    if v.short_by_bytes > Bytes::ZERO {
         (t.missing)(&format::bytes(&t.number, unit, v.short_by_bytes))
     } else {
         (t.spare)(&format::bytes(&t.number, unit, v.headroom_bytes))
@@ -232,17 +232,17 @@ pub fn status_icon(status: FitStatus) -> &'static str {
 pub fn TotalMemory(
     /// The selected method's total, in bytes.
     #[prop(into)]
-    total: Signal<u64>,
+    total: Signal<Bytes>,
     /// Low and high ends, where the method gives a range.
     #[prop(into)]
-    range: Signal<Option<(u64, u64)>>,
+    range: Signal<Option<(Bytes, Bytes)>>,
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
-    let fmt = move |bytes: u64| format::bytes(&t().number, unit.get(), bytes);
+    let fmt = move |bytes: Bytes| format::bytes(&t().number, unit.get(), bytes);
     view! {
         <p class="vf-total">
             <span class="vf-total__label">{move || t().total_label}</span>
@@ -282,7 +282,7 @@ pub fn Breakdown(
                 <caption class="vf-visually-hidden">{move || t().breakdown_caption}</caption>
                 <tbody>
                     {move || rows.get().into_iter().map(|row| view! {
-                        <tr data-testid=format!("component-{}", row.term.id()) data-bytes=row.bytes>
+                        <tr data-testid=format!("component-{}", row.term.id()) data-bytes=row.bytes.get()>
                             <th scope="row">
                                 <span class=format!("vf-swatch vf-c{}", row.colour) aria-hidden="true"></span>
                                 {(t().term)(row.term)}

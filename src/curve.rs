@@ -51,7 +51,7 @@ pub fn context_curve(input: &Request, max_context: Option<u64>) -> Option<Contex
         s.context = context;
         methods::run(input.method, &s).ok().map(|r| r.verdict)
     };
-    let usable_bytes = run(scenario.context)?.usable_bytes;
+    let usable_bytes = run(scenario.context)?.usable_bytes.get();
     let (lo, hi) = axis(scenario.context, max_context);
     let mut contexts = geometric(lo, hi, SAMPLES);
     contexts.push(scenario.context);
@@ -66,7 +66,7 @@ pub fn context_curve(input: &Request, max_context: Option<u64>) -> Option<Contex
         .filter_map(|context| {
             run(context).map(|v| CurvePoint {
                 context,
-                needed_bytes: v.needed_bytes,
+                needed_bytes: v.needed_bytes.get(),
             })
         })
         .collect();

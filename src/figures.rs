@@ -9,6 +9,7 @@ use vramfit_core::report::Report;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{Field, ScenarioInput};
 use vramfit_core::term::Term;
+use vramfit_core::units::Bytes;
 
 /// The knobs folded under "Advanced".
 pub const ADVANCED_FIELDS: [Field; 7] = [
@@ -26,9 +27,6 @@ pub const SHAPE_FIELDS: [Field; 4] = Field::SHAPE;
 
 /// The workload fields shown in step 01 (formats have their own pickers).
 pub const WORKLOAD_FIELDS: [Field; 2] = [Field::Context, Field::Batch];
-
-/// KV cache element types offered as buttons: (label, bytes per value).
-pub const KV_DTYPES: [(&str, f64); 3] = [("FP16/BF16", 2.0), ("FP8", 1.0), ("INT4", 0.5)];
 
 /// How many advanced knobs differ from their defaults.
 pub fn advanced_changed(request: &Request) -> usize {
@@ -49,17 +47,12 @@ pub fn method_fields(method: MethodId) -> Vec<Field> {
         .collect()
 }
 
-/// The KV button a byte width belongs to, if any.
-pub fn kv_dtype_of(bytes: f64) -> Option<usize> {
-    KV_DTYPES.iter().position(|(_, b)| *b == bytes)
-}
-
 /// One line of the breakdown.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BreakdownRow {
     /// The term (`kv_cache`).
     pub term: Term,
-    pub bytes: u64,
+    pub bytes: Bytes,
     /// Width in the stacked bar, percent of all rows.
     pub share_pct: f64,
     /// Colour index (`vf-c{n}`), the same for a name everywhere.
@@ -72,13 +65,17 @@ pub struct BreakdownRow {
 /// The non-zero components of a result, in the method's order.
 pub fn breakdown_rows(result: &MethodResult) -> Vec<BreakdownRow> {
     let parts: Vec<_> = result.components.0.iter().filter(|c| c.bytes > 0).collect();
-    let all = parts.iter().map(|c| c.bytes as f64).sum::<f64>().max(1.0);
+    let all = parts
+        .iter()
+        .map(|c| c.bytes.get() as f64)
+        .sum::<f64>()
+        .max(1.0);
     parts
         .into_iter()
         .map(|c| BreakdownRow {
             term: c.term,
             bytes: c.bytes,
-            share_pct: c.bytes as f64 / all * 100.0,
+            share_pct: c.bytes.get() as f64 / all * 100.0,
             colour: colour_index(c.term),
             outside_total: result.outside_total.contains(&c.term),
         })

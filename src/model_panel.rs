@@ -233,7 +233,7 @@ pub fn ModelFactsView(
             <dt>{move || t().summary_params}</dt><dd>{params}</dd>
             <dt>{move || t().summary_layers}</dt><dd>{layers}</dd>
             <dt>{move || t().summary_kv_per_token}</dt>
-            <dd>{move || format!("{} B", format::integer(&t().number, model.with(|m| m.kv_bytes_per_token)))}</dd>
+            <dd>{move || format!("{} B", format::integer(&t().number, model.with(|m| m.kv_bytes_per_token.get())))}</dd>
         </dl>
     }
 }

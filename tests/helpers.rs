@@ -14,7 +14,7 @@ use vramfit_core::report;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{Field, Mode, ModelRef, ScenarioInput};
 use vramfit_core::term::Term;
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::FitStatus;
 use wasm_bindgen_test::*;
 
@@ -48,10 +48,13 @@ fn numbers_are_written_for_each_language() {
     assert_eq!(format::decimal(&en, -1.5, 1), "-1.5");
     assert_eq!(format::decimal(&en, f64::NAN, 2), "—");
     assert_eq!(
-        format::bytes(&es, DisplayUnit::Gb, 18_781_116_006),
+        format::bytes(&es, DisplayUnit::Gb, Bytes(18_781_116_006)),
         "18,78 GB"
     );
-    assert_eq!(format::bytes(&en, DisplayUnit::Gib, 1 << 30), "1.00 GiB");
+    assert_eq!(
+        format::bytes(&en, DisplayUnit::Gib, Bytes(1 << 30)),
+        "1.00 GiB"
+    );
     assert_eq!(format::percent(&es, 78.3), "78,3 %");
     assert_eq!(format::percent(&en, 125.0), "125%");
     assert_eq!(format::input_value(&es, 0.5), "0,5");

@@ -16,7 +16,7 @@ use vramfit_core::methods::MethodId;
 use vramfit_core::report;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{Mode, ModelRef, ScenarioInput};
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -38,7 +38,7 @@ fn entry(id: &str, at: u64, notes: &str) -> Entry {
     e.prediction = Prediction::new(18.0, DisplayUnit::Gb);
     e.observed = Some(Observed {
         method: MethodId::Quick,
-        total_bytes: 18_781_116_006,
+        total_bytes: Bytes(18_781_116_006),
     });
     e.notes = notes.into();
     e.normalize();

@@ -13,7 +13,7 @@ use vramfit_core::methods::MethodId;
 use vramfit_core::report;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::ScenarioInput;
-use vramfit_core::units::{DisplayUnit, GB};
+use vramfit_core::units::{Bytes, DisplayUnit, GB};
 use vramfit_core::verdict::Verdict;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -77,7 +77,7 @@ async fn ring_states_at_each_threshold() {
     ];
     for (pct, status) in cases {
         let root = host();
-        let verdict = Verdict::new(pct * GB, 100 * GB);
+        let verdict = Verdict::new(Bytes(pct * GB), Bytes(100 * GB));
         leptos::mount::mount_to(root.clone(), move || {
             view! { <UtilizationRing verdict=verdict.clone() unit=DisplayUnit::Gb /> }
         })
@@ -105,7 +105,7 @@ async fn ring_states_at_each_threshold() {
 #[wasm_bindgen_test]
 async fn ring_says_what_is_missing_when_over() {
     let root = host();
-    let verdict = Verdict::new(30 * GB, 24 * GB);
+    let verdict = Verdict::new(Bytes(30 * GB), Bytes(24 * GB));
     leptos::mount::mount_to(root.clone(), move || {
         view! { <UtilizationRing verdict=verdict.clone() unit=DisplayUnit::Gb /> }
     })
@@ -240,7 +240,7 @@ async fn breakdown_rows_add_up_to_the_total() {
     let doc = report::build(&Request::default()).unwrap();
     let rows = figures::breakdown_rows(&doc.estimate);
     assert_eq!(
-        rows.iter().map(|r| r.bytes).sum::<u64>(),
+        rows.iter().map(|r| r.bytes).sum::<Bytes>(),
         doc.estimate.total_bytes
     );
     let shares: f64 = rows.iter().map(|r| r.share_pct).sum();
@@ -271,7 +271,7 @@ async fn breakdown_rows_add_up_to_the_total() {
             ScenarioInput::default(),
         );
         let expected = report::build(&input).unwrap().estimate.total_bytes;
-        assert_eq!(sum, expected, "{method}");
+        assert_eq!(expected, sum, "{method}");
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::curve::{short_tokens, ContextCurve, Geometry};
 use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 
 /// View box of the chart.
 const WIDTH: f64 = 480.0;
@@ -52,7 +52,7 @@ pub fn ContextChart(
                     {y_ticks.into_iter().map(|b| view! {
                         <line x1=g.left x2=g.right y1=g.y(b) y2=g.y(b) />
                         <text class="vf-chart__label" x=g.left - 6.0 y=g.y(b) + 4.0 text-anchor="end">
-                            {format::decimal(&t.number, u.of(b), if u.of(b).fract() == 0.0 { 0 } else { 1 })}
+                            {format::decimal(&t.number, Bytes(b).in_unit(u), if Bytes(b).in_unit(u).fract() == 0.0 { 0 } else { 1 })}
                         </text>
                     }).collect_view()}
                     {x_ticks.into_iter().map(|x| view! {
@@ -67,7 +67,7 @@ pub fn ContextChart(
                     x1=g.left x2=g.right y1=usable_y y2=usable_y
                 />
                 <text class="vf-chart__usable-label" x=g.left + 6.0 y=usable_y - 6.0 text-anchor="start">
-                    {(t.chart_usable)(&format::bytes(&t.number, u, c.usable_bytes))}
+                    {(t.chart_usable)(&format::bytes(&t.number, u, Bytes(c.usable_bytes)))}
                 </text>
                 <path class="vf-chart__curve" data-testid="chart-curve" clip-path="url(#vf-chart-clip)" d=g.path(&c) />
                 {crossing.map(|m| view! {
@@ -101,7 +101,7 @@ pub fn ContextChart(
                     view! {
                         <tr data-context=p.context data-bytes=p.needed_bytes data-fits=fits.to_string()>
                             <td class="vf-num">{format::integer(&t.number, p.context)}</td>
-                            <td class="vf-num">{format::bytes(&t.number, u, p.needed_bytes)}</td>
+                            <td class="vf-num">{format::bytes(&t.number, u, Bytes(p.needed_bytes))}</td>
                             <td aria-hidden="true">{if fits { "✓" } else { "✕" }}</td>
                         </tr>
                     }

@@ -5,7 +5,7 @@
 use crate::components::status_icon;
 use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::Verdict;
 
 /// Radius of the small ring (view box 0 0 40 40).
@@ -19,7 +19,7 @@ pub fn CompactBar(
     verdict: Signal<Verdict>,
     /// The selected method's total, in bytes.
     #[prop(into)]
-    total: Signal<u64>,
+    total: Signal<Bytes>,
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,

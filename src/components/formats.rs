@@ -2,11 +2,10 @@
 //! with a "by hand" choice that opens the numeric field.
 
 use crate::components::NumberField;
-use crate::figures::{kv_dtype_of, KV_DTYPES};
 use crate::i18n::use_lang;
 use leptos::prelude::*;
 use vramfit_core::request::Request;
-use vramfit_core::scenario::{Field, WeightFormat};
+use vramfit_core::scenario::{Field, KvDtype, WeightFormat};
 
 /// The named weight formats (the core's list) and "bits by hand".
 #[component]
@@ -69,25 +68,25 @@ pub fn KvDtypePicker(
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
-    let preset = move || input.with(|i| kv_dtype_of(i.scenario.kv_bytes));
+    let preset = move || input.with(|i| KvDtype::offered_for(i.scenario.kv_bytes));
     let by_hand = RwSignal::new(preset().is_none());
     let manual = move || by_hand.get() || preset().is_none();
     view! {
         <fieldset class="vf-fieldset">
             <legend class="vf-field__label">{move || t().kv_dtype_label}</legend>
             <div class="vf-seg vf-seg--wrap" role="group" data-testid="kv-dtype">
-                {KV_DTYPES.into_iter().enumerate().map(|(n, (label, bytes))| view! {
+                {KvDtype::OFFERED.into_iter().map(|dtype| view! {
                     <button
                         type="button"
                         class="vf-seg__option"
-                        data-testid=format!("kv-dtype-{}", label.split('/').next().unwrap_or(label).to_lowercase())
-                        aria-pressed=move || (!manual() && preset() == Some(n)).to_string()
+                        data-testid=format!("kv-dtype-{}", dtype.id())
+                        aria-pressed=move || (!manual() && preset() == Some(dtype)).to_string()
                         on:click=move |_| {
                             by_hand.set(false);
-                            input.update(|i| i.scenario.kv_bytes = bytes);
+                            input.update(|i| i.scenario.set_kv_dtype(dtype));
                         }
                     >
-                        {label}
+                        {dtype.label()}
                     </button>
                 }).collect_view()}
                 <button

@@ -1,7 +1,7 @@
 //! Numbers written for a language. Pure functions: the values (bytes,
 //! percentages) come from the core; only their spelling is decided here.
 
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 
 /// How a language writes numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +55,12 @@ pub fn integer(style: &NumberStyle, n: u64) -> String {
 }
 
 /// Bytes in `unit` with two decimals and the unit label (`"18,78 GB"`).
-pub fn bytes(style: &NumberStyle, unit: DisplayUnit, bytes: u64) -> String {
-    format!("{} {}", decimal(style, unit.of(bytes), 2), unit.label())
+pub fn bytes(style: &NumberStyle, unit: DisplayUnit, bytes: Bytes) -> String {
+    format!(
+        "{} {}",
+        decimal(style, bytes.in_unit(unit), 2),
+        unit.label()
+    )
 }
 
 /// A percentage already rounded by the core (`78.3`, `125`): one decimal

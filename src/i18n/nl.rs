@@ -14,6 +14,7 @@ use vramfit_core::scenario::{
     Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
 };
 use vramfit_core::term::Term;
+use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::FitStatus;
 
 /// Decimal comma, point between thousands.
@@ -608,7 +609,7 @@ fn no_speed(reason: &NoSpeed) -> String {
 }
 
 fn planner_error(e: &PlannerError) -> String {
-    let gb = |bytes: u64| format::decimal(&NUMBER, bytes as f64 / 1e9, 3);
+    let gb = |bytes: Bytes| format::decimal(&NUMBER, bytes.in_unit(DisplayUnit::Gb), 3);
     let problem = match e.problem {
         KnobProblem::NotANumber => "is geen getal".to_string(),
         KnobProblem::OutOfRange { min, max } => {

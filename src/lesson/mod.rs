@@ -22,7 +22,7 @@ use vramfit_core::report::Report;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{Field, ScenarioInput, WeightFormat};
 use vramfit_core::term::Term;
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 
 /// What the student has done (not read) since the page opened.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -319,15 +319,15 @@ fn Predict(
             <div class="vf-lesson__reveal" data-testid="lesson-result" role="status">
                 <dl class="vf-lesson__compare">
                     <dt>{t().predicted}</dt>
-                    <dd class="vf-num" data-testid="lesson-predicted" data-bytes=d.predicted_bytes.to_string()>
+                    <dd class="vf-num" data-testid="lesson-predicted" data-bytes=d.predicted_bytes.get().to_string()>
                         {format!("{} {}", text::number(l, prediction.value, 2), shown.label())}
                     </dd>
                     <dt>{t().observed}</dt>
-                    <dd class="vf-num" data-testid="lesson-observed" data-bytes=d.observed_bytes.to_string()>
+                    <dd class="vf-num" data-testid="lesson-observed" data-bytes=d.observed_bytes.get().to_string()>
                         {text::bytes(l, shown, d.observed_bytes)}
                         <span class="vf-lesson__aside">
                             " = " {text::bytes(l, other, d.observed_bytes)} " = "
-                            {format!("{} B", d.observed_bytes)}
+                            {format!("{} B", d.observed_bytes.get())}
                         </span>
                     </dd>
                     <dt>{t().discrepancy}</dt>
@@ -477,6 +477,13 @@ fn effective_bits(input: &ScenarioInput) -> f64 {
         .map_or(input.weight_bits, |m| m as f64 / 1_000.0)
 }
 
+/// `to − from` in bytes, and as a percentage of `from` (none from 0).
+fn delta(from: Bytes, to: Bytes) -> (i64, Option<f64>) {
+    let diff = to.minus(from);
+    let pct = (from > Bytes::ZERO).then(|| diff as f64 / from.get() as f64 * 100.0);
+    (diff, pct)
+}
+
 /// Components whose bytes differ between two results (a component one
 /// method does not have counts as 0 bytes there).
 fn changed_terms(lang: Lang, a: &MethodResult, b: &MethodResult) -> Vec<&'static str> {
@@ -488,7 +495,9 @@ fn changed_terms(lang: Lang, a: &MethodResult, b: &MethodResult) -> Vec<&'static
     }
     terms
         .into_iter()
-        .filter(|t| a.components.get(*t).unwrap_or(0) != b.components.get(*t).unwrap_or(0))
+        .filter(|t| {
+            a.components.get(*t).unwrap_or_default() != b.components.get(*t).unwrap_or_default()
+        })
         .map(|t| text::term_name(lang, t))
         .collect()
 }
@@ -541,14 +550,8 @@ fn Isolate(
                 let result = v.input.run().ok();
                 let (total, delta, terms) = match (&base, &result) {
                     (Some(b), Some(r)) => {
-                        let diff = r.total_bytes as i128 - b.total_bytes as i128;
-                        let diff = i64::try_from(diff).unwrap_or(if diff < 0 {
-                            i64::MIN
-                        } else {
-                            i64::MAX
-                        });
-                        let pct = (b.total_bytes > 0)
-                            .then(|| diff as f64 / b.total_bytes as f64 * 100.0)
+                        let (diff, pct) = delta(b.total_bytes, r.total_bytes);
+                        let pct = pct
                             .map(|p| format!(" ({})", text::percent(l, p, true)))
                             .unwrap_or_default();
                         let terms = changed_terms(l, b, r);
@@ -722,14 +725,8 @@ fn Investigate(
             .unwrap_or_else(|| format!("{} GB", text::short(l, base.scenario.gpu_memory_gb)));
         let difference = match (&a, &b) {
             (Some(a), Some(b)) => {
-                let diff = b.total_bytes as i128 - a.total_bytes as i128;
-                let diff =
-                    i64::try_from(diff).unwrap_or(if diff < 0 { i64::MIN } else { i64::MAX });
-                let pct = if a.total_bytes > 0 {
-                    text::percent(l, diff as f64 / a.total_bytes as f64 * 100.0, true)
-                } else {
-                    "—".into()
-                };
+                let (diff, pct) = delta(a.total_bytes, b.total_bytes);
+                let pct = pct.map_or_else(|| "—".into(), |p| text::percent(l, p, true));
                 text::comparison(l, &text::signed_bytes(l, u, diff), &pct)
             }
             _ => String::new(),

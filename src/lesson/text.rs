@@ -4,7 +4,7 @@
 
 use vramfit_core::methods::MethodId;
 use vramfit_core::term::Term;
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::FitStatus;
 
 /// The language of the lesson and the notebook.
@@ -69,8 +69,8 @@ pub fn short(lang: Lang, value: f64) -> String {
 }
 
 /// Bytes in `unit` with two decimals and the unit label (`"18,78 GB"`).
-pub fn bytes(lang: Lang, unit: DisplayUnit, bytes: u64) -> String {
-    format!("{} {}", number(lang, unit.of(bytes), 2), unit.label())
+pub fn bytes(lang: Lang, unit: DisplayUnit, bytes: Bytes) -> String {
+    format!("{} {}", number(lang, bytes.in_unit(unit), 2), unit.label())
 }
 
 /// A signed difference in `unit` (`"+0,78 GB"`, `"−1,20 GiB"`).

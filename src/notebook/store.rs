@@ -35,7 +35,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
-use vramfit_core::units::{DisplayUnit, GB};
+use vramfit_core::units::{Bytes, DisplayUnit};
 
 /// Where the notebook lives in `localStorage`; the same for every language.
 pub const KEY: &str = "vramfit.notebook.v1";
@@ -62,14 +62,8 @@ impl Prediction {
     }
 
     /// The prediction in bytes, rounded (saturating for absurd values).
-    pub fn bytes(&self) -> u64 {
-        let bytes = self.value * self.unit.bytes() as f64;
-        if bytes.is_finite() && bytes > 0.0 {
-            // `as` saturates at u64::MAX.
-            bytes.round() as u64
-        } else {
-            0
-        }
+    pub fn bytes(&self) -> Bytes {
+        Bytes::from_unit(self.value, self.unit)
     }
 }
 
@@ -77,14 +71,14 @@ impl Prediction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observed {
     pub method: MethodId,
-    pub total_bytes: u64,
+    pub total_bytes: Bytes,
 }
 
 /// Prediction minus observation.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Discrepancy {
-    pub predicted_bytes: u64,
-    pub observed_bytes: u64,
+    pub predicted_bytes: Bytes,
+    pub observed_bytes: Bytes,
     /// `predicted − observed`: positive when the prediction was too high.
     pub difference_bytes: i64,
     /// The difference as a percentage of the observed total; `None` when
@@ -96,11 +90,9 @@ pub struct Discrepancy {
 pub fn discrepancy(prediction: &Prediction, observed: &Observed) -> Discrepancy {
     let predicted = prediction.bytes();
     let observed_bytes = observed.total_bytes;
-    let difference = predicted as i128 - observed_bytes as i128;
-    let difference_bytes =
-        i64::try_from(difference).unwrap_or(if difference < 0 { i64::MIN } else { i64::MAX });
-    let percent = (observed_bytes > 0).then(|| {
-        let pct = difference as f64 / observed_bytes as f64 * 100.0;
+    let difference_bytes = predicted.minus(observed_bytes);
+    let percent = (observed_bytes > Bytes::ZERO).then(|| {
+        let pct = difference_bytes as f64 / observed_bytes.get() as f64 * 100.0;
         (pct * 100.0).round() / 100.0
     });
     Discrepancy {
@@ -309,7 +301,7 @@ fn migrate_v0_entry(index: usize, raw: &Value) -> Option<Entry> {
         .filter(|v| v.is_finite() && *v >= 0.0)
         .map(|v| Observed {
             method: entry.scenario.method,
-            total_bytes: (v * GB as f64).round() as u64,
+            total_bytes: Bytes::from_unit(v, DisplayUnit::Gb),
         });
     entry.notes = text("note");
     entry.normalize();

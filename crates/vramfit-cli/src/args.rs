@@ -4,7 +4,7 @@ use std::path::Path;
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{
-    AttnImpl, Field, Mode, ModelRef, Optimizer, Precision, ScenarioInput, WeightFormat,
+    AttnImpl, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, ScenarioInput, WeightFormat,
 };
 
 /// What the command line asked for.
@@ -50,16 +50,6 @@ planner (real model), else allocator, range, quick; training, allocator
 Omitted options take seed 004's worked example (8B, 32 layers, 8 KV heads,
 head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB) and seed 000's
 reserves (2 GiB runtime, 4 GiB activation, 15 % margin).";
-
-/// KV-cache dtypes by name, in bytes per element.
-const KV_DTYPES: [(&str, f64); 6] = [
-    ("fp32", 4.0),
-    ("bf16", 2.0),
-    ("fp16", 2.0),
-    ("fp8", 1.0),
-    ("int8", 1.0),
-    ("int4", 0.5),
-];
 
 /// Parses the arguments (without the program name).
 pub fn parse(args: &[String]) -> Result<Command, String> {
@@ -206,17 +196,13 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.set_weight_format(format);
         }
         "--kv-dtype" => {
-            let bytes = KV_DTYPES
-                .iter()
-                .find(|(name, _)| name.eq_ignore_ascii_case(text.trim()))
-                .map(|(_, b)| *b)
-                .ok_or_else(|| {
-                    format!(
-                        "unknown KV dtype `{text}` (known: {})",
-                        list(&KV_DTYPES.map(|d| d.0))
-                    )
-                })?;
-            input.kv_bytes = bytes;
+            let dtype = KvDtype::from_name(text).ok_or_else(|| {
+                format!(
+                    "unknown KV dtype `{text}` (known: {})",
+                    list(&KvDtype::ALL.map(|d| d.id()))
+                )
+            })?;
+            input.set_kv_dtype(dtype);
         }
         "--precision" => {
             input.precision = Precision::from_name(text)

@@ -66,7 +66,7 @@ mod tests {
     #[test]
     fn failures_are_one_line_each_after_a_summary() {
         let mut reference = kit::reference();
-        reference.examples[0].expected.total_bytes = 1;
+        reference.examples[0].expected.total_bytes = vramfit_core::units::Bytes(1);
         let failures = kit::check(&reference);
         let err = summary(reference.examples.len(), &failures).unwrap_err();
         let lines: Vec<&str> = err.lines().collect();

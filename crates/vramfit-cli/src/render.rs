@@ -4,7 +4,7 @@
 use vramfit_core::advice::Change;
 use vramfit_core::catalog::gpus;
 use vramfit_core::report::{ModelFacts, Report};
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 
 const UNIT: DisplayUnit = DisplayUnit::Gb;
 
@@ -12,12 +12,12 @@ const UNIT: DisplayUnit = DisplayUnit::Gb;
 /// terms kept outside it, then the verdict and the single adjustments.
 pub fn estimate(doc: &Report) -> String {
     let est = &doc.estimate;
-    let line = |name: &str, bytes: u64| format!("{:<18}{:>9}\n", name, UNIT.format(bytes));
+    let line = |name: &str, bytes: Bytes| format!("{:<18}{:>9}\n", name, bytes.display(UNIT));
     let (outside, inside): (Vec<_>, Vec<_>) = est
         .components
         .0
         .iter()
-        .filter(|c| c.bytes > 0)
+        .filter(|c| c.bytes > Bytes::ZERO)
         .partition(|c| est.outside_total.contains(&c.term));
     let mut out = format!("method: {}\n", est.method.id());
     for c in inside {
@@ -30,14 +30,14 @@ pub fn estimate(doc: &Report) -> String {
     if let (Some(low), Some(high)) = (est.low_bytes, est.high_bytes) {
         out += &format!(
             "range             {} – {}\n",
-            UNIT.format(low),
-            UNIT.format(high)
+            low.display(UNIT),
+            high.display(UNIT)
         );
     }
     out.push('\n');
     out += &verdict(doc);
     if let Some(seed) = est.seed_verdict {
-        out += &format!("seed verdict: {}\n", seed.replace('_', " "));
+        out += &format!("seed verdict: {}\n", seed.id().replace('_', " "));
     }
     out += &speed(doc);
     out
@@ -67,25 +67,25 @@ fn speed(doc: &Report) -> String {
 /// "fits ..." or "short by ... ; N single adjustments fit" and the list.
 fn verdict(doc: &Report) -> String {
     let v = &doc.estimate.verdict;
-    let usable = UNIT.format(v.usable_bytes);
-    if v.short_by_bytes == 0 {
+    let usable = v.usable_bytes.display(UNIT);
+    if v.short_by_bytes == Bytes::ZERO {
         return format!(
             "fits {usable} usable: {:.1} % ({}), {} to spare\n",
             v.percent(),
             v.status.id(),
-            UNIT.format(v.headroom_bytes)
+            v.headroom_bytes.display(UNIT)
         );
     }
     let n = doc.suggestions.len();
     let mut out = format!(
         "short by {} of {usable} usable ({:.1} %); {n} single adjustment{} fit{}\n",
-        UNIT.format(v.short_by_bytes),
+        v.short_by_bytes.display(UNIT),
         v.percent(),
         if n == 1 { "" } else { "s" },
         if n == 1 { "s" } else { "" },
     );
     for s in &doc.suggestions {
-        let need = v.usable_bytes.saturating_sub(s.margin_bytes);
+        let need = v.usable_bytes - s.margin_bytes;
         let cost = serde_json::to_value(s.cost)
             .ok()
             .and_then(|c| c.as_str().map(|c| c.replace('_', " ")))
@@ -93,7 +93,7 @@ fn verdict(doc: &Report) -> String {
         out += &format!(
             "  -> {}: {} ({cost})\n",
             change(&s.change),
-            UNIT.format(need)
+            need.display(UNIT)
         );
     }
     out
@@ -132,7 +132,7 @@ pub fn model(m: &ModelFacts) -> String {
     out += &format!("kv heads × dim    {} × {}\n", m.kv_heads, m.head_dim);
     out += &format!(
         "KV per token      {} B (FP16/BF16 cache)\n",
-        m.kv_bytes_per_token
+        m.kv_bytes_per_token.get()
     );
     out
 }

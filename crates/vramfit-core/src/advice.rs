@@ -12,6 +12,7 @@ use crate::catalog::gpus;
 use crate::methods::{self, MethodId, MethodResult};
 use crate::request::Request;
 use crate::scenario::{Mode, Precision, Scenario, WeightFormat};
+use crate::units::Bytes;
 use serde::Serialize;
 
 /// Formats a suggestion may propose for any model.
@@ -122,9 +123,9 @@ impl Change {
 pub struct Suggestion {
     pub change: Change,
     /// The method's total after the change.
-    pub total_bytes: u64,
+    pub total_bytes: Bytes,
     /// Usable memory left after the change.
-    pub margin_bytes: u64,
+    pub margin_bytes: Bytes,
     pub cost: Cost,
 }
 
@@ -163,7 +164,7 @@ fn rerun(
 }
 
 fn fits(r: &MethodResult) -> bool {
-    r.verdict.short_by_bytes == 0
+    r.verdict.short_by_bytes == Bytes::ZERO
 }
 
 /// Largest `n` in `1..=max` for which `fits_at(n)`, assuming it is monotone

@@ -22,6 +22,7 @@ use crate::methods::{MethodId, MethodResult};
 use crate::report::APP_VERSION;
 use crate::request::Request;
 use crate::scenario::{Field, ModelRef, Precision, ScenarioInput};
+use crate::units::Bytes;
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -67,7 +68,7 @@ pub struct Citation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Expected {
     pub method: MethodId,
-    pub total_bytes: u64,
+    pub total_bytes: Bytes,
     /// Every component, in the method's order.
     pub components: ComponentBytes,
 }
@@ -75,7 +76,7 @@ pub struct Expected {
 /// Named byte counts that keep their order in JSON (an object, as in the
 /// `vramfit/1` document).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ComponentBytes(pub Vec<(String, u64)>);
+pub struct ComponentBytes(pub Vec<(String, Bytes)>);
 
 impl Serialize for ComponentBytes {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -97,7 +98,7 @@ impl<'de> Deserialize<'de> for ComponentBytes {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut out = Vec::new();
-                while let Some((name, bytes)) = map.next_entry::<String, u64>()? {
+                while let Some((name, bytes)) = map.next_entry::<String, Bytes>()? {
                     out.push((name, bytes));
                 }
                 Ok(ComponentBytes(out))
@@ -451,7 +452,8 @@ pub fn check_example(example: &KitExample) -> Option<KitFailure> {
     if result.total_bytes != expected.total_bytes {
         problems.push(format!(
             "total_bytes expected {}, got {}",
-            expected.total_bytes, result.total_bytes
+            expected.total_bytes.get(),
+            result.total_bytes.get()
         ));
     }
     let got = ComponentBytes::of(&result);
@@ -459,14 +461,21 @@ pub fn check_example(example: &KitExample) -> Option<KitFailure> {
         match got.0.iter().find(|(n, _)| n == name) {
             Some((_, actual)) if actual == bytes => {}
             Some((_, actual)) => {
-                problems.push(format!("{name} expected {bytes}, got {actual}"));
+                problems.push(format!(
+                    "{name} expected {}, got {}",
+                    bytes.get(),
+                    actual.get()
+                ));
             }
-            None => problems.push(format!("{name} expected {bytes}, got no such component")),
+            None => problems.push(format!(
+                "{name} expected {}, got no such component",
+                bytes.get()
+            )),
         }
     }
     for (name, actual) in &got.0 {
         if !expected.components.0.iter().any(|(n, _)| n == name) {
-            problems.push(format!("{name} not expected, got {actual}"));
+            problems.push(format!("{name} not expected, got {}", actual.get()));
         }
     }
     if problems.is_empty() {
@@ -662,9 +671,9 @@ mod tests {
         assert_eq!(
             e.expected.components.0,
             [
-                ("weights".to_string(), 16_000_000_000),
-                ("kv_cache".to_string(), 1_073_741_824),
-                ("overhead".to_string(), 1_707_374_182),
+                ("weights".to_string(), Bytes(16_000_000_000)),
+                ("kv_cache".to_string(), Bytes(1_073_741_824)),
+                ("overhead".to_string(), Bytes(1_707_374_182)),
             ]
         );
         assert_eq!(
@@ -690,7 +699,7 @@ mod tests {
             .0
             .iter()
             .find(|(n, _)| n == "kv_cache");
-        assert_eq!(kv.map(|(_, b)| *b), Some(127_401_984));
+        assert_eq!(kv.map(|(_, b)| *b), Some(Bytes(127_401_984)));
         // Seed 000 (methodology.md, lesson).
         let e = by_name(&kit, "seed000-7b-inference-4k-24gib");
         assert_eq!(e.expected.method, MethodId::Lesson);
@@ -713,10 +722,10 @@ mod tests {
                 .iter()
                 .find(|(n, _)| n == name)
                 .unwrap();
-            format!("{:.2}", *bytes as f64 / 1e9)
+            bytes.display(crate::units::DisplayUnit::Gb)
         };
-        assert_eq!(gb2("weights"), "16.12");
-        assert_eq!(gb2("overhead"), "0.75");
+        assert_eq!(gb2("weights"), "16.12 GB");
+        assert_eq!(gb2("overhead"), "0.75 GB");
         // The same 8B FP16 example under seed 000's method (methodology.md).
         assert_eq!(
             by_name(&kit, "seed004-8b-fp16-8k-24gb@lesson")
@@ -757,8 +766,8 @@ mod tests {
     #[test]
     fn a_tampered_kit_fails_with_one_clear_line_per_example() {
         let mut kit = reference();
-        kit.examples[0].expected.total_bytes += 1;
-        kit.examples[0].expected.components.0[1].1 = 1;
+        kit.examples[0].expected.total_bytes = kit.examples[0].expected.total_bytes + Bytes(1);
+        kit.examples[0].expected.components.0[1].1 = Bytes(1);
         kit.examples[1].inputs.scenario.layers = 0;
         let failures = check(&kit);
         assert_eq!(failures.len(), 2);

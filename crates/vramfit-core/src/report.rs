@@ -10,6 +10,7 @@ use crate::request::{Request, RequestError};
 use crate::scenario::{ModelRef, Scenario, ScenarioInput};
 #[cfg(test)]
 use crate::term::Term;
+use crate::units::Bytes;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -35,7 +36,7 @@ pub struct ModelFacts {
     /// chosen KV dtype and the scenario's context, across the layers that
     /// still grow there (a sliding window already full adds nothing; a
     /// latent layer adds its latent; typed numbers are all full attention).
-    pub kv_bytes_per_token: u64,
+    pub kv_bytes_per_token: Bytes,
     /// Layers by attention kind (a real model only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub layers_by_kind: Vec<LayerCount>,
@@ -85,9 +86,9 @@ impl ModelFacts {
 /// Bytes one more token adds to one sequence's cache at the scenario's
 /// context: sliding and chunked layers that have reached their window no
 /// longer grow, linear layers never do.
-fn growth_at_context(model: &ModelSpec, s: &Scenario) -> u64 {
-    let at = |tokens: u64| model.kv_cache_bytes(tokens, 1, s.kv_milli_bits);
-    at(s.context.saturating_add(1)).saturating_sub(at(s.context))
+fn growth_at_context(model: &ModelSpec, s: &Scenario) -> Bytes {
+    let at = |tokens: u64| Bytes(model.kv_cache_bytes(tokens, 1, s.kv_milli_bits));
+    at(s.context.saturating_add(1)) - at(s.context)
 }
 
 /// The whole document.
@@ -221,13 +222,13 @@ mod tests {
         let doc = build(&Request::new(MethodId::Allocator, input)).unwrap();
         let gb2 = |term: Term| {
             let bytes = doc.estimate.components.get(term).unwrap();
-            format!("{:.2}", bytes as f64 / 1e9)
+            bytes.display(crate::units::DisplayUnit::Gb)
         };
-        assert_eq!(gb2(Term::Weights), "16.12");
-        assert_eq!(gb2(Term::Gradients), "0.05");
-        assert_eq!(gb2(Term::Optimizer), "0.11");
-        assert_eq!(gb2(Term::StepWorkspace), "0.05");
-        assert_eq!(gb2(Term::Overhead), "0.75");
+        assert_eq!(gb2(Term::Weights), "16.12 GB");
+        assert_eq!(gb2(Term::Gradients), "0.05 GB");
+        assert_eq!(gb2(Term::Optimizer), "0.11 GB");
+        assert_eq!(gb2(Term::StepWorkspace), "0.05 GB");
+        assert_eq!(gb2(Term::Overhead), "0.75 GB");
         // RTX 3090 (24 GB): does not fit.
         assert_eq!(
             doc.estimate.verdict.status,

@@ -146,6 +146,7 @@ mod tests {
     use super::*;
     use crate::methods::Refusal;
     use crate::scenario::{Knob, KnobProblem, PlannerError};
+    use crate::units::Bytes;
 
     #[test]
     fn json_is_one_flat_object_with_the_method_first() {
@@ -218,7 +219,7 @@ mod tests {
             reason: Refusal::Knob(PlannerError {
                 knob: Knob::OffloadGb,
                 problem: KnobProblem::AboveHostRam {
-                    max_bytes: 8_000_000_000,
+                    max_bytes: Bytes(8_000_000_000),
                 },
             }),
         };

@@ -8,6 +8,7 @@ use crate::catalog::{gpus, models};
 use crate::methods::{self, MethodId};
 use crate::request::Request;
 use crate::scenario::{ModelRef, Scenario, ScenarioInput, WeightFormat};
+use crate::units::Bytes;
 use crate::verdict::FitStatus;
 use serde::Serialize;
 
@@ -26,7 +27,7 @@ pub struct FitRow {
     pub gpu: &'static str,
     pub format: WeightFormat,
     /// The method's total on the most loaded GPU.
-    pub total_bytes: u64,
+    pub total_bytes: Bytes,
     pub status: FitStatus,
 }
 

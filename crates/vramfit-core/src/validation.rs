@@ -13,6 +13,7 @@ use crate::request::Request;
 use crate::scenario::{
     AttnImpl, Mode, ModelRef, Optimizer, Precision, ScenarioInput, WeightFormat,
 };
+use crate::units::{Bytes, DisplayUnit};
 use serde::Deserialize;
 
 /// The recorded measurement files, embedded: the seed's rows, and the
@@ -175,10 +176,11 @@ pub fn compare() -> Result<Vec<Comparison>, String> {
         .filter(|r| r.status == "ok")
         .map(|row| {
             let result = input_of(&row)?.run().map_err(|e| e.to_string())?;
+            let predicted = result.total_bytes.get();
             Ok(Comparison {
                 label: label(&row.scenario),
-                predicted_bytes: result.total_bytes,
-                error_centi_pct: error_centi_pct(result.total_bytes, row.measured_total_bytes),
+                predicted_bytes: predicted,
+                error_centi_pct: error_centi_pct(predicted, row.measured_total_bytes),
                 reference_error_centi_pct: row
                     .vramcalc_predicted_bytes
                     .map(|p| error_centi_pct(p, row.measured_total_bytes)),
@@ -190,7 +192,7 @@ pub fn compare() -> Result<Vec<Comparison>, String> {
 
 /// The comparison as a Markdown table, with max and mean absolute error.
 pub fn markdown(rows: &[Comparison]) -> String {
-    let gb = |b: u64| format!("{:.2} GB", b as f64 / 1e9);
+    let gb = |b: u64| Bytes(b).display(DisplayUnit::Gb);
     let pct = |c: i64| format!("{:+.2} %", c as f64 / 100.0);
     let mut out = String::from(
         "| model | scenario | GPU | measured | vramfit | error | seed 003 error (recomputed from its rounded GB) |\n|---|---|---|---|---|---|---|\n",

@@ -5,6 +5,7 @@
 //! *con margen*, `85 % < u ≤ 100 %` *ajustada*, `u > 100 %` *no cabe*.
 //! The utilization is never clamped: 130 % stays 130 %.
 
+use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
 /// One of the four ring states. Their ids are seed 002's Spanish words
@@ -41,16 +42,16 @@ impl FitStatus {
     /// comparisons (no floating-point edge at 60/85/100 %).
     ///
     /// ```
-    /// use vramfit_core::verdict::FitStatus;
-    /// assert_eq!(FitStatus::classify(60, 100), FitStatus::Roomy);
-    /// assert_eq!(FitStatus::classify(61, 100), FitStatus::WithMargin);
-    /// assert_eq!(FitStatus::classify(85, 100), FitStatus::WithMargin);
-    /// assert_eq!(FitStatus::classify(100, 100), FitStatus::Tight);
-    /// assert_eq!(FitStatus::classify(101, 100), FitStatus::DoesNotFit);
+    /// use vramfit_core::{units::Bytes, verdict::FitStatus};
+    /// assert_eq!(FitStatus::classify(Bytes(60), Bytes(100)), FitStatus::Roomy);
+    /// assert_eq!(FitStatus::classify(Bytes(61), Bytes(100)), FitStatus::WithMargin);
+    /// assert_eq!(FitStatus::classify(Bytes(85), Bytes(100)), FitStatus::WithMargin);
+    /// assert_eq!(FitStatus::classify(Bytes(100), Bytes(100)), FitStatus::Tight);
+    /// assert_eq!(FitStatus::classify(Bytes(101), Bytes(100)), FitStatus::DoesNotFit);
     /// ```
-    pub fn classify(total: u64, usable: u64) -> FitStatus {
-        let total = total as u128;
-        let usable = usable as u128;
+    pub fn classify(total: Bytes, usable: Bytes) -> FitStatus {
+        let total = total.get() as u128;
+        let usable = usable.get() as u128;
         if total * 100 <= usable * 60 {
             FitStatus::Roomy
         } else if total * 100 <= usable * 85 {
@@ -72,13 +73,13 @@ pub struct Verdict {
     pub utilization: f64,
     /// What is compared with usable memory, in bytes (the total, plus
     /// whatever a method keeps outside it, such as the allocator's overhead).
-    pub needed_bytes: u64,
+    pub needed_bytes: Bytes,
     /// Memory the method counts as usable on the most loaded GPU, in bytes.
-    pub usable_bytes: u64,
+    pub usable_bytes: Bytes,
     /// Bytes missing for the estimate to fit (0 when it fits).
-    pub short_by_bytes: u64,
+    pub short_by_bytes: Bytes,
     /// Bytes to spare when it fits (0 when it does not).
-    pub headroom_bytes: u64,
+    pub headroom_bytes: Bytes,
 }
 
 impl Verdict {
@@ -87,14 +88,14 @@ impl Verdict {
     /// A zero `usable` cannot come out of validated input; it is still
     /// handled (utilization reads as infinitely over, reported as `f64::MAX`)
     /// so that the function is total.
-    pub fn new(total: u64, usable: u64) -> Verdict {
-        let utilization = if usable == 0 {
+    pub fn new(total: Bytes, usable: Bytes) -> Verdict {
+        let utilization = if usable == Bytes::ZERO {
             f64::MAX
         } else {
-            total as f64 / usable as f64
+            total.get() as f64 / usable.get() as f64
         };
         Verdict {
-            status: if usable == 0 {
+            status: if usable == Bytes::ZERO {
                 FitStatus::DoesNotFit
             } else {
                 FitStatus::classify(total, usable)
@@ -102,8 +103,8 @@ impl Verdict {
             utilization,
             needed_bytes: total,
             usable_bytes: usable,
-            short_by_bytes: total.saturating_sub(usable),
-            headroom_bytes: usable.saturating_sub(total),
+            short_by_bytes: total - usable,
+            headroom_bytes: usable - total,
         }
     }
 
@@ -113,7 +114,7 @@ impl Verdict {
     /// shows as 100.1 %, so the number and the state agree.
     pub fn percent(&self) -> f64 {
         let rounded = (self.utilization * 1000.0).round() / 10.0;
-        if self.short_by_bytes > 0 && rounded <= 100.0 {
+        if self.short_by_bytes > Bytes::ZERO && rounded <= 100.0 {
             100.1
         } else {
             rounded
@@ -127,11 +128,11 @@ mod tests {
 
     #[test]
     fn over_one_hundred_percent_is_not_clamped() {
-        let v = Verdict::new(130, 100);
+        let v = Verdict::new(Bytes(130), Bytes(100));
         assert_eq!(v.status, FitStatus::DoesNotFit);
         assert_eq!(v.percent(), 130.0);
-        assert_eq!(v.short_by_bytes, 30);
-        assert_eq!(v.headroom_bytes, 0);
+        assert_eq!(v.short_by_bytes, Bytes(30));
+        assert_eq!(v.headroom_bytes, Bytes::ZERO);
     }
 
     #[test]
@@ -146,22 +147,29 @@ mod tests {
             (101, FitStatus::DoesNotFit),
         ];
         for (pct, want) in cases {
-            assert_eq!(Verdict::new(pct * GBU, 100 * GBU).status, want, "{pct} %");
+            assert_eq!(
+                Verdict::new(Bytes(pct * GBU), Bytes(100 * GBU)).status,
+                want,
+                "{pct} %"
+            );
         }
     }
     const GBU: u64 = 1_000_000_000;
 
     #[test]
     fn just_over_never_reads_one_hundred() {
-        let v = Verdict::new(100_040, 100_000);
+        let v = Verdict::new(Bytes(100_040), Bytes(100_000));
         assert_eq!(v.status, FitStatus::DoesNotFit);
         assert_eq!(v.percent(), 100.1);
-        assert_eq!(Verdict::new(100_000, 100_000).percent(), 100.0);
+        assert_eq!(
+            Verdict::new(Bytes(100_000), Bytes(100_000)).percent(),
+            100.0
+        );
     }
 
     #[test]
     fn zero_usable_is_total_not_a_panic() {
-        let v = Verdict::new(1, 0);
+        let v = Verdict::new(Bytes(1), Bytes(0));
         assert_eq!(v.status, FitStatus::DoesNotFit);
         assert!(v.utilization.is_finite());
     }

@@ -44,7 +44,7 @@
 
 use super::fuzzy;
 use super::NotFound;
-use crate::units::GB;
+use crate::units::{Bytes, DisplayUnit};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -79,7 +79,7 @@ pub struct Gpu {
     /// Memory as marketed, in decimal GB (10⁹ bytes).
     pub memory_gb: f64,
     /// `memory_gb × 10⁹`, rounded to the byte: the marketed size in bytes.
-    pub memory_bytes: u64,
+    pub memory_bytes: Bytes,
     /// `GDDR6X`, `HBM3e`, `LPDDR5X unified`, ...
     pub memory_type: Option<String>,
     /// A byte figure a source gives (a tool's modelling value or a
@@ -147,30 +147,10 @@ struct CatalogFile {
     gpus: Vec<GpuRow>,
 }
 
-/// Marketed decimal GB to bytes: `gb × 10⁹`, rounded to the byte.
-///
-/// A size that is not a positive finite number gives 0 (the catalog test
-/// rules that out for the checked-in file); a huge one saturates.
-///
-/// ```
-/// use vramfit_core::catalog::gpus::gb_to_bytes;
-/// assert_eq!(gb_to_bytes(24.0), 24_000_000_000);
-/// assert_eq!(gb_to_bytes(141.0), 141_000_000_000);
-/// assert_eq!(gb_to_bytes(f64::NAN), 0);
-/// ```
-pub fn gb_to_bytes(gb: f64) -> u64 {
-    if gb.is_finite() && gb > 0.0 {
-        // `as` saturates at u64::MAX; the value is positive and finite.
-        (gb * GB as f64).round() as u64
-    } else {
-        0
-    }
-}
-
 impl From<GpuRow> for Gpu {
     fn from(row: GpuRow) -> Gpu {
         Gpu {
-            memory_bytes: gb_to_bytes(row.memory_gb),
+            memory_bytes: Bytes::from_unit(row.memory_gb, DisplayUnit::Gb),
             name: row.name,
             vendor: row.vendor,
             category: row.category,
@@ -220,7 +200,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// use vramfit_core::catalog::find_gpu;
 /// assert_eq!(find_gpu("rtx4090").unwrap().name, "NVIDIA GeForce RTX 4090");
 /// assert_eq!(find_gpu("H100").unwrap().name, "NVIDIA H100 SXM5");
-/// assert_eq!(find_gpu("A100 80GB").unwrap().memory_bytes, 80_000_000_000);
+/// assert_eq!(find_gpu("A100 80GB").unwrap().memory_bytes.get(), 80_000_000_000);
 /// let miss = find_gpu("RTX 4909").unwrap_err();
 /// assert_eq!(miss.suggestions[0], "NVIDIA GeForce RTX 4090");
 /// ```
@@ -481,8 +461,11 @@ mod tests {
                 "{}",
                 gpu.name
             );
-            assert!(gpu.memory_bytes > 0, "{}", gpu.name);
-            assert_eq!(gpu.memory_bytes, gb_to_bytes(gpu.memory_gb));
+            assert!(gpu.memory_bytes > Bytes::ZERO, "{}", gpu.name);
+            assert_eq!(
+                gpu.memory_bytes,
+                Bytes::from_unit(gpu.memory_gb, DisplayUnit::Gb)
+            );
             assert!(gpu.bandwidth_gb_s.is_finite() && gpu.bandwidth_gb_s > 0.0);
             for t in [
                 gpu.bf16_dense_tflops,
@@ -507,11 +490,11 @@ mod tests {
     fn marketed_gb_are_decimal_bytes() {
         let h200 = find_gpu("H200").unwrap();
         assert_eq!(h200.memory_gb, 141.0);
-        assert_eq!(h200.memory_bytes, 141_000_000_000);
+        assert_eq!(h200.memory_bytes, Bytes(141_000_000_000));
         // The source's 141 GiB modelling figure is kept apart.
         assert_eq!(h200.reported_memory_bytes, Some(141 << 30));
         let rtx = find_gpu("RTX 4090").unwrap();
-        assert_eq!(rtx.memory_bytes, 24_000_000_000);
+        assert_eq!(rtx.memory_bytes, Bytes(24_000_000_000));
         assert_eq!(rtx.reported_memory_bytes, None);
         assert_eq!(rtx.category, GpuCategory::Consumer);
     }

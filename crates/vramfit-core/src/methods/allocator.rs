@@ -48,7 +48,7 @@ use crate::methods::{MethodId, MethodResult};
 use crate::model::{Family, ModelSpec};
 use crate::scenario::{AttnImpl, Optimizer, Precision, Scenario, WeightFormat};
 use crate::term::Term;
-use crate::units::{percent_of, saturate, GB};
+use crate::units::{saturate, Bytes, GB, GIB};
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 
@@ -531,16 +531,16 @@ pub struct AllocatorBreakdown {
 impl AllocatorBreakdown {
     /// The fit against a GPU of `capacity_bytes` nominal memory: usable is
     /// 97 % of it, and the need is `total + overhead`.
-    pub fn fits(&self, capacity_bytes: u64) -> Verdict {
+    pub fn fits(&self, capacity: Bytes) -> Verdict {
         Verdict::new(
-            self.total.saturating_add(self.overhead),
-            usable_bytes(capacity_bytes),
+            Bytes(self.total) + Bytes(self.overhead),
+            usable_bytes(capacity),
         )
     }
 
     /// The terms in display order: those of the total, then the
     /// overhead kept outside it.
-    pub fn terms(&self) -> [(Term, u64); 8] {
+    pub fn terms(&self) -> [(Term, Bytes); 8] {
         [
             (Term::Weights, self.weights),
             (Term::KvCache, self.kv_cache),
@@ -551,12 +551,13 @@ impl AllocatorBreakdown {
             (Term::StepWorkspace, self.step_workspace),
             (Term::Overhead, self.overhead),
         ]
+        .map(|(term, bytes)| (term, Bytes(bytes)))
     }
 }
 
 /// Usable memory: 97 % of the nominal capacity (seed 003, `fits()`).
-pub fn usable_bytes(capacity_bytes: u64) -> u64 {
-    percent_of(capacity_bytes, USABLE_CENTI_PCT)
+pub fn usable_bytes(capacity: Bytes) -> Bytes {
+    capacity.percent(USABLE_CENTI_PCT)
 }
 
 /// Byte widths of one step: stored base weight `w`, activation `a`,
@@ -1160,8 +1161,8 @@ fn dtype_of(s: &Scenario) -> Result<StepDtype, Refusal> {
 /// example only comes out so: "short by 28.9 GB on RTX 3090" is
 /// 53.19 + 0.75 − 0.97 × 25.77 GB. Seeds 002 and 004 keep the decimal
 /// figure instead; the methods disagree here on purpose.
-pub fn device_bytes(nominal: u64) -> u64 {
-    saturate(nominal as u128 * crate::units::GIB as u128 / GB as u128)
+pub fn device_bytes(nominal: Bytes) -> Bytes {
+    Bytes(saturate(nominal.get() as u128 * GIB as u128 / GB as u128))
 }
 
 /// The allocator inputs of a validated scenario.
@@ -1209,20 +1210,21 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     Ok(MethodResult {
         outside_total: vec![Term::Overhead],
         verdict: e.fits(device_bytes(s.gpu_bytes)),
-        ..MethodResult::new(MethodId::Allocator, &e.terms(), e.total, 0)
+        ..MethodResult::new(MethodId::Allocator, &e.terms(), Bytes(e.total), Bytes::ZERO)
     })
-}
-
-/// Bytes as decimal GB with two decimals, as seed 003 prints them.
-pub fn gb2(bytes: u64) -> String {
-    format!("{:.2}", bytes as f64 / GB as f64)
 }
 
 #[cfg(test)]
 mod tests {
     //! Golden tests: seed 003's CLI example and hand-checked derivations.
     use super::*;
+    use crate::units::DisplayUnit;
     use crate::verdict::FitStatus;
+
+    /// Bytes as decimal GB with two decimals, as seed 003 prints them.
+    fn gb2(bytes: u64) -> String {
+        Bytes(bytes).display(DisplayUnit::Gb)
+    }
 
     fn seed_example() -> AllocatorBreakdown {
         let inputs = AllocatorInputs::training(
@@ -1245,11 +1247,11 @@ mod tests {
         let e = seed_example();
         assert_eq!(DenseArch::llama_3_1_8b().params_total, 8_030_261_248);
         assert_eq!(DenseArch::llama_3_1_8b().lora_params(16), 13_631_488);
-        assert_eq!(gb2(e.weights), "16.12");
-        assert_eq!(gb2(e.gradients), "0.05");
-        assert_eq!(gb2(e.optimizer), "0.11");
-        assert_eq!(gb2(e.step_workspace), "0.05");
-        assert_eq!(gb2(e.overhead), "0.75");
+        assert_eq!(gb2(e.weights), "16.12 GB");
+        assert_eq!(gb2(e.gradients), "0.05 GB");
+        assert_eq!(gb2(e.optimizer), "0.11 GB");
+        assert_eq!(gb2(e.step_workspace), "0.05 GB");
+        assert_eq!(gb2(e.overhead), "0.75 GB");
         assert_eq!(e.kv_cache, 0);
         assert_eq!(e.autocast_cache, 0);
         assert_eq!(e.peak_phase, Phase::LogitsBackward);
@@ -1260,10 +1262,10 @@ mod tests {
         // The seed prints activations 36.92 and total 53.19; this derivation
         // gives 36.41 and 52.68 (see docs/allocator-derivation.md, §9).
         let e = seed_example();
-        assert_eq!(gb2(e.activations), "36.41");
-        assert_eq!(gb2(e.total), "52.68");
+        assert_eq!(gb2(e.activations), "36.41 GB");
+        assert_eq!(gb2(e.total), "52.68 GB");
         // Short on an RTX 3090 (24 GB), as the seed says.
-        let v = e.fits(24 * GB);
+        let v = e.fits(Bytes(24 * GB));
         assert_eq!(v.status, FitStatus::DoesNotFit);
         assert_eq!(v.usable_bytes, 23_280_000_000);
     }
@@ -1444,7 +1446,7 @@ mod tests {
             peak_phase: Phase::LogitsBackward,
         };
         // 46 + 0.75 = 46.75 > 0.97 × 48 = 46.56.
-        assert_eq!(e.fits(48 * GB).status, FitStatus::DoesNotFit);
-        assert_eq!(e.fits(48 * GB).short_by_bytes, 190_000_000);
+        assert_eq!(e.fits(Bytes(48 * GB)).status, FitStatus::DoesNotFit);
+        assert_eq!(e.fits(Bytes(48 * GB)).short_by_bytes, 190_000_000);
     }
 }

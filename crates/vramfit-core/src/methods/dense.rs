@@ -13,27 +13,27 @@
 //! byte once, and saturate at `u64::MAX`.
 
 use crate::scenario::Scenario;
-use crate::units::{bytes_for_bits, saturate};
+use crate::units::{bytes_for_bits, saturate, Bytes};
 
 /// Weight storage: `P × b_w / 8`, rounded to the byte.
 ///
 /// ```
 /// use vramfit_core::{methods::dense, scenario::ScenarioInput};
 /// let s = ScenarioInput::default().validate().unwrap();
-/// assert_eq!(dense::weights_bytes(&s), 16_000_000_000); // 8B at 16 bits
+/// assert_eq!(dense::weights_bytes(&s).get(), 16_000_000_000); // 8B at 16 bits
 /// ```
-pub fn weights_bytes(s: &Scenario) -> u64 {
-    bytes_for_bits(s.params, s.weight_milli_bits)
+pub fn weights_bytes(s: &Scenario) -> Bytes {
+    Bytes(bytes_for_bits(s.params, s.weight_milli_bits))
 }
 
 /// Dense KV cache for `tokens` tokens and `sequences` sequences:
 /// `2 × L × H_kv × d_head × tokens × sequences × b_kv`.
-pub fn kv_bytes(s: &Scenario, tokens: u64, sequences: u64) -> u64 {
+pub fn kv_bytes(s: &Scenario, tokens: u64, sequences: u64) -> Bytes {
     let elements = [s.layers, s.kv_heads, s.head_dim, tokens, sequences]
         .iter()
         .fold(2u128, |acc, &x| acc.saturating_mul(x as u128));
     let milli_bits = elements.saturating_mul(s.kv_milli_bits as u128);
-    saturate(milli_bits.saturating_add(4_000) / 8_000)
+    Bytes(saturate(milli_bits.saturating_add(4_000) / 8_000))
 }
 
 /// Bytes one more token of context adds, for one sequence.
@@ -41,13 +41,13 @@ pub fn kv_bytes(s: &Scenario, tokens: u64, sequences: u64) -> u64 {
 /// ```
 /// use vramfit_core::{methods::dense, scenario::ScenarioInput};
 /// let s = ScenarioInput::default().validate().unwrap();
-/// assert_eq!(dense::kv_bytes_per_token(&s), 131_072); // "131 KB por token"
+/// assert_eq!(dense::kv_bytes_per_token(&s).get(), 131_072); // "131 KB por token"
 /// ```
-pub fn kv_bytes_per_token(s: &Scenario) -> u64 {
+pub fn kv_bytes_per_token(s: &Scenario) -> Bytes {
     kv_bytes(s, 1, 1)
 }
 
 /// The whole workload's cache: `S` tokens for each of `B` sequences.
-pub fn kv_cache_bytes(s: &Scenario) -> u64 {
+pub fn kv_cache_bytes(s: &Scenario) -> Bytes {
     kv_bytes(s, s.context, s.batch)
 }

@@ -65,12 +65,12 @@
 //! 19.54 GiB, margin 2.93 GiB, total 22.47 GiB: fits, at 93.6 %.
 //!
 //! ```
-//! use vramfit_core::{methods::lesson, term::Term};
+//! use vramfit_core::{methods::lesson, term::Term, units::Bytes};
 //! let s = lesson::seed_example().validate().unwrap();
 //! let r = lesson::estimate(&s).unwrap();
-//! assert_eq!(r.components.get(Term::KvCache), Some(1 << 29)); // 0.5 GiB
-//! assert_eq!(r.components.get(Term::Weights), Some(14_000_000_000));
-//! assert_eq!(r.components.get(Term::Margin), Some(3_146_898_278));
+//! assert_eq!(r.components.get(Term::KvCache), Some(Bytes(1 << 29))); // 0.5 GiB
+//! assert_eq!(r.components.get(Term::Weights), Some(Bytes(14_000_000_000)));
+//! assert_eq!(r.components.get(Term::Margin), Some(Bytes(3_146_898_278)));
 //! assert_eq!(r.total_bytes, 24_126_220_134);
 //! assert_eq!(r.verdict.usable_bytes, 24 << 30);
 //! assert_eq!(r.verdict.short_by_bytes, 0);
@@ -80,7 +80,9 @@ use crate::methods::dense::{kv_cache_bytes, weights_bytes};
 use crate::methods::{MethodId, MethodResult, Refusal};
 use crate::scenario::{Mode, Scenario, ScenarioInput};
 use crate::term::Term;
-use crate::units::{percent_of, saturate, sum, GB, GIB};
+#[cfg(test)]
+use crate::units::GIB;
+use crate::units::{saturate, Bytes, DisplayUnit};
 
 /// Bytes of the working (BF16/FP16) copy of each weight in training.
 pub const WORKING_WEIGHT_BYTES: u64 = 2;
@@ -112,7 +114,7 @@ pub fn seed_example() -> ScenarioInput {
         runtime_gib: 2.0,
         activation_gib: 4.0,
         margin_pct: 15.0,
-        gpu_memory_gb: (24 * GIB) as f64 / GB as f64,
+        gpu_memory_gb: DisplayUnit::convert(24.0, DisplayUnit::Gib, DisplayUnit::Gb),
         ..ScenarioInput::default()
     }
 }
@@ -123,10 +125,12 @@ pub fn seed_example() -> ScenarioInput {
 /// ```
 /// use vramfit_core::methods::lesson;
 /// let s = lesson::seed_example().validate().unwrap();
-/// assert_eq!(lesson::training_states_bytes(&s), 126_000_000_000);
+/// assert_eq!(lesson::training_states_bytes(&s).get(), 126_000_000_000);
 /// ```
-pub fn training_states_bytes(s: &Scenario) -> u64 {
-    saturate(s.params as u128 * TRAINING_BYTES_PER_PARAM as u128)
+pub fn training_states_bytes(s: &Scenario) -> Bytes {
+    Bytes(saturate(
+        s.params as u128 * TRAINING_BYTES_PER_PARAM as u128,
+    ))
 }
 
 /// Seed 000 estimates serving and full training; LoRA and QLoRA are
@@ -139,19 +143,13 @@ pub const fn covers(mode: Mode) -> bool {
 /// panics; see the module documentation for the formula.
 pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     let (weights, kv_cache, training_states) = match s.mode {
-        Mode::Inference => (weights_bytes(s), kv_cache_bytes(s), 0),
-        Mode::Full => (0, 0, training_states_bytes(s)),
+        Mode::Inference => (weights_bytes(s), kv_cache_bytes(s), Bytes::ZERO),
+        Mode::Full => (Bytes::ZERO, Bytes::ZERO, training_states_bytes(s)),
         Mode::Lora | Mode::Qlora => return Err(Refusal::Mode(s.mode)),
     };
-    let subtotal = sum([
-        weights,
-        kv_cache,
-        training_states,
-        s.runtime_bytes,
-        s.activation_bytes,
-    ]);
-    let margin = percent_of(subtotal, s.margin_centi_pct);
-    let total = sum([subtotal, margin]);
+    let subtotal = weights + kv_cache + training_states + s.runtime_bytes + s.activation_bytes;
+    let margin = subtotal.percent(s.margin_centi_pct);
+    let total = subtotal + margin;
     Ok(MethodResult::new(
         MethodId::Lesson,
         &[
@@ -179,8 +177,8 @@ mod tests {
         estimate(&input.validate().unwrap()).unwrap()
     }
 
-    fn gib2(bytes: u64) -> String {
-        DisplayUnit::Gib.format(bytes)
+    fn gib2(bytes: Bytes) -> String {
+        bytes.display(DisplayUnit::Gib)
     }
 
     fn training() -> ScenarioInput {
@@ -206,18 +204,24 @@ mod tests {
             ]
         );
         // 7 × 10⁹ × 16 / 8.
-        assert_eq!(r.components.get(Term::Weights), Some(14_000_000_000));
+        assert_eq!(r.components.get(Term::Weights), Some(Bytes(14_000_000_000)));
         // 2 × 32 × 8 × 128 × 4096 × 1 × 2 = 2²⁹: "0.5 GiB".
-        assert_eq!(r.components.get(Term::KvCache), Some(536_870_912));
+        assert_eq!(r.components.get(Term::KvCache), Some(Bytes(536_870_912)));
         assert_eq!(
-            DisplayUnit::Gib.of(r.components.get(Term::KvCache).unwrap()),
+            r.components
+                .get(Term::KvCache)
+                .unwrap()
+                .in_unit(DisplayUnit::Gib),
             0.5
         );
-        assert_eq!(r.components.get(Term::TrainingStates), Some(0));
-        assert_eq!(r.components.get(Term::Runtime), Some(2_147_483_648));
-        assert_eq!(r.components.get(Term::Activation), Some(4_294_967_296));
+        assert_eq!(r.components.get(Term::TrainingStates), Some(Bytes(0)));
+        assert_eq!(r.components.get(Term::Runtime), Some(Bytes(2_147_483_648)));
+        assert_eq!(
+            r.components.get(Term::Activation),
+            Some(Bytes(4_294_967_296))
+        );
         // Subtotal 20,979,321,856; 15 % of it = 3,146,898,278.4 → nearest byte.
-        assert_eq!(r.components.get(Term::Margin), Some(3_146_898_278));
+        assert_eq!(r.components.get(Term::Margin), Some(Bytes(3_146_898_278)));
         assert_eq!(r.total_bytes, 24_126_220_134);
         // In GiB as the seed displays them.
         assert_eq!(gib2(r.components.get(Term::Weights).unwrap()), "13.04 GiB");
@@ -236,14 +240,14 @@ mod tests {
         assert_eq!(TRAINING_BYTES_PER_PARAM, 18);
         assert_eq!(
             r.components.get(Term::TrainingStates),
-            Some(126_000_000_000)
+            Some(Bytes(126_000_000_000))
         );
-        assert_eq!(gib2(126_000_000_000), "117.35 GiB");
+        assert_eq!(gib2(Bytes(126_000_000_000)), "117.35 GiB");
         // Weights are inside the 18 bytes; no KV cache in training.
-        assert_eq!(r.components.get(Term::Weights), Some(0));
-        assert_eq!(r.components.get(Term::KvCache), Some(0));
+        assert_eq!(r.components.get(Term::Weights), Some(Bytes(0)));
+        assert_eq!(r.components.get(Term::KvCache), Some(Bytes(0)));
         // Subtotal 132,442,450,944; 15 % = 19,866,367,641.6 → nearest byte.
-        assert_eq!(r.components.get(Term::Margin), Some(19_866_367_642));
+        assert_eq!(r.components.get(Term::Margin), Some(Bytes(19_866_367_642)));
         assert_eq!(r.total_bytes, 152_308_818_586);
         assert_eq!(gib2(r.total_bytes), "141.85 GiB");
         assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
@@ -294,22 +298,22 @@ mod tests {
             margin_pct: 100.0,
             ..seed_example()
         });
-        assert_eq!(doubled.total_bytes, 2 * no_margin.total_bytes);
+        assert_eq!(doubled.total_bytes, no_margin.total_bytes.times(2));
     }
 
     #[test]
     fn fits_is_total_at_most_capacity() {
         let total = run(seed_example()).total_bytes;
-        let at = |bytes: u64| {
+        let at = |bytes: Bytes| {
             run(ScenarioInput {
-                gpu_memory_gb: bytes as f64 / 1e9,
+                gpu_memory_gb: bytes.in_unit(DisplayUnit::Gb),
                 ..seed_example()
             })
             .verdict
         };
         assert_eq!(at(total).short_by_bytes, 0);
         assert_eq!(at(total).status, FitStatus::Tight);
-        assert_eq!(at(total - 1).status, FitStatus::DoesNotFit);
+        assert_eq!(at(total - Bytes(1)).status, FitStatus::DoesNotFit);
     }
 
     #[test]
@@ -327,7 +331,7 @@ mod tests {
             margin_pct: 1_000.0,
             ..seed_example()
         });
-        assert_eq!(r.components.get(Term::KvCache), Some(u64::MAX));
+        assert_eq!(r.components.get(Term::KvCache), Some(Bytes(u64::MAX)));
         assert_eq!(r.total_bytes, u64::MAX);
         assert!(r.verdict.utilization.is_finite());
     }

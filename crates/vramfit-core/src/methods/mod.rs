@@ -25,7 +25,7 @@ pub mod result;
 
 use crate::scenario::{Field, Mode, Scenario};
 pub use refusal::{Feature, Refusal};
-pub use result::{Component, Components, MethodResult};
+pub use result::{Component, Components, MethodResult, SeedVerdict};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

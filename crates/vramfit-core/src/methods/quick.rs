@@ -26,10 +26,10 @@
 //! [`dense`](crate::methods::dense).
 //!
 //! ```
-//! use vramfit_core::{methods::quick, scenario::ScenarioInput, term::Term};
+//! use vramfit_core::{methods::quick, scenario::ScenarioInput, term::Term, units::Bytes};
 //! let r = quick::estimate(&ScenarioInput::default().validate().unwrap()).unwrap();
-//! assert_eq!(r.components.get(Term::Weights), Some(16_000_000_000));
-//! assert_eq!(r.components.get(Term::KvCache), Some(1_073_741_824));
+//! assert_eq!(r.components.get(Term::Weights), Some(Bytes(16_000_000_000)));
+//! assert_eq!(r.components.get(Term::KvCache), Some(Bytes(1_073_741_824)));
 //! assert_eq!(r.total_bytes, 18_781_116_006);
 //! ```
 
@@ -37,7 +37,6 @@ use crate::methods::dense::{kv_cache_bytes, weights_bytes};
 use crate::methods::{MethodId, MethodResult, Refusal};
 use crate::scenario::{Mode, Scenario};
 use crate::term::Term;
-use crate::units::{percent_of, sum};
 
 /// Seed 004 estimates serving only.
 pub const fn covers(mode: Mode) -> bool {
@@ -51,8 +50,8 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     }
     let weights = weights_bytes(s);
     let kv_cache = kv_cache_bytes(s);
-    let overhead = percent_of(sum([weights, kv_cache]), s.overhead_centi_pct);
-    let total = sum([weights, kv_cache, overhead]);
+    let overhead = (weights + kv_cache).percent(s.overhead_centi_pct);
+    let total = weights + kv_cache + overhead;
     Ok(MethodResult::new(
         MethodId::Quick,
         &[
@@ -70,7 +69,7 @@ mod tests {
     //! Golden tests: every worked example of seed 004.
     use super::*;
     use crate::scenario::ScenarioInput;
-    use crate::units::GB;
+    use crate::units::{Bytes, GB};
     use crate::verdict::FitStatus;
 
     fn run(input: ScenarioInput) -> MethodResult {
@@ -78,16 +77,16 @@ mod tests {
     }
 
     /// Rounds bytes to one decimal of GB, as the seed prints them.
-    fn gb1(bytes: u64) -> f64 {
-        (bytes as f64 / GB as f64 * 10.0).round() / 10.0
+    fn gb1(bytes: Bytes) -> f64 {
+        (bytes.in_unit(crate::units::DisplayUnit::Gb) * 10.0).round() / 10.0
     }
 
     #[test]
     fn seed_004_8b_fp16_8k_fits_24_gb() {
         let r = run(ScenarioInput::default());
-        assert_eq!(r.components.get(Term::Weights), Some(16 * GB));
+        assert_eq!(r.components.get(Term::Weights), Some(Bytes(16 * GB)));
         // "la caché KV 1,07 GB (131 KB por token)"
-        assert_eq!(r.components.get(Term::KvCache), Some(1_073_741_824));
+        assert_eq!(r.components.get(Term::KvCache), Some(Bytes(1_073_741_824)));
         assert_eq!(gb1(r.total_bytes), 18.8);
         assert!(r.total_bytes < 24 * GB);
         // 18.78 / 24 = 78 % of the card.
@@ -104,7 +103,7 @@ mod tests {
             gpu_memory_gb: 8.0,
             ..ScenarioInput::default()
         });
-        assert_eq!(r.components.get(Term::Weights), Some(4 * GB));
+        assert_eq!(r.components.get(Term::Weights), Some(Bytes(4 * GB)));
         assert_eq!(gb1(r.total_bytes), 5.6);
         assert!(r.verdict.short_by_bytes == 0);
     }
@@ -124,7 +123,7 @@ mod tests {
             gpu_memory_gb: 48.0,
             ..ScenarioInput::default()
         });
-        assert_eq!(r.components.get(Term::Weights), Some(35 * GB));
+        assert_eq!(r.components.get(Term::Weights), Some(Bytes(35 * GB)));
         assert_eq!(gb1(r.total_bytes), 39.7);
         assert_eq!(r.verdict.short_by_bytes, 0);
         let real_shape = run(ScenarioInput {
@@ -143,7 +142,7 @@ mod tests {
             params_b: 70.0,
             ..ScenarioInput::default()
         });
-        assert_eq!(r.components.get(Term::Weights), Some(140 * GB));
+        assert_eq!(r.components.get(Term::Weights), Some(Bytes(140 * GB)));
         assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
     }
 
@@ -159,7 +158,7 @@ mod tests {
             ..ScenarioInput::default()
         });
         let kv = base.components.get(Term::KvCache).unwrap();
-        assert_eq!(longer.components.get(Term::KvCache), Some(2 * kv));
-        assert_eq!(wider.components.get(Term::KvCache), Some(2 * kv));
+        assert_eq!(longer.components.get(Term::KvCache), Some(kv.times(2)));
+        assert_eq!(wider.components.get(Term::KvCache), Some(kv.times(2)));
     }
 }

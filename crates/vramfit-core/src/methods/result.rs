@@ -3,6 +3,7 @@
 
 use super::MethodId;
 use crate::term::Term;
+use crate::units::Bytes;
 use crate::verdict::Verdict;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -12,7 +13,7 @@ use serde::{Serialize, Serializer};
 pub struct Component {
     /// Which term.
     pub term: Term,
-    pub bytes: u64,
+    pub bytes: Bytes,
 }
 
 /// Components serialize as one JSON object, keeping their order.
@@ -31,7 +32,7 @@ impl Serialize for Components {
 
 impl Components {
     /// The bytes of `term`, if the method has it.
-    pub fn get(&self, term: Term) -> Option<u64> {
+    pub fn get(&self, term: Term) -> Option<Bytes> {
         self.0.iter().find(|c| c.term == term).map(|c| c.bytes)
     }
 
@@ -49,7 +50,7 @@ pub struct MethodResult {
     /// The terms, in the order the method adds them.
     pub components: Components,
     /// Total on the most loaded GPU, in bytes.
-    pub total_bytes: u64,
+    pub total_bytes: Bytes,
     /// GPUs that carry this budget: 1 for the single-device methods; every
     /// GPU of the scenario for range and planner, which budget each GPU
     /// alike (the most loaded stage's figure, seed 002's bound).
@@ -60,16 +61,39 @@ pub struct MethodResult {
     pub outside_total: Vec<Term>,
     /// Lower end, where the method gives a range.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub low_bytes: Option<u64>,
+    pub low_bytes: Option<Bytes>,
     /// Upper end, where the method gives a range.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub high_bytes: Option<u64>,
+    pub high_bytes: Option<Bytes>,
     /// Fit against the method's usable memory.
     pub verdict: Verdict,
     /// The seed's own verdict wording, where it has one besides the ring
-    /// (seed 001: `fits_comfortably`, `fits_tightly`, `does_not_fit`).
+    /// (seed 001's three).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed_verdict: Option<&'static str>,
+    pub seed_verdict: Option<SeedVerdict>,
+}
+
+/// Seed 001's own three-way verdict, kept beside the ring's four states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeedVerdict {
+    /// The high estimate uses at most 90 % of one GPU ("past ruim").
+    FitsComfortably,
+    /// Only the low estimate fits ("krap").
+    FitsTightly,
+    /// Not even the low estimate fits.
+    DoesNotFit,
+}
+
+impl SeedVerdict {
+    /// The stable name, as in JSON (`fits_comfortably`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            SeedVerdict::FitsComfortably => "fits_comfortably",
+            SeedVerdict::FitsTightly => "fits_tightly",
+            SeedVerdict::DoesNotFit => "does_not_fit",
+        }
+    }
 }
 
 impl MethodResult {
@@ -79,9 +103,9 @@ impl MethodResult {
     /// on top.
     pub fn new(
         method: MethodId,
-        terms: &[(Term, u64)],
-        total_bytes: u64,
-        usable_bytes: u64,
+        terms: &[(Term, Bytes)],
+        total_bytes: Bytes,
+        usable_bytes: Bytes,
     ) -> MethodResult {
         MethodResult {
             method,

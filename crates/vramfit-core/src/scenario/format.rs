@@ -1,4 +1,5 @@
-//! Named weight formats and their storage cost in bits per weight.
+//! Named weight formats and their storage cost in bits per weight, and
+//! named KV cache element types.
 //!
 //! Bits per weight follow seed 001's table: BF16/FP16 16; FP8/INT8 8;
 //! 4-bit AWQ/GPTQ 4.16 (4-bit weights plus an FP16 scale and a 4-bit zero
@@ -123,5 +124,91 @@ impl WeightFormat {
     /// output-head op 16 bits").
     pub const fn keeps_embeddings_at_16_bits(self) -> bool {
         matches!(self.milli_bits(), Some(bits) if bits < 16_000)
+    }
+}
+
+/// How the KV cache stores one element: a named preset of the scenario's
+/// `kv_bytes` (which stays the number in JSON and on the CLI's
+/// `--kv-bytes`). FP16 and BF16 store the same two bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KvDtype {
+    Fp32,
+    Bf16,
+    Fp16,
+    Fp8,
+    Int8,
+    Int4,
+}
+
+impl KvDtype {
+    /// Every name, in the order the CLI lists them.
+    pub const ALL: [KvDtype; 6] = [
+        KvDtype::Fp32,
+        KvDtype::Bf16,
+        KvDtype::Fp16,
+        KvDtype::Fp8,
+        KvDtype::Int8,
+        KvDtype::Int4,
+    ];
+
+    /// The widths the app offers as buttons, one per width.
+    pub const OFFERED: [KvDtype; 3] = [KvDtype::Fp16, KvDtype::Fp8, KvDtype::Int4];
+
+    /// Stable name, as on the CLI (`--kv-dtype fp8`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            KvDtype::Fp32 => "fp32",
+            KvDtype::Bf16 => "bf16",
+            KvDtype::Fp16 => "fp16",
+            KvDtype::Fp8 => "fp8",
+            KvDtype::Int8 => "int8",
+            KvDtype::Int4 => "int4",
+        }
+    }
+
+    /// Label for people; the two 16-bit types share one.
+    pub const fn label(self) -> &'static str {
+        match self {
+            KvDtype::Fp32 => "FP32",
+            KvDtype::Bf16 | KvDtype::Fp16 => "FP16/BF16",
+            KvDtype::Fp8 => "FP8",
+            KvDtype::Int8 => "INT8",
+            KvDtype::Int4 => "INT4",
+        }
+    }
+
+    /// Bytes per cached element.
+    pub const fn bytes(self) -> f64 {
+        match self {
+            KvDtype::Fp32 => 4.0,
+            KvDtype::Bf16 | KvDtype::Fp16 => 2.0,
+            KvDtype::Fp8 | KvDtype::Int8 => 1.0,
+            KvDtype::Int4 => 0.5,
+        }
+    }
+
+    /// Parses a name, case-insensitively.
+    ///
+    /// ```
+    /// use vramfit_core::scenario::KvDtype;
+    /// assert_eq!(KvDtype::from_name(" FP8 "), Some(KvDtype::Fp8));
+    /// assert_eq!(KvDtype::from_name("int3"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<KvDtype> {
+        KvDtype::ALL
+            .into_iter()
+            .find(|d| d.id().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The offered button a byte width shows as, if any.
+    ///
+    /// ```
+    /// use vramfit_core::scenario::KvDtype;
+    /// assert_eq!(KvDtype::offered_for(2.0), Some(KvDtype::Fp16));
+    /// assert_eq!(KvDtype::offered_for(1.5), None);
+    /// ```
+    pub fn offered_for(bytes: f64) -> Option<KvDtype> {
+        KvDtype::OFFERED.into_iter().find(|d| d.bytes() == bytes)
     }
 }

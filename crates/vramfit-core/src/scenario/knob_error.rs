@@ -1,7 +1,7 @@
 //! The planner's knobs by name, and why one is rejected: typed errors that
 //! every front end can word in its own language; `Display` is English.
 
-use crate::units::GB;
+use crate::units::{Bytes, DisplayUnit};
 use serde::Serialize;
 use std::fmt;
 
@@ -92,9 +92,9 @@ pub enum KnobProblem {
     /// More FP32 parameters than unquantized ones (`U32 ⊆ U`).
     AboveUnquantized { unquantized: u64 },
     /// More offload than the quantized body weights on one GPU.
-    AboveBodyWeights { max_bytes: u64 },
+    AboveBodyWeights { max_bytes: Bytes },
     /// Offload over all GPUs of a machine above 80 % of its host RAM.
-    AboveHostRam { max_bytes: u64 },
+    AboveHostRam { max_bytes: Bytes },
 }
 
 /// One rejected planner knob.
@@ -107,7 +107,7 @@ pub struct PlannerError {
 impl fmt::Display for PlannerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "planner.{} ", self.knob.key())?;
-        let gb = |bytes: u64| bytes as f64 / GB as f64;
+        let gb = |bytes: Bytes| bytes.in_unit(DisplayUnit::Gb);
         match self.problem {
             KnobProblem::NotANumber => write!(f, "is not a number"),
             KnobProblem::OutOfRange { min, max } => {

@@ -12,7 +12,7 @@
 //! on the field and in `docs/methods/planner.md`.
 
 use super::knob_error::{Knob, KnobProblem, PlannerError};
-use crate::units::GB;
+use crate::units::{Bytes, DisplayUnit};
 use serde::{Deserialize, Serialize};
 
 /// Which sequences the KV cache is reserved for (seed 002: "La política
@@ -123,7 +123,7 @@ impl Default for PlannerKnobs {
 pub struct PlannerSettings {
     /// `K` in thousandths (20 = 20,000).
     pub activation_milli_k: u64,
-    pub engine_context_bytes: u64,
+    pub engine_context_bytes: Bytes,
     /// Percentages in hundredths of a percent (15 % = 1,500).
     pub margin_centi_pct: u64,
     pub reserve_centi_pct: u64,
@@ -137,7 +137,7 @@ pub struct PlannerSettings {
     pub gradient_bytes: u64,
     pub machines: u64,
     /// Offloaded weights per GPU, bytes.
-    pub offload_bytes: u64,
+    pub offload_bytes: Bytes,
     pub hidden_size: Option<u64>,
     pub vocab_size: Option<u64>,
     pub attention_heads: Option<u64>,
@@ -153,7 +153,7 @@ impl Default for PlannerSettings {
     fn default() -> Self {
         PlannerSettings {
             activation_milli_k: 20_000,
-            engine_context_bytes: 1 << 30,
+            engine_context_bytes: Bytes(1 << 30),
             margin_centi_pct: 1_500,
             reserve_centi_pct: 1_000,
             metadata_centi_pct: 500,
@@ -165,7 +165,7 @@ impl Default for PlannerSettings {
             master_copy: true,
             gradient_bytes: 2,
             machines: 1,
-            offload_bytes: 0,
+            offload_bytes: Bytes::ZERO,
             hidden_size: None,
             vocab_size: None,
             attention_heads: None,
@@ -244,7 +244,7 @@ impl PlannerKnobs {
         let billions = |b: f64| (b * 1e9).round() as u64;
         Ok(PlannerSettings {
             activation_milli_k: (k * 1_000.0).round() as u64,
-            engine_context_bytes: (engine * GB as f64).round() as u64,
+            engine_context_bytes: Bytes::from_unit(engine, DisplayUnit::Gb),
             margin_centi_pct: hundredths(margin),
             reserve_centi_pct: hundredths(reserve),
             metadata_centi_pct: hundredths(metadata),
@@ -256,7 +256,7 @@ impl PlannerKnobs {
             master_copy: self.master_copy,
             gradient_bytes: self.gradient_bytes,
             machines,
-            offload_bytes: (offload * GB as f64).round() as u64,
+            offload_bytes: Bytes::from_unit(offload, DisplayUnit::Gb),
             hidden_size,
             vocab_size,
             attention_heads,
@@ -276,7 +276,7 @@ mod tests {
     fn defaults_are_the_seeds_and_exact() {
         let s = PlannerKnobs::default().settings().unwrap();
         assert_eq!(s, PlannerSettings::default());
-        assert_eq!(s.engine_context_bytes, 1_073_741_824);
+        assert_eq!(s.engine_context_bytes, Bytes(1_073_741_824));
         assert_eq!(s.reserve_centi_pct, 1_000);
     }
 

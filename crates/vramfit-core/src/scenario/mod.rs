@@ -18,14 +18,14 @@ mod knobs;
 mod step;
 
 pub use field::{Field, InputError, InputProblem};
-pub use format::WeightFormat;
+pub use format::{KvDtype, WeightFormat};
 pub use knob_error::{Knob, KnobProblem, PlannerError};
 pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
 use crate::model::{parse_config, ConfigError, ModelSpec};
-use crate::units::{GB, GIB};
+use crate::units::{Bytes, DisplayUnit};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
@@ -276,9 +276,14 @@ impl ScenarioInput {
         }
     }
 
+    /// Chooses a named KV cache type: its bytes per element.
+    pub fn set_kv_dtype(&mut self, dtype: KvDtype) {
+        self.kv_bytes = dtype.bytes();
+    }
+
     /// Sets the GPU memory from a capacity in GiB (seed 000 enters it so).
     pub fn set_capacity_gib(&mut self, gib: f64) {
-        self.gpu_memory_gb = gib * GIB as f64 / GB as f64;
+        self.gpu_memory_gb = DisplayUnit::convert(gib, DisplayUnit::Gib, DisplayUnit::Gb);
         self.gpu = None;
     }
 
@@ -366,11 +371,11 @@ impl ScenarioInput {
             gpus: self.gpus,
             tp: self.tp,
             pp: self.pp,
-            gpu_bytes: gpu.map_or((self.gpu_memory_gb * 1e9).round() as u64, |g| {
+            gpu_bytes: gpu.map_or(Bytes::from_unit(self.gpu_memory_gb, DisplayUnit::Gb), |g| {
                 g.memory_bytes
             }),
             gpu,
-            host_ram_bytes: (self.host_ram_gb * 1e9).round() as u64,
+            host_ram_bytes: Bytes::from_unit(self.host_ram_gb, DisplayUnit::Gb),
             lora_rank: self.lora_rank,
             precision: self.precision,
             grad_checkpoint: self.grad_checkpoint,
@@ -378,8 +383,8 @@ impl ScenarioInput {
             lora_dropout: self.lora_dropout,
             attn: self.attn,
             overhead_centi_pct: (self.overhead_pct * 100.0).round() as u64,
-            runtime_bytes: gib_to_bytes(self.runtime_gib),
-            activation_bytes: gib_to_bytes(self.activation_gib),
+            runtime_bytes: Bytes::from_unit(self.runtime_gib, DisplayUnit::Gib),
+            activation_bytes: Bytes::from_unit(self.activation_gib, DisplayUnit::Gib),
             margin_centi_pct: (self.margin_pct * 100.0).round() as u64,
             planner,
         })
@@ -402,12 +407,6 @@ fn resolve_model(model: &ModelRef) -> Result<ModelSpec, ScenarioError> {
 fn published_milli_bits(model: &ModelSpec) -> u64 {
     let params = model.params_total.max(1) as u128;
     crate::units::saturate((model.published_weight_bytes() as u128 * 8_000).div_ceil(params))
-}
-
-/// `gib × 2³⁰`, rounded to the byte; for checked values (finite, ≥ 0,
-/// ≤ 10⁶ GiB, where the product is exact in `f64`).
-fn gib_to_bytes(gib: f64) -> u64 {
-    (gib * GIB as f64).round() as u64
 }
 
 /// Why a scenario was rejected.
@@ -469,11 +468,11 @@ pub struct Scenario {
     pub tp: u64,
     pub pp: u64,
     /// Memory of one GPU, in bytes (decimal GB × 10⁹; a catalog GPU's).
-    pub gpu_bytes: u64,
+    pub gpu_bytes: Bytes,
     /// The catalog GPU, when one was named (bandwidth, compute).
     pub gpu: Option<&'static Gpu>,
     /// Host RAM for offload, in bytes (decimal GB × 10⁹).
-    pub host_ram_bytes: u64,
+    pub host_ram_bytes: Bytes,
     pub lora_rank: u64,
     pub precision: Precision,
     pub grad_checkpoint: bool,
@@ -483,9 +482,9 @@ pub struct Scenario {
     /// `quick` overhead, in hundredths of a percent (10 % = 1,000).
     pub overhead_centi_pct: u64,
     /// `lesson` runtime reserve, in bytes (GiB × 2³⁰).
-    pub runtime_bytes: u64,
+    pub runtime_bytes: Bytes,
     /// `lesson` activation reserve, in bytes (GiB × 2³⁰).
-    pub activation_bytes: u64,
+    pub activation_bytes: Bytes,
     /// `lesson` margin, in hundredths of a percent (15 % = 1,500).
     pub margin_centi_pct: u64,
     /// `planner` knobs, exact and range-checked.
@@ -502,7 +501,7 @@ mod tests {
         assert_eq!(s.params, 8_000_000_000);
         assert_eq!(s.weight_milli_bits, 16_000);
         assert_eq!(s.kv_milli_bits, 16_000);
-        assert_eq!(s.gpu_bytes, 24_000_000_000);
+        assert_eq!(s.gpu_bytes, Bytes(24_000_000_000));
     }
 
     #[test]

@@ -27,13 +27,13 @@
 //! and worked examples are in `docs/methods/planner.md`.
 //!
 //! ```
-//! use vramfit_core::{methods::planner, scenario::ScenarioInput, term::Term};
+//! use vramfit_core::{methods::planner, scenario::ScenarioInput, term::Term, units::Bytes};
 //! let mut input = ScenarioInput::default(); // 8B, 32 layers, 8 KV heads, 8K, 24 GB
 //! input.planner.hidden_size = Some(4096);
 //! input.planner.vocab_size = Some(128_000);
 //! let r = planner::estimate(&input.validate().unwrap()).unwrap();
-//! assert_eq!(r.components.get(Term::Weights), Some(16_000_000_000));
-//! assert_eq!(r.components.get(Term::KvCache), Some(1_073_741_824));
+//! assert_eq!(r.components.get(Term::Weights), Some(Bytes(16_000_000_000)));
+//! assert_eq!(r.components.get(Term::KvCache), Some(Bytes(1_073_741_824)));
 //! assert_eq!(r.total_bytes, 21_095_009_690);
 //! assert_eq!(r.verdict.usable_bytes, 21_600_000_000); // 24 GB × 90 %
 //! ```
@@ -59,7 +59,7 @@ use crate::methods::Refusal;
 use crate::methods::{Component, Components, MethodId, MethodResult};
 use crate::scenario::{AttnImpl, Knob, KnobProblem, Mode, PlannerError, Scenario};
 use crate::term::Term;
-use crate::units::{percent_of, sum};
+use crate::units::{percent_of, sum, Bytes};
 use activations::Workload;
 use kv::KvLayout;
 use shape::Dims;
@@ -76,12 +76,12 @@ pub struct Plan {
     /// The whole model's weights (before TP, PP and offload).
     pub weights: WeightBytes,
     /// Weights moved to host RAM from this GPU.
-    pub offloaded_bytes: u64,
+    pub offloaded_bytes: Bytes,
     /// The terms in order, margin and engine context last.
     pub components: Components,
-    pub total_bytes: u64,
+    pub total_bytes: Bytes,
     /// Nominal memory × (1 − reserve).
-    pub usable_bytes: u64,
+    pub usable_bytes: Bytes,
 }
 
 impl Plan {
@@ -134,7 +134,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
 
     let w = weights::weigh(&d, weights::base_milli_bits(s), k.metadata_centi_pct);
     let (body_gpu, u_gpu) = weights::per_gpu(&w, d.layers, stage_layers, s.tp);
-    let offloaded = k.offload_bytes.min(body_gpu);
+    let offloaded = k.offload_bytes.get().min(body_gpu);
     let kv_cache = match training {
         true => 0,
         false => kv::kv_per_gpu(
@@ -185,22 +185,27 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
     ];
     let margin = percent_of(sum(terms.iter().map(|t| t.1)), k.margin_centi_pct);
     terms.push((Term::Margin, margin));
-    terms.push((Term::EngineContext, k.engine_context_bytes));
+    terms.push((Term::EngineContext, k.engine_context_bytes.get()));
     let total = sum(terms.iter().map(|t| t.1));
     Ok(Plan {
         residency: res,
         stage_layers,
         local_kv_heads: kv::local_kv_heads(d.kv_heads, s.tp),
         weights: w,
-        offloaded_bytes: offloaded,
+        offloaded_bytes: Bytes(offloaded),
         components: Components(
             terms
                 .into_iter()
-                .map(|(term, bytes)| Component { term, bytes })
+                .map(|(term, bytes)| Component {
+                    term,
+                    bytes: Bytes(bytes),
+                })
                 .collect(),
         ),
-        total_bytes: total,
-        usable_bytes: percent_of(s.gpu_bytes, 10_000 - k.reserve_centi_pct.min(10_000)),
+        total_bytes: Bytes(total),
+        usable_bytes: s
+            .gpu_bytes
+            .percent(10_000 - k.reserve_centi_pct.min(10_000)),
     })
 }
 
@@ -242,25 +247,26 @@ pub fn check_knobs(s: &Scenario, d: &Dims) -> Result<(), PlannerError> {
             },
         );
     }
-    if k.offload_bytes > 0 {
+    let offload = k.offload_bytes.get();
+    if offload > 0 {
         let stage_layers = d.layers.div_ceil(s.pp.max(1));
         let w = weights::weigh(d, weights::base_milli_bits(s), k.metadata_centi_pct);
         let (body_gpu, _) = weights::per_gpu(&w, d.layers, stage_layers, s.tp);
-        if k.offload_bytes > body_gpu {
+        if offload > body_gpu {
             return reject(
                 Knob::OffloadGb,
                 KnobProblem::AboveBodyWeights {
-                    max_bytes: body_gpu,
+                    max_bytes: Bytes(body_gpu),
                 },
             );
         }
     }
-    let ram_limit = comm::host_ram_limit_per_gpu(s.host_ram_bytes, s.gpus);
-    if k.offload_bytes > ram_limit {
+    let ram_limit = comm::host_ram_limit_per_gpu(s.host_ram_bytes.get(), s.gpus);
+    if offload > ram_limit {
         return reject(
             Knob::OffloadGb,
             KnobProblem::AboveHostRam {
-                max_bytes: ram_limit,
+                max_bytes: Bytes(ram_limit),
             },
         );
     }

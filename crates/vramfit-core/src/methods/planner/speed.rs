@@ -29,6 +29,7 @@ use super::shape::Dims;
 use super::weights::base_milli_bits;
 use crate::methods::Refusal;
 use crate::scenario::Scenario;
+use crate::units::Bytes;
 use crate::verdict::FitStatus;
 use serde::Serialize;
 use std::fmt;
@@ -57,7 +58,7 @@ pub struct Speed {
     /// Requests sharing one replica (`⌈users / replicas⌉`).
     pub requests_per_replica: u64,
     /// Bytes read per decode step.
-    pub decode_bytes_per_step: u64,
+    pub decode_bytes_per_step: Bytes,
     /// FLOPs per decode step.
     pub decode_flops_per_step: f64,
     /// 0.92 below 8-bit weights, else 1.
@@ -160,7 +161,7 @@ pub fn speed(s: &Scenario) -> Result<Speed, NoSpeed> {
     if s.tp != 1 || s.pp != 1 {
         return Err(NoSpeed::Parallelism);
     }
-    if k.offload_bytes > 0 {
+    if k.offload_bytes > Bytes::ZERO {
         return Err(NoSpeed::Offload);
     }
     if !super::efficient_attention(s) {
@@ -219,7 +220,7 @@ pub fn speed(s: &Scenario) -> Result<Speed, NoSpeed> {
     Ok(Speed {
         sequences_per_step: b,
         requests_per_replica: requests,
-        decode_bytes_per_step: bytes,
+        decode_bytes_per_step: Bytes(bytes),
         decode_flops_per_step: flops,
         penalty,
         step_seconds: SpeedRange {

@@ -31,7 +31,7 @@ pub(super) fn run(input: &ScenarioInput) -> Plan {
 }
 
 pub(super) fn c(p: &Plan, term: Term) -> u64 {
-    p.components.get(term).unwrap()
+    p.components.get(term).unwrap().get()
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn gqa_example_every_term() {
     // 21.095 / 21.6 = 97.7 %: ajustada.
     assert_eq!(r.verdict.status, FitStatus::Tight);
     assert_eq!(r.verdict.percent(), 97.7);
-    let sum: u64 = r.components.0.iter().map(|x| x.bytes).sum();
+    let sum: Bytes = r.components.0.iter().map(|x| x.bytes).sum();
     assert_eq!(sum, r.total_bytes);
 }
 

@@ -222,7 +222,7 @@ fn invalid_configurations_are_refused_with_the_knob_named() {
     assert_eq!(
         e.problem,
         KnobProblem::AboveBodyWeights {
-            max_bytes: 13_902_848_000
+            max_bytes: Bytes(13_902_848_000)
         }
     );
     // ... or above 80 % of the host RAM over the machine's GPUs.
@@ -235,7 +235,7 @@ fn invalid_configurations_are_refused_with_the_knob_named() {
     assert_eq!(
         e.problem,
         KnobProblem::AboveHostRam {
-            max_bytes: 8_000_000_000
+            max_bytes: Bytes(8_000_000_000)
         }
     );
     assert_eq!(

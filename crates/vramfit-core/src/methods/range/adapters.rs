@@ -1,0 +1,154 @@
+//! LoRA and QLoRA adapters (seed 001): rank-`r` adapters on the attention
+//! and dense-MLP projections as each family stores them, at 16 bytes per
+//! adapter parameter.
+
+use super::ADAPTER_BYTES_PER_PARAM;
+use crate::model::{AttentionKind, Family, FfnKind, ModelSpec};
+use crate::units::{saturate, Bytes};
+
+/// How a family stores the projections that adapters attach to (the
+/// module layout of its `transformers` modeling code). Llama's layout
+/// unless listed: separate `q, k, v, o`, gated MLP `gate, up, down`.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    /// q, k and v are one matrix (Phi-3 `qkv_proj`, GPT-2 `c_attn`).
+    fused_qkv: bool,
+    /// The query projection also yields an output gate, doubling its width
+    /// (Qwen3-Next).
+    gated_query: bool,
+    /// The MLP has a gate (`gate, up, down`) rather than `up, down`
+    /// (GPT-2, Nemotron-H).
+    gated_mlp: bool,
+    /// gate and up are one matrix (Phi-3 `gate_up_proj`).
+    fused_gate_up: bool,
+}
+
+impl Layout {
+    fn of(family: Family) -> Layout {
+        let llama = Layout {
+            fused_qkv: false,
+            gated_query: false,
+            gated_mlp: true,
+            fused_gate_up: false,
+        };
+        match family {
+            Family::Phi3 => Layout {
+                fused_qkv: true,
+                fused_gate_up: true,
+                ..llama
+            },
+            Family::Gpt2 => Layout {
+                fused_qkv: true,
+                gated_mlp: false,
+                ..llama
+            },
+            Family::NemotronH => Layout {
+                gated_mlp: false,
+                ..llama
+            },
+            Family::Qwen3Next => Layout {
+                gated_query: true,
+                ..llama
+            },
+            _ => llama,
+        }
+    }
+}
+
+/// Parameters of one rank-`r` adapter on an `input → output` projection:
+/// `A` is `r × input`, `B` is `output × r`, so `r × (input + output)`.
+fn adapter(rank: u64, input: u64, output: u64) -> u128 {
+    rank as u128 * (input as u128 + output as u128)
+}
+
+/// Adapter parameters on one layer's attention projections:
+///
+/// ```text
+/// attention (full, sliding, chunked):  q: H → H_q·d, k, v: H → H_kv·d, o: H_q·d → H
+/// MLA:   q_a: H → r_q, q_b: r_q → H_q·d_qk (or q: H → H_q·d_qk),
+///        kv_a: H → r_kv + d_rope, kv_b: r_kv → H_q·(d_nope + d_v), o: H_q·d_v → H
+/// linear / state-space, none:  0
+/// ```
+fn attention_adapter_params(spec: &ModelSpec, kind: AttentionKind, rank: u64) -> u128 {
+    let h = spec.hidden_size;
+    let heads = spec.num_attention_heads;
+    let layout = Layout::of(spec.family);
+    match kind {
+        AttentionKind::Full
+        | AttentionKind::SlidingWindow { .. }
+        | AttentionKind::Chunked { .. } => {
+            let heads_width = heads.saturating_mul(spec.head_dim);
+            let gate = if layout.gated_query { 2 } else { 1 };
+            let q = heads_width.saturating_mul(gate);
+            let kv = spec.num_kv_heads.saturating_mul(spec.head_dim);
+            let qkv = if layout.fused_qkv {
+                adapter(rank, h, q.saturating_add(kv.saturating_mul(2)))
+            } else {
+                adapter(rank, h, q) + 2 * adapter(rank, h, kv)
+            };
+            qkv + adapter(rank, heads_width, h)
+        }
+        AttentionKind::Mla { .. } => {
+            let Some(mla) = spec.mla else { return 0 };
+            let q_width = heads.saturating_mul(mla.qk_head_dim());
+            let q = match mla.q_lora_rank {
+                Some(r_q) => adapter(rank, h, r_q) + adapter(rank, r_q, q_width),
+                None => adapter(rank, h, q_width),
+            };
+            let kv_a = adapter(rank, h, mla.latent());
+            let kv_b_width =
+                heads.saturating_mul(mla.qk_nope_head_dim.saturating_add(mla.v_head_dim));
+            let kv_b = adapter(rank, mla.kv_lora_rank, kv_b_width);
+            let o = adapter(rank, heads.saturating_mul(mla.v_head_dim), h);
+            q + kv_a + kv_b + o
+        }
+        AttentionKind::Linear { .. } | AttentionKind::None => 0,
+    }
+}
+
+/// Adapter parameters on one dense MLP of width `I`:
+/// `gate, up: H → I, down: I → H`, so `3 × r × (H + I)`; `2 × r × (H + I)`
+/// without a gate; `r × (H + 2I) + r × (I + H)` with gate and up fused.
+fn mlp_adapter_params(spec: &ModelSpec, rank: u64) -> u128 {
+    let h = spec.hidden_size;
+    let width = spec.intermediate_size.unwrap_or(0);
+    let layout = Layout::of(spec.family);
+    if !layout.gated_mlp {
+        2 * adapter(rank, h, width)
+    } else if layout.fused_gate_up {
+        adapter(rank, h, width.saturating_mul(2)) + adapter(rank, width, h)
+    } else {
+        3 * adapter(rank, h, width)
+    }
+}
+
+/// Trained adapter parameters `A` at rank `r`: every layer's attention
+/// projections, plus its dense-MLP projections unless the model is a
+/// mixture of experts. Source, seed 001: "Beide trainen adapters met rank
+/// 16 op de attention- en dense-MLP-projecties (alleen attention bij
+/// mixture-of-experts-modellen)" (both train rank-16 adapters on the
+/// attention and dense-MLP projections; attention only for
+/// mixture-of-experts models). The rank is the scenario's (default 16).
+pub fn adapter_params(spec: &ModelSpec, rank: u64) -> u64 {
+    let with_mlp = spec.moe.is_none();
+    let total = spec
+        .attention
+        .iter()
+        .zip(&spec.ffn)
+        .fold(0u128, |acc, (attention, ffn)| {
+            let mlp = match (with_mlp, ffn) {
+                (true, FfnKind::Dense) => mlp_adapter_params(spec, rank),
+                _ => 0,
+            };
+            acc.saturating_add(attention_adapter_params(spec, *attention, rank))
+                .saturating_add(mlp)
+        });
+    saturate(total)
+}
+
+/// Adapter states: `16 × A` bytes (weight, gradient, master copy and two
+/// Adam moments of every adapter parameter). Source, seed 001: "op 16
+/// bytes per adapterparameter" (at 16 bytes per adapter parameter).
+pub fn adapters_bytes(spec: &ModelSpec, rank: u64) -> Bytes {
+    Bytes(adapter_params(spec, rank)).times(ADAPTER_BYTES_PER_PARAM)
+}
