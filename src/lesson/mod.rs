@@ -805,7 +805,7 @@ fn Investigate(
 #[component]
 fn Example(input: RwSignal<Request>, lang: Memo<Lang>) -> impl IntoView {
     let t = move || texts(lang.get());
-    let cli = Memo::new(move |_| input.with(kit::cli_command));
+    let cli = Memo::new(move |_| input.with(vramfit_cli::line::command));
     let json =
         Memo::new(move |_| input.with(|i| serde_json::to_string_pretty(i).unwrap_or_default()));
     let has_config = move || {

@@ -1,6 +1,20 @@
-//! Command-line parsing: every mistake becomes one readable sentence.
+//! Command-line parsing on clap: every mistake becomes one readable
+//! sentence.
+//!
+//! The subcommands and their arguments are clap's derive; the options of
+//! `estimate` are the two name lists the line encoding writes with
+//! ([`Field::flag`], [`Opt`]), so an option is named once for both
+//! directions. Options apply in the order they are given, as a person
+//! reads the line: `--quant q4_k_m --weight-bits 5` types bits by hand
+//! after choosing a format, `--lora 8 --mode full` trains every weight.
+//! clap reads the words; the values are read here, with the scenario's own
+//! checks and messages.
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches, Args, Command as ClapCommand, FromArgMatches, Parser};
 use std::path::Path;
+use vramfit_cli::line::Opt;
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{
@@ -51,88 +65,188 @@ Omitted options take seed 004's worked example (8B, 32 layers, 8 KV heads,
 head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB) and seed 000's
 reserves (2 GiB runtime, 4 GiB activation, 15 % margin).";
 
+/// The subcommands, as clap reads them. Help and version are words of
+/// their own (`vramfit --help`), answered before clap is asked.
+#[derive(Parser, Debug)]
+#[command(
+    name = "vramfit",
+    disable_help_flag = true,
+    disable_version_flag = true
+)]
+#[command(disable_help_subcommand = true, args_override_self = true)]
+enum Cli {
+    /// Estimate a scenario's memory.
+    #[command(disable_help_flag = true, args_override_self = true)]
+    Estimate(EstimateArgs),
+    /// What was understood of a model.
+    #[command(disable_help_flag = true)]
+    Inspect {
+        model: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The GPU catalog.
+    #[command(disable_help_flag = true)]
+    Gpus {
+        #[arg(long)]
+        json: bool,
+    },
+    /// The reference kit.
+    #[command(disable_help_flag = true)]
+    Kit,
+    /// Rerun a kit's examples.
+    #[command(disable_help_flag = true)]
+    Check {
+        #[arg(allow_hyphen_values = true)]
+        path: String,
+    },
+}
+
+/// `vramfit estimate [MODEL] [options]`.
+#[derive(Args, Debug)]
+struct EstimateArgs {
+    /// A config.json, a folder holding one, or a catalog id.
+    #[arg(value_name = "MODEL")]
+    model: Option<String>,
+    /// `-h` / `--help` anywhere: the usage.
+    #[arg(short = 'h', long = "help")]
+    help: bool,
+    #[command(flatten)]
+    options: Options,
+}
+
+/// Every option of `estimate` that was given, in the order given: the
+/// scenario's fields by [`Field::flag`], the others by [`Opt::flag`].
+#[derive(Debug, Default)]
+struct Options(Vec<(&'static str, Option<String>)>);
+
+/// The flags of `estimate`'s options, each with whether it takes a value.
+fn option_flags() -> impl Iterator<Item = (&'static str, bool)> {
+    let fields = Field::ALL.into_iter().map(|f| (f.flag(), true));
+    fields.chain(Opt::ALL.into_iter().map(|o| (o.flag(), o.takes_value())))
+}
+
+impl Args for Options {
+    fn augment_args(cmd: ClapCommand) -> ClapCommand {
+        cmd.args(option_flags().map(|(flag, takes_value)| {
+            let arg = Arg::new(flag).long(&flag[2..]).value_name("VALUE");
+            match takes_value {
+                // A value may start with `-` (`--batch -4` is a bad batch,
+                // not an unknown option).
+                true => arg.allow_hyphen_values(true),
+                false => arg.action(ArgAction::SetTrue),
+            }
+        }))
+    }
+
+    fn augment_args_for_update(cmd: ClapCommand) -> ClapCommand {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for Options {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut given: Vec<(usize, &'static str, Option<String>)> = option_flags()
+            .filter(|(flag, _)| matches.value_source(flag) == Some(ValueSource::CommandLine))
+            .filter_map(|(flag, takes_value)| {
+                let value = takes_value
+                    .then(|| matches.get_one::<String>(flag).cloned())
+                    .flatten();
+                Some((matches.index_of(flag)?, flag, value))
+            })
+            .collect();
+        given.sort_by_key(|g| g.0);
+        Ok(Options(given.into_iter().map(|(_, f, v)| (f, v)).collect()))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
 /// Parses the arguments (without the program name).
 pub fn parse(args: &[String]) -> Result<Command, String> {
-    let Some((command, rest)) = args.split_first() else {
+    let Some(first) = args.first() else {
         return Err(format!("missing command\n{USAGE}"));
     };
-    match command.as_str() {
-        "-h" | "--help" | "help" => Ok(Command::Help),
-        "-V" | "--version" => Ok(Command::Version),
-        "estimate" => parse_estimate(rest),
-        "inspect" => parse_inspect(rest),
-        "gpus" => match rest {
-            [] => Ok(Command::Gpus { json: false }),
-            [flag] if flag == "--json" => Ok(Command::Gpus { json: true }),
-            _ => Err("usage: vramfit gpus [--json]".to_string()),
-        },
-        "kit" if rest.is_empty() => Ok(Command::Kit),
-        "kit" => Err("usage: vramfit kit".to_string()),
-        "check" => match rest {
-            [path] if path == "-" || !path.starts_with('-') => {
-                Ok(Command::Check { path: path.clone() })
-            }
-            _ => Err("usage: vramfit check KIT.json".to_string()),
-        },
-        other => Err(format!("unknown command `{other}` (try `vramfit --help`)")),
+    match first.as_str() {
+        "-h" | "--help" | "help" => return Ok(Command::Help),
+        "-V" | "--version" => return Ok(Command::Version),
+        _ => {}
     }
-}
-
-fn parse_inspect(rest: &[String]) -> Result<Command, String> {
-    let json = rest.iter().any(|a| a == "--json");
-    let models: Vec<&String> = rest.iter().filter(|a| *a != "--json").collect();
-    match models.as_slice() {
-        [model] if !model.starts_with("--") => Ok(Command::Inspect {
-            model: model_ref(model)?,
+    let words = std::iter::once("vramfit").chain(args.iter().map(String::as_str));
+    let cli = Cli::try_parse_from(words).map_err(|e| message(&e, first))?;
+    match cli {
+        Cli::Estimate(e) if e.help => Ok(Command::Help),
+        Cli::Estimate(e) => estimate(e),
+        Cli::Inspect { model, json } if !model.starts_with("--") => Ok(Command::Inspect {
+            model: model_ref(&model)?,
             json,
         }),
-        _ => Err("usage: vramfit inspect MODEL [--json]".to_string()),
+        Cli::Inspect { .. } => Err(usage("inspect")),
+        Cli::Gpus { json } => Ok(Command::Gpus { json }),
+        Cli::Kit => Ok(Command::Kit),
+        Cli::Check { path } if path == "-" || !path.starts_with('-') => Ok(Command::Check { path }),
+        Cli::Check { .. } => Err(usage("check")),
     }
 }
 
-fn parse_estimate(rest: &[String]) -> Result<Command, String> {
+/// One sentence for what clap could not read, in the words of the
+/// subcommand the person typed.
+fn message(error: &clap::Error, subcommand: &str) -> String {
+    let arg = match error.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) => arg.split(' ').next().unwrap_or_default(),
+        _ => "",
+    };
+    match (subcommand, error.kind()) {
+        ("estimate", ErrorKind::UnknownArgument) if !arg.starts_with('-') => {
+            format!("unexpected argument `{arg}`: one MODEL only")
+        }
+        ("estimate", ErrorKind::UnknownArgument) => {
+            format!("unknown option `{arg}` (try `vramfit --help`)")
+        }
+        ("estimate", ErrorKind::InvalidValue) => format!("{arg} needs a value"),
+        ("estimate", ErrorKind::TooManyValues) => format!("{arg} takes no value"),
+        ("estimate", kind) => format!("{arg}: {}", kind.as_str().unwrap_or("cannot be read")),
+        ("inspect" | "gpus" | "kit" | "check", _) => usage(subcommand),
+        (other, _) => format!("unknown command `{other}` (try `vramfit --help`)"),
+    }
+}
+
+/// The usage line of a subcommand.
+fn usage(subcommand: &str) -> String {
+    let words = match subcommand {
+        "inspect" => "inspect MODEL [--json]",
+        "gpus" => "gpus [--json]",
+        "check" => "check KIT.json",
+        _ => "kit",
+    };
+    format!("usage: vramfit {words}")
+}
+
+/// `vramfit estimate`: the request, every option applied in order.
+fn estimate(args: EstimateArgs) -> Result<Command, String> {
     let mut input = ScenarioInput::default();
+    if let Some(model) = &args.model {
+        input.model = Some(model_ref(model)?);
+    }
     let mut chosen = None;
     let mut json = false;
-    let mut iter = rest.iter();
-    while let Some(arg) = iter.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        match flag {
-            "--json" => json = true,
-            "-h" | "--help" => return Ok(Command::Help),
-            "--train" if input.mode != Mode::Lora => input.mode = Mode::Full,
-            "--train" => {}
-            "--grad-checkpoint" => input.grad_checkpoint = true,
-            "--qlora" => input.mode = Mode::Qlora,
-            "--no-lora-dropout" => input.lora_dropout = false,
-            _ if !flag.starts_with('-') => {
-                if input.model.is_some() {
-                    return Err(format!("unexpected argument `{flag}`: one MODEL only"));
-                }
-                input.model = Some(model_ref(flag)?);
-            }
-            _ => {
-                if !takes_value(flag) {
-                    return Err(format!("unknown option `{flag}` (try `vramfit --help`)"));
-                }
-                let text = value(flag, inline, &mut iter)?;
-                if flag == "--method" {
-                    chosen = Some(method(&text)?);
-                } else {
-                    apply(&mut input, flag, &text)?;
-                }
-            }
+    for (flag, value) in &args.options.0 {
+        let text = value.as_deref().unwrap_or_default();
+        match *flag {
+            f if f == Opt::Json.flag() => json = true,
+            f if f == Opt::Method.flag() => chosen = Some(method(text)?),
+            f => apply(&mut input, f, text)?,
         }
     }
     if input.model.is_some() {
         // A real model gives its own shape: a typed one would be ignored.
-        if let Some(f) = Field::SHAPE.iter().find(|f| {
-            rest.iter()
-                .any(|a| a == f.flag() || a.starts_with(&format!("{}=", f.flag())))
-        }) {
+        if let Some(f) = Field::SHAPE
+            .iter()
+            .find(|f| args.options.0.iter().any(|(flag, _)| *flag == f.flag()))
+        {
             return Err(format!(
                 "{} comes from MODEL's config; drop it, or drop MODEL to type the shape",
                 f.flag()
@@ -152,108 +266,64 @@ fn parse_estimate(rest: &[String]) -> Result<Command, String> {
     })
 }
 
-/// Options that take a value besides the numeric fields' own flags.
-const VALUE_OPTIONS: [&str; 13] = [
-    "--hidden-size",
-    "--vocab-size",
-    "--machines",
-    "--mode",
-    "--method",
-    "--quant",
-    "--kv-dtype",
-    "--precision",
-    "--optimizer",
-    "--attn",
-    "--dtype",
-    "--gpu",
-    "--capacity-gib",
-];
-
-/// Whether `flag` is an option that takes a value.
-fn takes_value(flag: &str) -> bool {
-    VALUE_OPTIONS.contains(&flag) || Field::ALL.iter().any(|f| f.flag() == flag)
-}
-
-/// Applies one `--flag value` to the scenario.
+/// Applies one option (a switch, or `--flag value`) to the scenario.
 fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String> {
-    match flag {
-        "--mode" => {
-            let mode = Mode::from_name(text).ok_or_else(|| {
-                format!(
-                    "unknown mode `{text}` (known: {})",
-                    list(&Mode::ALL.map(|m| m.id()))
-                )
-            })?;
-            input.mode = mode;
+    let unknown = |what: &str, known: &[&str]| {
+        format!("unknown {what} `{text}` (known: {})", known.join(", "))
+    };
+    match Opt::ALL.into_iter().find(|o| o.flag() == flag) {
+        Some(Opt::Train) if input.mode != Mode::Lora => input.mode = Mode::Full,
+        Some(Opt::Train) => {}
+        Some(Opt::GradCheckpoint) => input.grad_checkpoint = true,
+        Some(Opt::Qlora) => input.mode = Mode::Qlora,
+        Some(Opt::NoLoraDropout) => input.lora_dropout = false,
+        Some(Opt::Mode) => {
+            input.mode =
+                Mode::from_name(text).ok_or_else(|| unknown("mode", &Mode::ALL.map(Mode::id)))?;
         }
-        "--quant" => {
-            let format = WeightFormat::from_name(text).ok_or_else(|| {
-                format!(
-                    "unknown format `{text}` (known: {})",
-                    list(&WeightFormat::ALL.map(|f| f.id()))
-                )
-            })?;
+        Some(Opt::Quant) => {
+            let format = WeightFormat::from_name(text)
+                .ok_or_else(|| unknown("format", &WeightFormat::ALL.map(WeightFormat::id)))?;
             input.set_weight_format(format);
         }
-        "--kv-dtype" => {
-            let dtype = KvDtype::from_name(text).ok_or_else(|| {
-                format!(
-                    "unknown KV dtype `{text}` (known: {})",
-                    list(&KvDtype::ALL.map(|d| d.id()))
-                )
-            })?;
+        Some(Opt::KvDtype) => {
+            let dtype = KvDtype::from_name(text)
+                .ok_or_else(|| unknown("KV dtype", &KvDtype::ALL.map(KvDtype::id)))?;
             input.set_kv_dtype(dtype);
         }
-        "--precision" => {
-            input.precision = Precision::from_name(text)
-                .ok_or_else(|| format!("unknown precision `{text}` (known: amp, pure)"))?;
+        Some(Opt::Precision) => {
+            input.precision =
+                Precision::from_name(text).ok_or_else(|| unknown("precision", &["amp", "pure"]))?;
         }
-        "--optimizer" => {
+        Some(Opt::Optimizer) => {
             input.optimizer = Optimizer::from_name(text)
-                .ok_or_else(|| format!("unknown optimizer `{text}` (known: adamw, sgd)"))?;
+                .ok_or_else(|| unknown("optimizer", &["adamw", "sgd"]))?;
         }
-        "--attn" => {
-            input.attn = match text.trim().to_ascii_lowercase().as_str() {
-                "eager" => AttnImpl::Eager,
-                "sdpa" => AttnImpl::Sdpa,
-                "flash" => AttnImpl::Flash,
-                _ => {
-                    return Err(format!(
-                        "unknown attention `{text}` (known: eager, sdpa, flash)"
-                    ))
-                }
-            }
+        Some(Opt::Attn) => {
+            input.attn = AttnImpl::from_name(text)
+                .ok_or_else(|| unknown("attention", &["eager", "sdpa", "flash"]))?;
         }
-        "--dtype" => {
-            let format = match text.trim().to_ascii_lowercase().as_str() {
-                "fp32" => WeightFormat::Fp32,
-                "bf16" => WeightFormat::Bf16,
-                "fp16" => WeightFormat::Fp16,
-                _ => return Err(format!("unknown dtype `{text}` (known: fp32, bf16, fp16)")),
-            };
+        Some(Opt::Dtype) => {
+            let format = [WeightFormat::Fp32, WeightFormat::Bf16, WeightFormat::Fp16]
+                .into_iter()
+                .find(|f| f.id().eq_ignore_ascii_case(text.trim()))
+                .ok_or_else(|| unknown("dtype", &["fp32", "bf16", "fp16"]))?;
             input.set_weight_format(format);
         }
-        "--lora" => {
-            let rank = Field::LoraRank
-                .parse(text)
-                .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
-            input.set(Field::LoraRank, rank);
-            input.mode = Mode::Lora;
-        }
-        "--gpu" => input.set_gpu(text),
+        Some(Opt::Gpu) => input.set_gpu(text),
         // The planner's custom-model shape and machine count.
-        "--hidden-size" | "--vocab-size" | "--machines" => {
+        Some(opt @ (Opt::HiddenSize | Opt::VocabSize | Opt::Machines)) => {
             let n: u64 = text
                 .trim()
                 .parse()
                 .map_err(|_| format!("{flag} {text}: must be a whole number"))?;
-            match flag {
-                "--hidden-size" => input.planner.hidden_size = Some(n),
-                "--vocab-size" => input.planner.vocab_size = Some(n),
+            match opt {
+                Opt::HiddenSize => input.planner.hidden_size = Some(n),
+                Opt::VocabSize => input.planner.vocab_size = Some(n),
                 _ => input.planner.machines = n,
             }
         }
-        "--capacity-gib" => {
+        Some(Opt::CapacityGib) => {
             let gib: f64 = text
                 .trim()
                 .parse()
@@ -263,7 +333,8 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .check(input.gpu_memory_gb)
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
         }
-        _ => {
+        Some(Opt::Method | Opt::Json) => {}
+        None => {
             let field = Field::ALL
                 .into_iter()
                 .find(|f| f.flag() == flag)
@@ -272,6 +343,10 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .parse(text)
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(field, number);
+            // `--lora R` also selects LoRA mode.
+            if field == Field::LoraRank {
+                input.mode = Mode::Lora;
+            }
         }
     }
     Ok(())
@@ -282,7 +357,7 @@ fn method(text: &str) -> Result<MethodId, String> {
     MethodId::from_name(text).ok_or_else(|| {
         format!(
             "unknown method `{text}` (known: {})",
-            list(&MethodId::ALL.map(|m| m.id()))
+            MethodId::ALL.map(|m| m.id()).join(", ")
         )
     })
 }
@@ -306,25 +381,9 @@ fn model_ref(arg: &str) -> Result<ModelRef, String> {
     Ok(ModelRef::Catalog(arg.to_string()))
 }
 
-/// `a, b, c`.
-fn list(names: &[&str]) -> String {
-    names.join(", ")
-}
-
 /// The error text without the field key (the flag already names it).
 fn without_key(message: &str) -> &str {
     message.split_once(' ').map_or(message, |(_, rest)| rest)
-}
-
-/// The value of `flag`, inline (`--seq=8192`) or as the next argument.
-fn value<'a>(
-    flag: &str,
-    inline: Option<String>,
-    iter: &mut impl Iterator<Item = &'a String>,
-) -> Result<String, String> {
-    inline
-        .or_else(|| iter.next().cloned())
-        .ok_or_else(|| format!("{flag} needs a value"))
 }
 
 #[cfg(test)]
@@ -368,23 +427,119 @@ mod tests {
         );
     }
 
+    /// Options apply in the order given, and a repeated one is its last.
     #[test]
-    fn bad_values_are_one_clear_sentence() {
-        let err = |s: &str| parse(&args(s)).unwrap_err();
-        assert_eq!(
-            err("estimate --layers 0"),
-            "--layers 0: must be between 1 and 1024"
+    fn options_apply_in_the_order_given() {
+        let check = |line: &str, mode: Mode, format: Option<WeightFormat>| {
+            let input = estimate(line);
+            assert_eq!((input.mode, input.weight_format), (mode, format), "{line}");
+        };
+        check("estimate --lora 8 --mode full", Mode::Full, None);
+        check("estimate --mode full --lora 8", Mode::Lora, None);
+        check("estimate --lora 8 --train", Mode::Lora, None);
+        check("estimate --train --qlora", Mode::Qlora, None);
+        check(
+            "estimate --weight-bits 5 --quant q4_k_m",
+            Mode::Inference,
+            Some(WeightFormat::Q4KM),
         );
-        assert_eq!(err("estimate --seq"), "--seq needs a value");
-        assert!(err("estimate --bogus 1").contains("unknown option `--bogus`"));
-        assert!(err("estimate --json --bogus").contains("unknown option `--bogus`"));
-        assert_eq!(
-            err("estimate meta-llama/Llama-3.1-8B --kv-heads 4"),
-            "--kv-heads comes from MODEL's config; drop it, or drop MODEL to type the shape"
+        check(
+            "estimate --quant q4_k_m --weight-bits 5",
+            Mode::Inference,
+            None,
         );
-        assert!(err("estimate --quant int3").starts_with("unknown format `int3` (known: bf16"));
-        assert!(err("estimate a b").contains("one MODEL only"));
-        assert!(err("frobnicate").contains("unknown command"));
-        assert_eq!(err("inspect"), "usage: vramfit inspect MODEL [--json]");
+        check(
+            "estimate --quant q8_0 --quant awq",
+            Mode::Inference,
+            Some(WeightFormat::Awq),
+        );
+        assert_eq!(estimate("estimate --seq 1 --seq 2").context, 2);
+    }
+
+    #[test]
+    fn mistakes_are_one_clear_sentence() {
+        for (line, want) in [
+            (
+                "estimate --layers 0",
+                "--layers 0: must be between 1 and 1024",
+            ),
+            (
+                "estimate --batch -4",
+                "--batch -4: must be between 1 and 1000000",
+            ),
+            ("estimate --seq", "--seq needs a value"),
+            (
+                "estimate --bogus 1",
+                "unknown option `--bogus` (try `vramfit --help`)",
+            ),
+            (
+                "estimate --json --bogus",
+                "unknown option `--bogus` (try `vramfit --help`)",
+            ),
+            ("estimate a b", "unexpected argument `b`: one MODEL only"),
+            ("estimate --json=false", "--json takes no value"),
+            (
+                "estimate meta-llama/Llama-3.1-8B --kv-heads 4",
+                "--kv-heads comes from MODEL's config; drop it, or drop MODEL to type the shape",
+            ),
+            (
+                "estimate --hidden-size x",
+                "--hidden-size x: must be a whole number",
+            ),
+            (
+                "estimate --capacity-gib x",
+                "--capacity-gib x: is not a number",
+            ),
+            (
+                "estimate --attn fast",
+                "unknown attention `fast` (known: eager, sdpa, flash)",
+            ),
+            (
+                "frobnicate",
+                "unknown command `frobnicate` (try `vramfit --help`)",
+            ),
+            (
+                "--bogus",
+                "unknown command `--bogus` (try `vramfit --help`)",
+            ),
+            ("inspect", "usage: vramfit inspect MODEL [--json]"),
+            ("inspect a b", "usage: vramfit inspect MODEL [--json]"),
+            ("gpus --bogus", "usage: vramfit gpus [--json]"),
+            ("kit extra", "usage: vramfit kit"),
+            ("check", "usage: vramfit check KIT.json"),
+            ("check --x", "usage: vramfit check KIT.json"),
+        ] {
+            assert_eq!(parse(&args(line)).unwrap_err(), want, "{line}");
+        }
+        let err = parse(&args("estimate --quant int3")).unwrap_err();
+        assert!(
+            err.starts_with("unknown format `int3` (known: bf16"),
+            "{err}"
+        );
+        assert!(parse(&[])
+            .unwrap_err()
+            .starts_with("missing command\nusage:"));
+    }
+
+    #[test]
+    fn help_and_version_are_words_of_their_own() {
+        for line in [
+            "--help",
+            "-h",
+            "help",
+            "estimate --seq 5 -h",
+            "estimate --help",
+        ] {
+            assert_eq!(parse(&args(line)), Ok(Command::Help), "{line}");
+        }
+        assert_eq!(parse(&args("-V")), Ok(Command::Version));
+        assert_eq!(
+            parse(&args("check -")),
+            Ok(Command::Check { path: "-".into() })
+        );
+        assert_eq!(
+            parse(&args("gpus --json")),
+            Ok(Command::Gpus { json: true })
+        );
     }
 }

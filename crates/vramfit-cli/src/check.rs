@@ -49,6 +49,7 @@ fn summary(count: usize, failures: &[kit::KitFailure]) -> Result<String, String>
 mod tests {
     use super::*;
     use crate::args::{parse, Command};
+    use vramfit_cli::line;
     use vramfit_core::request::Request;
     use vramfit_core::scenario::ScenarioInput;
 
@@ -101,12 +102,12 @@ mod tests {
             ..Request::default()
         });
         for input in inputs {
-            let args = kit::cli_args(&input);
+            let args = line::args(&input);
             let Ok(Command::Estimate { input: parsed, .. }) = parse(&args) else {
-                panic!("`{}` does not parse", kit::cli_command(&input));
+                panic!("`{}` does not parse", line::command(&input));
             };
-            assert_eq!(parsed.run(), input.run(), "{}", kit::cli_command(&input));
-            assert_eq!(parsed, input, "{}", kit::cli_command(&input));
+            assert_eq!(parsed.run(), input.run(), "{}", line::command(&input));
+            assert_eq!(parsed, input, "{}", line::command(&input));
         }
     }
 }

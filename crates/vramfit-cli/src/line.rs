@@ -1,0 +1,257 @@
+//! A request as the `vramfit` command line that reproduces it, and the
+//! names of the options that are not a scenario field ([`Opt`]; the fields'
+//! own are [`Field::flag`]). The binary's parser reads the same two lists,
+//! so an option is named in one place for both directions.
+//!
+//! No argument parser is compiled here: the web app shows this line in
+//! its lesson without clap in its wasm (the parser is the binary's, behind
+//! the crate's `cli` feature).
+
+use vramfit_core::request::Request;
+use vramfit_core::scenario::{Field, ModelRef, PlannerKnobs, ScenarioInput};
+
+/// The options of `vramfit estimate` besides the scenario's numeric fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opt {
+    Method,
+    Mode,
+    Quant,
+    Dtype,
+    KvDtype,
+    Precision,
+    Optimizer,
+    Attn,
+    Gpu,
+    CapacityGib,
+    HiddenSize,
+    VocabSize,
+    Machines,
+    Train,
+    GradCheckpoint,
+    Qlora,
+    NoLoraDropout,
+    Json,
+}
+
+impl Opt {
+    /// Every option, in the order the usage lists them.
+    pub const ALL: [Opt; 18] = [
+        Opt::Method,
+        Opt::Mode,
+        Opt::Quant,
+        Opt::Dtype,
+        Opt::KvDtype,
+        Opt::Precision,
+        Opt::Optimizer,
+        Opt::Attn,
+        Opt::Gpu,
+        Opt::CapacityGib,
+        Opt::HiddenSize,
+        Opt::VocabSize,
+        Opt::Machines,
+        Opt::Train,
+        Opt::GradCheckpoint,
+        Opt::Qlora,
+        Opt::NoLoraDropout,
+        Opt::Json,
+    ];
+
+    /// The flag, with its dashes (`--kv-dtype`).
+    pub const fn flag(self) -> &'static str {
+        match self {
+            Opt::Method => "--method",
+            Opt::Mode => "--mode",
+            Opt::Quant => "--quant",
+            Opt::Dtype => "--dtype",
+            Opt::KvDtype => "--kv-dtype",
+            Opt::Precision => "--precision",
+            Opt::Optimizer => "--optimizer",
+            Opt::Attn => "--attn",
+            Opt::Gpu => "--gpu",
+            Opt::CapacityGib => "--capacity-gib",
+            Opt::HiddenSize => "--hidden-size",
+            Opt::VocabSize => "--vocab-size",
+            Opt::Machines => "--machines",
+            Opt::Train => "--train",
+            Opt::GradCheckpoint => "--grad-checkpoint",
+            Opt::Qlora => "--qlora",
+            Opt::NoLoraDropout => "--no-lora-dropout",
+            Opt::Json => "--json",
+        }
+    }
+
+    /// Whether the option takes a value (else it is a switch).
+    pub const fn takes_value(self) -> bool {
+        !matches!(
+            self,
+            Opt::Train | Opt::GradCheckpoint | Opt::Qlora | Opt::NoLoraDropout | Opt::Json
+        )
+    }
+}
+
+/// The arguments of `vramfit` that reproduce `request`'s estimate: the
+/// subcommand, the model, every value that differs from the defaults, then
+/// the method and the mode (always named, so that nothing depends on the
+/// command line's own choice of method). A pasted `config.json` is named
+/// `config.json`: save it under that name next to where the command runs.
+pub fn args(request: &Request) -> Vec<String> {
+    let input = &request.scenario;
+    let default = ScenarioInput::default();
+    let mut out = vec!["estimate".to_string()];
+    match &input.model {
+        Some(ModelRef::Catalog(id)) => out.push(id.clone()),
+        Some(ModelRef::Config(_)) => out.push("config.json".into()),
+        None => {}
+    }
+    let mut set = |flag: &str, value: String| {
+        out.push(flag.to_string());
+        out.push(value);
+    };
+    // `--lora` comes last: it also selects LoRA mode.
+    for field in Field::ALL.into_iter().filter(|f| *f != Field::LoraRank) {
+        let replaced = (input.model.is_some() && Field::SHAPE.contains(&field))
+            || (field == Field::WeightBits && input.weight_format.is_some())
+            || (field == Field::GpuMemoryGb && input.gpu.is_some());
+        let value = input.get(field);
+        if !replaced && value != default.get(field) {
+            set(field.flag(), format!("{value}"));
+        }
+    }
+    if let Some(format) = input.weight_format {
+        set(Opt::Quant.flag(), format.id().into());
+    }
+    if let Some(gpu) = &input.gpu {
+        set(Opt::Gpu.flag(), gpu.clone());
+    }
+    if input.precision != default.precision {
+        set(Opt::Precision.flag(), input.precision.id().into());
+    }
+    if input.grad_checkpoint {
+        out.push(Opt::GradCheckpoint.flag().into());
+    }
+    if input.optimizer != default.optimizer {
+        out.extend([Opt::Optimizer.flag().into(), input.optimizer.id().into()]);
+    }
+    if input.attn != default.attn {
+        out.extend([Opt::Attn.flag().into(), input.attn.id().into()]);
+    }
+    if !input.lora_dropout {
+        out.push(Opt::NoLoraDropout.flag().into());
+    }
+    out.extend(planner_args(&input.planner, &default.planner));
+    // `--lora R` also selects LoRA mode, so the mode comes after it.
+    if input.lora_rank != default.lora_rank {
+        out.extend([Field::LoraRank.flag().into(), input.lora_rank.to_string()]);
+    }
+    out.extend([Opt::Method.flag().into(), request.method.id().into()]);
+    out.extend([Opt::Mode.flag().into(), input.mode.id().into()]);
+    out
+}
+
+/// The planner knobs that have CLI flags, where they differ from the
+/// defaults: a custom model's hidden size and vocabulary, and machines.
+fn planner_args(knobs: &PlannerKnobs, default: &PlannerKnobs) -> Vec<String> {
+    let mut out = Vec::new();
+    for (opt, value) in [
+        (Opt::HiddenSize, knobs.hidden_size),
+        (Opt::VocabSize, knobs.vocab_size),
+    ] {
+        if let Some(v) = value {
+            out.push(opt.flag().to_string());
+            out.push(v.to_string());
+        }
+    }
+    if knobs.machines != default.machines {
+        out.push(Opt::Machines.flag().into());
+        out.push(knobs.machines.to_string());
+    }
+    out
+}
+
+/// [`args`] as one shell command line, quoted where needed.
+///
+/// ```
+/// use vramfit_cli::line;
+/// use vramfit_core::{request::Request, scenario::ScenarioInput};
+/// let scenario = ScenarioInput { params_b: 70.0, weight_bits: 4.0, gpu_memory_gb: 48.0, ..ScenarioInput::default() };
+/// let request = Request { scenario, ..Request::default() };
+/// assert_eq!(
+///     line::command(&request),
+///     "vramfit estimate --params 70 --weight-bits 4 --capacity-gb 48 --method quick --mode inference"
+/// );
+/// ```
+pub fn command(request: &Request) -> String {
+    let mut line = String::from("vramfit");
+    for arg in args(request) {
+        line.push(' ');
+        line.push_str(&shell_quote(&arg));
+    }
+    line
+}
+
+/// `arg` as a POSIX shell word.
+fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@,+%".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vramfit_core::kit;
+    use vramfit_core::methods::MethodId;
+    use vramfit_core::scenario::WeightFormat;
+
+    fn example(name: &str) -> Request {
+        kit::reference()
+            .examples
+            .into_iter()
+            .find(|e| e.name == name)
+            .unwrap_or_else(|| panic!("no example {name}"))
+            .inputs
+    }
+
+    #[test]
+    fn a_command_names_only_what_differs() {
+        let mut q4 = ScenarioInput {
+            lora_rank: 8,
+            grad_checkpoint: true,
+            ..ScenarioInput::default()
+        };
+        q4.set_weight_format(WeightFormat::Q4KM);
+        for (request, want) in [
+            (
+                example("seed003-llama-3.1-8b-lora16-pure-4k-rtx3090"),
+                "vramfit estimate meta-llama/Llama-3.1-8B --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --method allocator --mode lora",
+            ),
+            (
+                example("seed000-7b-inference-4k-24gib"),
+                "vramfit estimate --params 7 --seq 4096 --capacity-gb 25.769803776 --method lesson --mode inference",
+            ),
+            (
+                Request::new(MethodId::Quick, q4),
+                "vramfit estimate --quant q4_k_m --grad-checkpoint --lora 8 --method quick --mode inference",
+            ),
+        ] {
+            assert_eq!(command(&request), want);
+        }
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn every_option_has_its_own_flag() {
+        let mut flags: Vec<&str> = Opt::ALL.iter().map(|o| o.flag()).collect();
+        flags.extend(Field::ALL.iter().map(|f| f.flag()));
+        let count = flags.len();
+        flags.sort_unstable();
+        flags.dedup();
+        assert_eq!(flags.len(), count);
+    }
+}
