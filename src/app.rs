@@ -134,7 +134,6 @@ pub fn App() -> impl IntoView {
     };
     let t = move || lang.get().t();
     let notebook = Notebook::open();
-    let code = Signal::derive(move || lang.get().code());
     view! {
         <header class="vf-header">
             <div>
@@ -200,8 +199,8 @@ pub fn App() -> impl IntoView {
                 </section>
                 <InterpretationPanel method />
                 <div class="vf-learn">
-                    <LessonPanel input report lang=code notebook />
-                    <NotebookPanel input lang=code notebook />
+                    <LessonPanel input report notebook />
+                    <NotebookPanel input notebook />
                 </div>
             </div>
         </main>

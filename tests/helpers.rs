@@ -8,6 +8,7 @@ use vramfit_app::i18n::format::{self, normalize_input};
 use vramfit_app::i18n::Lang;
 use vramfit_app::import::{looks_like_export, parse_import, ImportError};
 use vramfit_app::net::{classify, config_url, valid_model_id, HubOutcome};
+use vramfit_app::notebook::texts::Step;
 use vramfit_app::share::{base64url_decode, base64url_encode, fragment_of, scenario_of};
 use vramfit_core::methods::MethodId;
 use vramfit_core::report;
@@ -57,6 +58,28 @@ fn numbers_are_written_for_each_language() {
     );
     assert_eq!(format::percent(&es, 78.3), "78,3 %");
     assert_eq!(format::percent(&en, 125.0), "125%");
+    // Signed differences, as the lesson and the notebook write them.
+    for (style, bytes, pct, want_bytes, want_pct) in [
+        (&es, 781_116_006, -4.16, "+0,78 GB", "−4,2 %"),
+        (&en, -781_116_006, 4.16, "−0.78 GB", "+4.2%"),
+        (&nl, 0, 0.01, "±0,00 GB", "0,0%"),
+    ] {
+        assert_eq!(
+            format::signed_bytes(style, DisplayUnit::Gb, bytes),
+            want_bytes
+        );
+        assert_eq!(format::signed_percent(style, pct), want_pct);
+    }
+    // Amounts typed as a person types them.
+    for (style, text, want) in [
+        (&es, "18,8", Some(18.8)),
+        (&en, " 18.8 ", Some(18.8)),
+        (&nl, "1.000,5", Some(1000.5)),
+        (&en, "-1", None),
+        (&es, "abc", None),
+    ] {
+        assert_eq!(format::parse_amount(style, text), want, "{text}");
+    }
     assert_eq!(format::input_value(&es, 0.5), "0,5");
     assert_eq!(format::input_value(&en, 8192.0), "8192");
     assert_eq!(format::plain(&es, 0.25), "0,25");
@@ -134,6 +157,25 @@ fn every_language_says_everything() {
     // The tables differ: nothing was left in another language.
     assert_ne!(Lang::Es.t().total_label, Lang::En.t().total_label);
     assert_ne!(Lang::En.t().total_label, Lang::Nl.t().total_label);
+    for lang in Lang::ALL {
+        let lesson = lang.lesson();
+        for method in MethodId::ALL {
+            let m = (lesson.method)(method);
+            assert!(
+                !m.interpretation.is_empty() && !m.formulas.is_empty(),
+                "{lang:?}"
+            );
+            assert!(
+                !m.assumptions.is_empty() && !m.references.is_empty(),
+                "{lang:?}"
+            );
+        }
+        for step in Step::ALL {
+            assert!(!(lang.notebook().step_name)(step).is_empty(), "{lang:?}");
+        }
+    }
+    assert_ne!(Lang::En.lesson().title, Lang::Nl.lesson().title);
+    assert_ne!(Lang::Es.notebook().title, Lang::Nl.notebook().title);
 }
 
 #[wasm_bindgen_test]

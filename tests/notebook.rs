@@ -5,6 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
+use vramfit_app::i18n::Lang;
 use vramfit_app::lesson::LessonPanel;
 use vramfit_app::notebook::persist::{self, Health, Notice};
 use vramfit_app::notebook::storage::{BrowserStorage, MemoryStorage, Storage};
@@ -369,7 +370,7 @@ fn browser_storage_round_trip() {
 fn mount_both(
     root: &web_sys::HtmlElement,
     storage: &MemoryStorage,
-    lang: RwSignal<&'static str>,
+    lang: RwSignal<Lang>,
 ) -> RwSignal<Request> {
     let input = RwSignal::new(Request::default());
     let storage = storage.clone();
@@ -388,7 +389,7 @@ fn mount_both(
 #[wasm_bindgen_test]
 async fn lesson_hides_the_result_until_a_prediction_is_written() {
     let root = host();
-    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new("es"));
+    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new(Lang::Es));
     settle().await;
     assert_eq!(count(&root, "lesson-result"), 0);
     assert_eq!(count(&root, "lesson-result-hidden"), 1);
@@ -472,13 +473,47 @@ async fn lesson_hides_the_result_until_a_prediction_is_written() {
     assert!(disabled(&root, "lesson-reveal"));
 }
 
+/// The lesson and the notebook speak the page's language, Dutch included
+/// (they once fell back to English for every language but Spanish).
+#[wasm_bindgen_test]
+async fn the_lesson_and_the_notebook_speak_dutch() {
+    let root = host();
+    let storage = MemoryStorage::new();
+    mount_both(&root, &storage, RwSignal::new(Lang::Nl));
+    settle().await;
+    let lesson = find(&root, "lesson-panel");
+    assert_eq!(lesson.get_attribute("lang").as_deref(), Some("nl"));
+    assert!(lesson
+        .text_content()
+        .unwrap()
+        .contains("Les: GPU-geheugen, stap voor stap"));
+    let notebook = find(&root, "notebook-panel");
+    assert_eq!(notebook.get_attribute("lang").as_deref(), Some("nl"));
+    assert!(notebook.text_content().unwrap().contains("Notitieboek"));
+    // Numbers the Dutch way: a prediction typed with a decimal comma, the
+    // result and the discrepancy with one.
+    type_into(&root, "lesson-prediction", "18,8");
+    settle().await;
+    click(&root, "lesson-reveal");
+    settle().await;
+    assert!(text(&root, "lesson-observed").starts_with("18,78 GB"));
+    assert!(text(&root, "lesson-discrepancy").starts_with("+0,02 GB (+0,1%), te hoog"));
+    click(&root, "notebook-add");
+    settle().await;
+    assert_eq!(
+        text(&root, "notebook-entry-step"),
+        "Een grensgeval voorspellen"
+    );
+    assert!(text(&root, "notebook-entry-scenario").starts_with("quick · Inferentie · 8B"));
+}
+
 /// Range reports `model_states` in full fine-tuning; the lesson once
 /// looked for `states` and showed the raw key. Every term it shows has its
 /// name and a formula.
 #[wasm_bindgen_test]
 async fn the_lesson_names_and_derives_every_term_of_the_method() {
     let root = host();
-    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new("en"));
+    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new(Lang::En));
     input.set(Request::new(
         MethodId::Range,
         ScenarioInput {
@@ -515,7 +550,7 @@ async fn the_lesson_names_and_derives_every_term_of_the_method() {
 async fn a_revealed_prediction_is_recorded_with_its_discrepancy() {
     let root = host();
     let storage = MemoryStorage::new();
-    let lang = RwSignal::new("es");
+    let lang = RwSignal::new(Lang::Es);
     let input = mount_both(&root, &storage, lang);
     settle().await;
     assert_eq!(count(&root, "notebook-entry"), 0);
@@ -551,7 +586,7 @@ async fn a_revealed_prediction_is_recorded_with_its_discrepancy() {
     assert_eq!(e.transfer_test, "Llama-3.1-70B a 4 bits");
 
     // Another language, the same notebook.
-    lang.set("en");
+    lang.set(Lang::En);
     settle().await;
     assert_eq!(
         find(&root, "notebook-panel")
@@ -625,7 +660,7 @@ async fn the_panel_warns_when_the_notebook_lives_in_memory() {
 #[wasm_bindgen_test]
 async fn the_lesson_shows_the_command_line_and_one_change_at_a_time() {
     let root = host();
-    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new("en"));
+    let input = mount_both(&root, &MemoryStorage::new(), RwSignal::new(Lang::En));
     input.update(|i| {
         i.scenario.params_b = 70.0;
         i.scenario.weight_bits = 4.0;

@@ -63,6 +63,44 @@ pub fn bytes(style: &NumberStyle, unit: DisplayUnit, bytes: Bytes) -> String {
     )
 }
 
+/// A signed difference in `unit` (`"+0,78 GB"`, `"−1,20 GiB"`, `"±0,00 GB"`).
+pub fn signed_bytes(style: &NumberStyle, unit: DisplayUnit, difference: i64) -> String {
+    let magnitude = Bytes(difference.unsigned_abs()).in_unit(unit);
+    let sign = match difference.signum() {
+        1 => "+",
+        -1 => "−",
+        _ => "±",
+    };
+    format!("{sign}{} {}", decimal(style, magnitude, 2), unit.label())
+}
+
+/// A signed percentage with one decimal (`"+4,2 %"`, `"−4.2%"`); no sign
+/// on what rounds to zero.
+pub fn signed_percent(style: &NumberStyle, value: f64) -> String {
+    let sign = if value.abs() < 0.05 {
+        ""
+    } else if value > 0.0 {
+        "+"
+    } else {
+        "−"
+    };
+    format!(
+        "{sign}{}{}%",
+        decimal(style, value.abs(), 1),
+        style.percent_sep
+    )
+}
+
+/// A non-negative amount a person typed in this language (`18,8`, `18.8`,
+/// ` 18 `), or `None`.
+pub fn parse_amount(style: &NumberStyle, text: &str) -> Option<f64> {
+    let value: f64 = normalize_input(style, text)
+        .replace(',', ".")
+        .parse()
+        .ok()?;
+    (value.is_finite() && value >= 0.0).then_some(value)
+}
+
 /// A percentage already rounded by the core (`78.3`, `125`): one decimal
 /// when it has one, none otherwise.
 pub fn percent(style: &NumberStyle, pct: f64) -> String {

@@ -1,10 +1,13 @@
-//! Languages of the app: one typed table of texts per language.
+//! Languages of the app: one typed table of texts per language, for the
+//! whole page, the lesson and the notebook included.
 //!
-//! [`Texts`] lists every user-facing string; [`es`], [`en`] and [`nl`] each
-//! fill one in full, so a missing translation is a compile error, and so is
-//! a new core enum variant that a table's `match` does not name. Numbers are
-//! written for the language by [`format`] (decimal comma in Spanish and
-//! Dutch, point in English); the byte values themselves come from the core.
+//! [`Texts`] (the page), [`LessonTexts`] and [`NotebookTexts`] list every
+//! user-facing string; [`es`], [`en`] and [`nl`] each fill all three in
+//! full, so a missing translation is a compile error, and so is a new core
+//! enum variant (a [`Term`], a [`MethodId`], a mode) that a table's `match`
+//! does not name. Numbers are written for the language by [`format`], the
+//! one formatter (decimal comma in Spanish and Dutch, point in English);
+//! the byte values themselves come from the core.
 //!
 //! The choice is remembered in `localStorage` (`vramfit.lang`); the first
 //! visit follows the browser's `navigator.languages`.
@@ -15,7 +18,9 @@ pub mod format;
 pub mod nl;
 
 use crate::import::ImportError;
+use crate::lesson::texts::LessonTexts;
 use crate::net::HubOutcome;
+use crate::notebook::texts::NotebookTexts;
 use format::NumberStyle;
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -73,12 +78,30 @@ impl Lang {
             .unwrap_or_default()
     }
 
-    /// The table of texts.
+    /// The app's texts.
     pub fn t(self) -> &'static Texts {
         match self {
             Lang::Es => &es::TEXTS,
             Lang::En => &en::TEXTS,
             Lang::Nl => &nl::TEXTS,
+        }
+    }
+
+    /// The lesson's texts.
+    pub fn lesson(self) -> &'static LessonTexts {
+        match self {
+            Lang::Es => &es::LESSON,
+            Lang::En => &en::LESSON,
+            Lang::Nl => &nl::LESSON,
+        }
+    }
+
+    /// The notebook's texts.
+    pub fn notebook(self) -> &'static NotebookTexts {
+        match self {
+            Lang::Es => &es::NOTEBOOK,
+            Lang::En => &en::NOTEBOOK,
+            Lang::Nl => &nl::NOTEBOOK,
         }
     }
 

@@ -5,6 +5,7 @@
 use super::persist::{self, Health, Notice, State};
 use super::storage::{BrowserStorage, Storage};
 use super::store::{self, Entry, Observed, Prediction, KEY};
+use super::texts::Step;
 use super::web;
 use leptos::prelude::*;
 use vramfit_core::request::Request;
@@ -137,13 +138,13 @@ impl Notebook {
         let step = if !draft.step.is_empty() {
             draft.step.as_str()
         } else if draft.prediction.is_some() {
-            "predict"
+            Step::Predict.id()
         } else if !draft.transfer_test.trim().is_empty() {
-            "transfer"
+            Step::Transfer.id()
         } else if !draft.counterexample.trim().is_empty() {
-            "understand"
+            Step::Understand.id()
         } else {
-            "free"
+            Step::Free.id()
         };
         let mut entry = Entry::new(id.clone(), now, step, scenario);
         entry.prediction = draft.prediction;

@@ -14,7 +14,7 @@ pub mod panel;
 pub mod persist;
 pub mod storage;
 pub mod store;
-pub mod text;
+pub mod texts;
 pub mod web;
 
 pub use handle::{Draft, Notebook};

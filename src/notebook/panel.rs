@@ -5,10 +5,10 @@
 use super::handle::Notebook;
 use super::persist::Health;
 use super::store::{Entry, Observed, Prediction};
-use super::text::{self as nt, STEPS};
+use super::texts::{scenario_summary, step_name, NotebookTexts, Step};
 use super::web;
 use crate::download::download_text;
-use crate::lesson::text::{self as lt, Lang};
+use crate::i18n::{format, use_lang, Lang};
 use leptos::prelude::*;
 use vramfit_core::request::Request;
 use vramfit_core::units::DisplayUnit;
@@ -26,17 +26,18 @@ pub fn observe(input: &Request) -> Option<Observed> {
 pub fn NotebookPanel(
     /// The calculator's scenario: recorded by "add", set by "open".
     input: RwSignal<Request>,
-    /// Language code, `"es"` (default) or `"en"`.
-    #[prop(into, default = Signal::stored("es"))]
-    lang: Signal<&'static str>,
+    /// The language; by default the page's.
+    #[prop(into, optional)]
+    lang: Option<Signal<Lang>>,
     /// The page's notebook (share it with the lesson); by default the
     /// browser's.
     #[prop(optional)]
     notebook: Option<Notebook>,
 ) -> impl IntoView {
     let notebook = notebook.unwrap_or_else(Notebook::open);
-    let lang = Memo::new(move |_| Lang::from_code(lang.get()));
-    let t = move || nt::texts(lang.get());
+    let lang = lang.unwrap_or_else(use_lang);
+    let lang = Memo::new(move |_| lang.get());
+    let t = move || lang.get().notebook();
     let confirming = RwSignal::new(false);
     let editing = RwSignal::new(None::<String>);
     let paste = RwSignal::new(String::new());
@@ -77,7 +78,7 @@ pub fn NotebookPanel(
             Health::QuotaExceeded => t().quota.to_string(),
             Health::Unavailable => t().unavailable.to_string(),
             Health::Frozen => t().frozen.to_string(),
-            Health::WriteFailed(why) => nt::write_failed(lang.get(), &why),
+            Health::WriteFailed(why) => (lang.get().notebook().write_failed)(&why),
         };
         Some(view! {
             <div class="vf-nb-warning" role="alert" data-testid="notebook-warning">
@@ -94,7 +95,7 @@ pub fn NotebookPanel(
             .into_iter()
             .enumerate()
             .map(|(index, notice)| {
-                let words = nt::notice(lang.get(), &notice);
+                let words = (lang.get().notebook().notice)(&notice);
                 view! {
                     <div class="vf-nb-notice" role="status" data-testid="notebook-notice">
                         <p>{words}</p>
@@ -109,7 +110,7 @@ pub fn NotebookPanel(
     let undo_bar = move || {
         notebook.pending_undo().map(|undo| {
             let words = if undo.cleared {
-                nt::undo_clear(lang.get(), undo.entries.len())
+                (lang.get().notebook().undo_clear)(undo.entries.len())
             } else {
                 t().undo_delete.to_string()
             };
@@ -165,7 +166,7 @@ pub fn NotebookPanel(
             </div>
             <Show when=asking>
                 <div class="vf-nb-confirm" role="alertdialog" aria-labelledby="vf-nb-confirm-q">
-                    <p id="vf-nb-confirm-q">{move || nt::clear_question(lang.get(), count())}</p>
+                    <p id="vf-nb-confirm-q">{move || (lang.get().notebook().clear_question)(count())}</p>
                     <button
                         type="button"
                         class="vf-nb-button vf-nb-button--danger"
@@ -233,7 +234,7 @@ fn EntryView(
         let id = id.clone();
         move || editing.get().as_deref() == Some(id.as_str())
     };
-    let t = move || nt::texts(lang.get());
+    let t = move || lang.get().notebook();
     let entry_for_view = entry.clone();
     let read = move || {
         let e = entry_for_view.clone();
@@ -241,20 +242,35 @@ fn EntryView(
         let unit = e.prediction.map_or(DisplayUnit::Gb, |p| p.unit);
         let prediction = e.prediction.map_or_else(
             || t().none.to_string(),
-            |p| format!("{} {}", lt::number(l, p.value, 2), p.unit.label()),
+            |p| {
+                format!(
+                    "{} {}",
+                    format::decimal(&l.t().number, p.value, 2),
+                    p.unit.label()
+                )
+            },
         );
         let observed = e.observed.map_or_else(
             || t().none.to_string(),
-            |o| format!("{} ({})", lt::bytes(l, unit, o.total_bytes), o.method.id()),
+            |o| {
+                format!(
+                    "{} ({})",
+                    format::bytes(&l.t().number, unit, o.total_bytes),
+                    o.method.id()
+                )
+            },
         );
         let discrepancy = e.discrepancy.map_or_else(
             || t().none.to_string(),
             |d| {
                 let pct = d
                     .percent
-                    .map(|p| format!(" ({})", lt::percent(l, p, true)))
+                    .map(|p| format!(" ({})", format::signed_percent(&l.t().number, p)))
                     .unwrap_or_default();
-                format!("{}{pct}", lt::signed_bytes(l, unit, d.difference_bytes))
+                format!(
+                    "{}{pct}",
+                    format::signed_bytes(&l.t().number, unit, d.difference_bytes)
+                )
             },
         );
         let texts = [
@@ -269,7 +285,7 @@ fn EntryView(
         view! {
             <dl class="vf-nb-fields">
                 <dt>{t().scenario}</dt>
-                <dd data-testid="notebook-entry-scenario">{nt::scenario_summary(l, &e.scenario)}</dd>
+                <dd data-testid="notebook-entry-scenario">{scenario_summary(l, &e.scenario)}</dd>
                 <dt>{t().version}</dt>
                 <dd>{if e.app_version.is_empty() { t().none.to_string() } else { e.app_version.clone() }}</dd>
                 <dt>{t().prediction}</dt>
@@ -316,7 +332,7 @@ fn EntryView(
         <li class="vf-nb-entry" data-testid="notebook-entry" data-entry-id=id.clone()>
             <header class="vf-nb-entry__head">
                 <span class="vf-nb-entry__step" data-testid="notebook-entry-step">
-                    {move || nt::step_name(lang.get(), &step)}
+                    {move || step_name(lang.get(), &step)}
                 </span>
                 <time class="vf-nb-entry__time" datetime=web::iso_time(entry.created_at)>{when}</time>
             </header>
@@ -346,12 +362,12 @@ fn EntryEditor(
     #[prop(into)] lang: Signal<Lang>,
     editing: RwSignal<Option<String>>,
 ) -> impl IntoView {
-    let t = move || nt::texts(lang.get());
+    let t = move || lang.get().notebook();
     let step = RwSignal::new(entry.step.clone());
     let value = RwSignal::new(
         entry
             .prediction
-            .map(|p| lt::number(lang.get_untracked(), p.value, 2))
+            .map(|p| format::decimal(&lang.get_untracked().t().number, p.value, 2))
             .unwrap_or_default(),
     );
     let unit = RwSignal::new(entry.prediction.map_or(DisplayUnit::Gb, |p| p.unit));
@@ -360,14 +376,15 @@ fn EntryEditor(
     let transfer = RwSignal::new(entry.transfer_test.clone());
     let invalid = move || {
         let v = value.get();
-        !v.trim().is_empty() && lt::parse_number(&v).is_none()
+        !v.trim().is_empty() && format::parse_amount(&lang.get().t().number, &v).is_none()
     };
     let id = entry.id.clone();
     let save = move |_| {
         if invalid() {
             return;
         }
-        let prediction = lt::parse_number(&value.get_untracked())
+        let number = &lang.get_untracked().t().number;
+        let prediction = format::parse_amount(number, &value.get_untracked())
             .and_then(|v| Prediction::new(v, unit.get_untracked()));
         let (step, notes, counterexample, transfer) = (
             step.get_untracked(),
@@ -384,7 +401,7 @@ fn EntryEditor(
         });
         editing.set(None);
     };
-    let field = move |label: fn(&nt::Texts) -> &'static str,
+    let field = move |label: fn(&NotebookTexts) -> &'static str,
                       signal: RwSignal<String>,
                       key: &'static str| {
         view! {
@@ -423,9 +440,9 @@ fn EntryEditor(
                     prop:value=move || step.get()
                     on:change=move |ev| step.set(event_target_value(&ev))
                 >
-                    {STEPS
+                    {Step::ALL
                         .iter()
-                        .map(|(id, _, _)| view! { <option value=*id>{move || nt::step_name(lang.get(), id)}</option> })
+                        .map(|s| view! { <option value=s.id()>{move || step_name(lang.get(), s.id())}</option> })
                         .collect_view()}
                 </select>
             </label>

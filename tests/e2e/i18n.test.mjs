@@ -57,6 +57,11 @@ test('the language switch translates everything and is remembered across a reloa
   await assertLanguage(page, 'en');
   await page.getByTestId('lang-nl').click();
   await assertLanguage(page, 'nl');
+  // The lesson and the notebook follow the page's language, Dutch too.
+  assert.equal(await page.getByTestId('lesson-panel').getAttribute('lang'), 'nl');
+  assert.match(await page.getByTestId('lesson-panel').innerText(), /Les: GPU-geheugen, stap voor stap/);
+  assert.equal(await page.getByTestId('notebook-panel').getAttribute('lang'), 'nl');
+  assert.match(await page.getByTestId('notebook-panel').innerText(), /Notitieboek/);
   // Errors are translated too.
   await page.getByTestId('field-layers').fill('abc');
   await page.getByTestId('hint-layers').filter({ hasText: 'Dat is geen getal.' }).waitFor();

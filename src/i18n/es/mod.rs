@@ -1,5 +1,11 @@
 //! Spanish: the seeds' language and the default.
 
+mod lesson;
+mod notebook;
+
+pub use lesson::LESSON;
+pub use notebook::NOTEBOOK;
+
 use super::format::{self, NumberStyle};
 use super::{method_name, FieldText, Interpretation, Texts};
 use crate::import::ImportError;

@@ -1,5 +1,11 @@
 //! Dutch.
 
+mod lesson;
+mod notebook;
+
+pub use lesson::LESSON;
+pub use notebook::NOTEBOOK;
+
 use super::format::{self, NumberStyle};
 use super::{method_name, FieldText, Interpretation, Texts};
 use crate::import::ImportError;
