@@ -20,7 +20,7 @@ use crate::components::{
     UnitSwitch, UtilizationRing,
 };
 use crate::curve::{self, ContextCurve};
-use crate::figures::{self, ADVANCED_FIELDS, SHAPE_FIELDS, WORKLOAD_FIELDS};
+use crate::figures;
 use crate::i18n::{self, use_lang, LangContext};
 use crate::lesson::LessonPanel;
 use crate::model_panel::{ModelFactsView, ModelInput};
@@ -32,7 +32,7 @@ use vramfit_core::methods::MethodId;
 use vramfit_core::report::{self, Report, ShapeOrigin};
 use vramfit_core::request::Request;
 use vramfit_core::request::RequestError;
-use vramfit_core::scenario::ScenarioError;
+use vramfit_core::scenario::{Field, ScenarioError};
 use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::Verdict;
 
@@ -155,7 +155,7 @@ pub fn App() -> impl IntoView {
                     <KvDtypePicker input />
                     <h3 class="vf-subhead">{move || t().workload_label}</h3>
                     <div class="vf-fields">
-                        {WORKLOAD_FIELDS.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
+                        {Field::WORKLOAD.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
                     </div>
                     <GpuPicker input />
                     <AdvancedKnobs input />
@@ -170,7 +170,7 @@ pub fn App() -> impl IntoView {
                         fallback=move || view! {
                             <h3 class="vf-subhead">{move || t().shape_title}</h3>
                             <div class="vf-fields">
-                                {SHAPE_FIELDS.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
+                                {Field::SHAPE.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
                             </div>
                         }
                     >
@@ -236,7 +236,7 @@ fn AdvancedKnobs(
                 </span>
             </summary>
             <div class="vf-fields">
-                {ADVANCED_FIELDS.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
+                {Field::ADVANCED.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
             </div>
         </details>
     }

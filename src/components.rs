@@ -306,25 +306,46 @@ pub fn UnitSwitch(
     unit: RwSignal<DisplayUnit>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let option = move |u: DisplayUnit| {
-        view! {
-            <button
-                type="button"
-                class="vf-seg__option"
-                data-testid=format!("unit-{}", u.label().to_lowercase())
-                aria-pressed=move || (unit.get() == u).to_string()
-                on:click=move |_| unit.set(u)
-            >
-                {u.label()}
-            </button>
-        }
-    };
     view! {
         <div class="vf-seg" role="group" aria-label=move || lang.get().t().unit_label>
-            {option(DisplayUnit::Gb)}
-            {option(DisplayUnit::Gib)}
+            <UnitButtons unit testid="unit-" />
         </div>
     }
+}
+
+/// The two units as segmented buttons (`data-testid` the prefix and
+/// `gb` or `gib`), for a segmented group of the caller's.
+#[component]
+pub fn UnitButtons(
+    /// The chosen unit.
+    unit: RwSignal<DisplayUnit>,
+    /// The `data-testid` prefix (`"unit-"`).
+    testid: &'static str,
+    /// Also run on a choice (the lesson hides its result again).
+    #[prop(optional)]
+    on_choice: Option<Callback<DisplayUnit>>,
+) -> impl IntoView {
+    [DisplayUnit::Gb, DisplayUnit::Gib]
+        .into_iter()
+        .map(|u| {
+            view! {
+                <button
+                    type="button"
+                    class="vf-seg__option"
+                    data-testid=format!("{testid}{}", u.label().to_lowercase())
+                    aria-pressed=move || (unit.get() == u).to_string()
+                    on:click=move |_| {
+                        unit.set(u);
+                        if let Some(also) = on_choice {
+                            also.run(u);
+                        }
+                    }
+                >
+                    {u.label()}
+                </button>
+            }
+        })
+        .collect_view()
 }
 
 /// Inference or training, as segmented buttons.

@@ -11,27 +11,10 @@ use vramfit_core::scenario::{Field, ScenarioInput};
 use vramfit_core::term::Term;
 use vramfit_core::units::Bytes;
 
-/// The knobs folded under "Advanced".
-pub const ADVANCED_FIELDS: [Field; 7] = [
-    Field::Users,
-    Field::Gpus,
-    Field::Tp,
-    Field::Pp,
-    Field::HostRamGb,
-    Field::OffloadGb,
-    Field::SharedPrefixTokens,
-];
-
-/// The fields of the model's shape, given by hand only without a model.
-pub const SHAPE_FIELDS: [Field; 4] = Field::SHAPE;
-
-/// The workload fields shown in step 01 (formats have their own pickers).
-pub const WORKLOAD_FIELDS: [Field; 2] = [Field::Context, Field::Batch];
-
 /// How many advanced knobs differ from their defaults.
 pub fn advanced_changed(request: &Request) -> usize {
     let default = ScenarioInput::default();
-    ADVANCED_FIELDS
+    Field::ADVANCED
         .iter()
         .filter(|f| request.scenario.get(**f) != default.get(**f))
         .count()
@@ -43,7 +26,7 @@ pub fn method_fields(method: MethodId) -> Vec<Field> {
         .own_fields()
         .iter()
         .copied()
-        .filter(|f| !ADVANCED_FIELDS.contains(f) && !MethodId::SHARED_FIELDS.contains(f))
+        .filter(|f| !Field::ADVANCED.contains(f) && !Field::SHARED.contains(f))
         .collect()
 }
 

@@ -2,6 +2,7 @@
 //! with its unit, and the result shown only beside it.
 
 use super::Progress;
+use crate::components::UnitButtons;
 use crate::i18n::{format, Lang};
 use crate::notebook::store::{self, Prediction};
 use crate::notebook::Draft;
@@ -146,22 +147,6 @@ pub(super) fn Predict(
         }
         .into_any()
     };
-    let unit_button = move |u: DisplayUnit| {
-        view! {
-            <button
-                type="button"
-                class="vf-seg__option"
-                data-testid=format!("lesson-prediction-unit-{}", u.label().to_lowercase())
-                aria-pressed=move || (predicted_unit.get() == u).to_string()
-                on:click=move |_| {
-                    predicted_unit.set(u);
-                    revealed.set(false);
-                }
-            >
-                {u.label()}
-            </button>
-        }
-    };
     view! {
         <div class="vf-lesson__card" data-testid="lesson-predict">
             <h3 class="vf-lesson__heading">{move || t().predict_title}</h3>
@@ -186,8 +171,11 @@ pub(super) fn Predict(
                     }
                 />
                 <div class="vf-seg" role="group" aria-label=move || t().prediction_label>
-                    {unit_button(DisplayUnit::Gb)}
-                    {unit_button(DisplayUnit::Gib)}
+                    <UnitButtons
+                        unit=predicted_unit
+                        testid="lesson-prediction-unit-"
+                        on_choice=Callback::new(move |_| revealed.set(false))
+                    />
                 </div>
                 <button
                     type="button"

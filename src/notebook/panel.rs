@@ -7,6 +7,7 @@ use super::persist::Health;
 use super::store::{Entry, Observed, Prediction};
 use super::texts::{scenario_summary, step_name, NotebookTexts, Step};
 use super::web;
+use crate::components::UnitButtons;
 use crate::download::download_text;
 use crate::i18n::{format, use_lang, Lang};
 use leptos::prelude::*;
@@ -417,19 +418,6 @@ fn EntryEditor(
             </label>
         }
     };
-    let unit_button = move |u: DisplayUnit| {
-        view! {
-            <button
-                type="button"
-                class="vf-seg__option"
-                data-testid=format!("notebook-edit-unit-{}", u.label().to_lowercase())
-                aria-pressed=move || (unit.get() == u).to_string()
-                on:click=move |_| unit.set(u)
-            >
-                {u.label()}
-            </button>
-        }
-    };
     view! {
         <div class="vf-nb-edit">
             <label class="vf-nb-edit__field">
@@ -460,8 +448,7 @@ fn EntryEditor(
                         on:input=move |ev| value.set(event_target_value(&ev))
                     />
                     <div class="vf-seg" role="group">
-                        {unit_button(DisplayUnit::Gb)}
-                        {unit_button(DisplayUnit::Gib)}
+                        <UnitButtons unit testid="notebook-edit-unit-" />
                     </div>
                 </div>
                 <Show when=invalid>

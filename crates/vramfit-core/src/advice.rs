@@ -88,11 +88,7 @@ impl Change {
             Change::Lora => request.set_mode(Mode::Lora),
             Change::GradCheckpoint => input.grad_checkpoint = true,
             Change::PurePrecision => input.precision = Precision::Pure,
-            Change::Gpus(n) => {
-                input.gpus = n;
-                input.tp = n;
-                input.pp = 1;
-            }
+            Change::Gpus(n) => (input.gpus, input.tp, input.pp) = tensor_parallel(n),
         }
     }
 
@@ -109,13 +105,14 @@ impl Change {
             Change::Lora => s.mode = Mode::Lora,
             Change::GradCheckpoint => s.grad_checkpoint = true,
             Change::PurePrecision => s.precision = Precision::Pure,
-            Change::Gpus(n) => {
-                s.gpus = n;
-                s.tp = n;
-                s.pp = 1;
-            }
+            Change::Gpus(n) => (s.gpus, s.tp, s.pp) = tensor_parallel(n),
         }
     }
+}
+
+/// `n` GPUs with tensor parallelism over all of them: (GPUs, TP, PP).
+fn tensor_parallel(n: u64) -> (u64, u64, u64) {
+    (n, n, 1)
 }
 
 /// A single adjustment that makes the scenario fit.
@@ -213,11 +210,7 @@ fn grows_with(method: MethodId, s: &Scenario, set: fn(&mut Scenario, u64)) -> bo
 
 /// The same scenario spread over `n` GPUs with tensor parallelism.
 fn on_gpus(method: MethodId, s: &Scenario, n: u64) -> Option<MethodResult> {
-    rerun(method, s, |c| {
-        c.gpus = n;
-        c.tp = n;
-        c.pp = 1;
-    })
+    rerun(method, s, |c| Change::Gpus(n).apply_valid(c))
 }
 
 /// The fewest GPUs (1–8) that fit, for methods that split over GPUs.

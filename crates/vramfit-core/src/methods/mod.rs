@@ -94,21 +94,8 @@ impl MethodId {
         Mode::ALL.into_iter().filter(move |m| self.applies_to(*m))
     }
 
-    /// The fields every method reads: model shape, formats, workload, GPU.
-    pub const SHARED_FIELDS: [Field; 9] = [
-        Field::ParamsB,
-        Field::Layers,
-        Field::KvHeads,
-        Field::HeadDim,
-        Field::WeightBits,
-        Field::KvBytes,
-        Field::Context,
-        Field::Batch,
-        Field::GpuMemoryGb,
-    ];
-
     /// The scenario fields the method reads beyond the shared ones
-    /// (model, formats, workload, GPU).
+    /// ([`Field::SHARED`]: model, formats, workload, GPU).
     pub const fn own_fields(self) -> &'static [Field] {
         match self {
             MethodId::Quick => &[Field::OverheadPct],

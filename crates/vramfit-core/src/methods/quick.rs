@@ -51,14 +51,15 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     let weights = weights_bytes(s);
     let kv_cache = kv_cache_bytes(s);
     let overhead = (weights + kv_cache).percent(s.overhead_centi_pct);
-    let total = weights + kv_cache + overhead;
+    let terms = [
+        (Term::Weights, weights),
+        (Term::KvCache, kv_cache),
+        (Term::Overhead, overhead),
+    ];
+    let total = terms.iter().map(|t| t.1).sum();
     Ok(MethodResult::new(
         MethodId::Quick,
-        &[
-            (Term::Weights, weights),
-            (Term::KvCache, kv_cache),
-            (Term::Overhead, overhead),
-        ],
+        &terms,
         total,
         s.gpu_bytes,
     ))

@@ -71,31 +71,6 @@ impl fmt::Display for InputError {
 }
 
 impl Field {
-    /// All fields, in the order the UI shows them.
-    pub const ALL: [Field; 21] = [
-        Field::ParamsB,
-        Field::Layers,
-        Field::KvHeads,
-        Field::HeadDim,
-        Field::WeightBits,
-        Field::KvBytes,
-        Field::Context,
-        Field::Batch,
-        Field::Users,
-        Field::Gpus,
-        Field::Tp,
-        Field::Pp,
-        Field::HostRamGb,
-        Field::OffloadGb,
-        Field::SharedPrefixTokens,
-        Field::GpuMemoryGb,
-        Field::LoraRank,
-        Field::OverheadPct,
-        Field::RuntimeGib,
-        Field::ActivationGib,
-        Field::MarginPct,
-    ];
-
     /// The fields of the model's shape: typed by hand, or replaced by a
     /// real model's (catalog id or `config.json`).
     pub const SHAPE: [Field; 4] = [
@@ -104,6 +79,57 @@ impl Field {
         Field::KvHeads,
         Field::HeadDim,
     ];
+
+    /// How weights and the KV cache are stored.
+    pub const FORMATS: [Field; 2] = [Field::WeightBits, Field::KvBytes];
+
+    /// The workload every method reads: context and sequences at once.
+    pub const WORKLOAD: [Field; 2] = [Field::Context, Field::Batch];
+
+    /// The knobs the app folds under "Advanced": users and how the model
+    /// is spread over GPUs and host RAM.
+    pub const ADVANCED: [Field; 7] = [
+        Field::Users,
+        Field::Gpus,
+        Field::Tp,
+        Field::Pp,
+        Field::HostRamGb,
+        Field::OffloadGb,
+        Field::SharedPrefixTokens,
+    ];
+
+    /// The GPU's memory.
+    pub const GPU: [Field; 1] = [Field::GpuMemoryGb];
+
+    /// Knobs of one method or mode each: LoRA's rank, quick's overhead,
+    /// the lesson's reserves and margin.
+    pub const METHOD_KNOBS: [Field; 5] = [
+        Field::LoraRank,
+        Field::OverheadPct,
+        Field::RuntimeGib,
+        Field::ActivationGib,
+        Field::MarginPct,
+    ];
+
+    /// All fields, in the order the UI shows them (and the CLI line writes
+    /// them): every group above, each once.
+    pub const ALL: [Field; 21] = concat(&[
+        &Field::SHAPE,
+        &Field::FORMATS,
+        &Field::WORKLOAD,
+        &Field::ADVANCED,
+        &Field::GPU,
+        &Field::METHOD_KNOBS,
+    ]);
+
+    /// The fields every method reads: the model's shape, the formats, the
+    /// workload and the GPU.
+    pub const SHARED: [Field; 9] = concat(&[
+        &Field::SHAPE,
+        &Field::FORMATS,
+        &Field::WORKLOAD,
+        &Field::GPU,
+    ]);
 
     /// The field's key in JSON, in `data-testid`s (`field-<key>`) and, with
     /// `-` for `_`, as a CLI flag.
@@ -258,6 +284,40 @@ impl Field {
             problem,
             min,
             max,
+        }
+    }
+}
+
+/// The groups of fields one after the other, as one array of exactly `N`
+/// fields (a wrong count does not compile).
+const fn concat<const N: usize>(groups: &[&[Field]]) -> [Field; N] {
+    let mut out = [Field::ParamsB; N];
+    let (mut g, mut n) = (0, 0);
+    while g < groups.len() {
+        let mut i = 0;
+        while i < groups[g].len() {
+            out[n] = groups[g][i];
+            n += 1;
+            i += 1;
+        }
+        g += 1;
+    }
+    assert!(n == N, "the groups do not hold N fields");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_is_listed_once() {
+        let mut keys: Vec<&str> = Field::ALL.iter().map(|f| f.key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), Field::ALL.len());
+        for f in Field::SHARED {
+            assert!(Field::ALL.contains(&f));
         }
     }
 }

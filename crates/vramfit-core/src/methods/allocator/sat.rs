@@ -20,40 +20,25 @@ impl Sat {
     }
 }
 
-impl std::ops::Add for Sat {
-    type Output = Sat;
-    fn add(self, o: Sat) -> Sat {
-        Sat(self.0.saturating_add(o.0))
-    }
+/// `impl $Op<$Rhs> for $Lhs` as `Sat(lhs.$saturating(rhs))`, where `$l`
+/// and `$r` take the `u128` out of each side.
+macro_rules! saturating {
+    ($Op:ident, $op:ident, $Lhs:ty, $Rhs:ty, $saturating:ident, |$a:ident, $b:ident| ($l:expr, $r:expr)) => {
+        impl std::ops::$Op<$Rhs> for $Lhs {
+            type Output = Sat;
+            fn $op(self, o: $Rhs) -> Sat {
+                let ($a, $b) = (self, o);
+                Sat(($l).$saturating($r))
+            }
+        }
+    };
 }
 
-impl std::ops::Add<u128> for Sat {
-    type Output = Sat;
-    fn add(self, o: u128) -> Sat {
-        Sat(self.0.saturating_add(o))
-    }
-}
-
-impl std::ops::Sub for Sat {
-    type Output = Sat;
-    fn sub(self, o: Sat) -> Sat {
-        Sat(self.0.saturating_sub(o.0))
-    }
-}
-
-impl std::ops::Mul for Sat {
-    type Output = Sat;
-    fn mul(self, o: Sat) -> Sat {
-        Sat(self.0.saturating_mul(o.0))
-    }
-}
-
-impl std::ops::Mul<Sat> for u128 {
-    type Output = Sat;
-    fn mul(self, o: Sat) -> Sat {
-        Sat(self.saturating_mul(o.0))
-    }
-}
+saturating!(Add, add, Sat, Sat, saturating_add, |a, b| (a.0, b.0));
+saturating!(Add, add, Sat, u128, saturating_add, |a, b| (a.0, b));
+saturating!(Sub, sub, Sat, Sat, saturating_sub, |a, b| (a.0, b.0));
+saturating!(Mul, mul, Sat, Sat, saturating_mul, |a, b| (a.0, b.0));
+saturating!(Mul, mul, u128, Sat, saturating_mul, |a, b| (a, b.0));
 
 impl std::ops::Div<u128> for Sat {
     type Output = Sat;

@@ -10,6 +10,18 @@ fn gb2(bytes: u64) -> String {
     Bytes(bytes).display(DisplayUnit::Gb)
 }
 
+/// Full fine-tuning in BF16, one sequence of `seq_len` tokens.
+fn full(precision: Precision, seq_len: u64, grad_checkpoint: bool) -> AllocatorInputs {
+    AllocatorInputs::training(
+        StepKind::FullFinetune,
+        StepDtype::Bf16,
+        precision,
+        1,
+        seq_len,
+        grad_checkpoint,
+    )
+}
+
 fn seed_example() -> AllocatorBreakdown {
     let inputs = AllocatorInputs::training(
         StepKind::Lora {
@@ -31,11 +43,15 @@ fn seed_003_cli_example_deterministic_terms() {
     let e = seed_example();
     assert_eq!(DenseArch::llama_3_1_8b().params_total, 8_030_261_248);
     assert_eq!(DenseArch::llama_3_1_8b().lora_params(16), 13_631_488);
-    assert_eq!(gb2(e.weights), "16.12 GB");
-    assert_eq!(gb2(e.gradients), "0.05 GB");
-    assert_eq!(gb2(e.optimizer), "0.11 GB");
-    assert_eq!(gb2(e.step_workspace), "0.05 GB");
-    assert_eq!(gb2(e.overhead), "0.75 GB");
+    for (bytes, seed_prints) in [
+        (e.weights, "16.12 GB"),
+        (e.gradients, "0.05 GB"),
+        (e.optimizer, "0.11 GB"),
+        (e.step_workspace, "0.05 GB"),
+        (e.overhead, "0.75 GB"),
+    ] {
+        assert_eq!(gb2(bytes), seed_prints);
+    }
     assert_eq!(e.kv_cache, 0);
     assert_eq!(e.autocast_cache, 0);
     assert_eq!(e.peak_phase, Phase::LogitsBackward);
@@ -66,14 +82,7 @@ fn llama_3_2_1b_counts() {
 #[test]
 fn fourteen_bytes_per_logit_in_bf16() {
     let arch = DenseArch::llama_3_2_1b();
-    let inputs = AllocatorInputs::training(
-        StepKind::FullFinetune,
-        StepDtype::Bf16,
-        Precision::Pure,
-        1,
-        2048,
-        false,
-    );
+    let inputs = full(Precision::Pure, 2048, false);
     assert_eq!(logits_backward_per_token(&arch, &inputs), 14 * 128_256);
     assert_eq!(logits_forward_per_token(&arch, &inputs), 10 * 128_256);
 }
@@ -82,14 +91,7 @@ fn fourteen_bytes_per_logit_in_bf16() {
 fn layer_saved_bytes_llama_3_2_1b_pure_sdpa() {
     // 2 norms × (4h + 4 + 2h) + 2·2h + 2·(2q + 2k) + 4H + 4·2·I.
     let arch = DenseArch::llama_3_2_1b();
-    let inputs = AllocatorInputs::training(
-        StepKind::FullFinetune,
-        StepDtype::Bf16,
-        Precision::Pure,
-        1,
-        2048,
-        false,
-    );
+    let inputs = full(Precision::Pure, 2048, false);
     assert_eq!(
         layer_saved_per_token(&arch, &inputs),
         2 * (6 * 2048 + 4) + 4 * 2048 + 2 * (2 * 2048 + 2 * 512) + 128 + 8 * 8192
@@ -109,14 +111,7 @@ fn inference_kv_cache_matches_quick_method_formula() {
 #[test]
 fn sgd_has_one_state_and_no_step_temporary() {
     let arch = DenseArch::llama_3_2_1b();
-    let mut inputs = AllocatorInputs::training(
-        StepKind::FullFinetune,
-        StepDtype::Bf16,
-        Precision::Pure,
-        1,
-        512,
-        true,
-    );
+    let mut inputs = full(Precision::Pure, 512, true);
     inputs.optimizer = Optimizer::Sgd;
     let e = estimate(&arch, &inputs);
     assert_eq!(e.optimizer, e.gradients);
@@ -126,14 +121,7 @@ fn sgd_has_one_state_and_no_step_temporary() {
 #[test]
 fn amp_full_weights_states_are_fp32() {
     let arch = DenseArch::llama_3_2_1b();
-    let inputs = AllocatorInputs::training(
-        StepKind::FullFinetune,
-        StepDtype::Bf16,
-        Precision::Amp,
-        1,
-        2048,
-        true,
-    );
+    let inputs = full(Precision::Amp, 2048, true);
     let e = estimate(&arch, &inputs);
     assert_eq!(e.weights, 4 * arch.params_total);
     assert_eq!(e.gradients, 4 * arch.params_total);
@@ -146,14 +134,7 @@ fn amp_full_weights_states_are_fp32() {
 #[test]
 fn optimizer_step_can_bind_for_short_sequences() {
     let arch = DenseArch::llama_3_1_8b();
-    let inputs = AllocatorInputs::training(
-        StepKind::FullFinetune,
-        StepDtype::Bf16,
-        Precision::Pure,
-        1,
-        16,
-        true,
-    );
+    let inputs = full(Precision::Pure, 16, true);
     let e = estimate(&arch, &inputs);
     assert_eq!(e.peak_phase, Phase::OptimizerStep);
     assert_eq!(

@@ -3,7 +3,7 @@
 
 use super::tests::{c, catalog, custom, run};
 use super::*;
-use crate::scenario::{Mode, Optimizer, ScenarioError, ScenarioInput, WeightFormat};
+use crate::scenario::{Mode, Optimizer, PlannerKnobs, ScenarioError, ScenarioInput, WeightFormat};
 
 fn llama_h100() -> ScenarioInput {
     let mut input = catalog("meta-llama/Llama-3.1-8B");
@@ -207,54 +207,54 @@ fn offload_moves_body_weights_and_stages_one_layer() {
 #[test]
 fn invalid_configurations_are_refused_with_the_knob_named() {
     // Knobs that contradict the model or the workload: the scenario is
-    // valid, the planner refuses it.
-    let refused = |input: ScenarioInput| match estimate(&input.validate().unwrap()) {
-        Err(Refusal::Knob(e)) => e,
-        other => panic!("{other:?}"),
+    // valid, the planner refuses it, naming the knob and what is wrong.
+    let check = |host_ram_gb: f64, set: fn(&mut PlannerKnobs), knob: Knob, says: &str| {
+        let mut input = ScenarioInput {
+            host_ram_gb,
+            ..custom()
+        };
+        set(&mut input.planner);
+        match estimate(&input.validate().unwrap()) {
+            Err(Refusal::Knob(e)) => {
+                assert_eq!(e.knob, knob);
+                assert_eq!(e.to_string(), says);
+            }
+            other => panic!("{other:?}"),
+        }
     };
     // Offload above the body weights on one GPU (13.9 GB) ...
-    let mut too_much = ScenarioInput {
-        host_ram_gb: 1_000.0,
-        ..custom()
-    };
-    too_much.planner.offload_gb = 14.0;
-    let e = refused(too_much);
-    assert_eq!(
-        e.problem,
-        KnobProblem::AboveBodyWeights {
-            max_bytes: Bytes(13_902_848_000)
-        }
+    check(
+        1_000.0,
+        |k| k.offload_gb = 14.0,
+        Knob::OffloadGb,
+        "planner.offload_gb must be at most the quantized body weights on one GPU (13.903 GB)",
     );
     // ... or above 80 % of the host RAM over the machine's GPUs.
-    let mut ram = ScenarioInput {
-        host_ram_gb: 10.0,
-        ..custom()
-    };
-    ram.planner.offload_gb = 9.0;
-    let e = refused(ram);
-    assert_eq!(
-        e.problem,
-        KnobProblem::AboveHostRam {
-            max_bytes: Bytes(8_000_000_000)
-        }
-    );
-    assert_eq!(
-        e.to_string(),
-        "planner.offload_gb over all GPUs of a machine must be at most 80 % of its host RAM (8.000 GB per GPU)"
+    check(
+        10.0,
+        |k| k.offload_gb = 9.0,
+        Knob::OffloadGb,
+        "planner.offload_gb over all GPUs of a machine must be at most 80 % of its host RAM (8.000 GB per GPU)",
     );
     // A prefix longer than the context; U above P; U32 above U.
-    let mut prefix = custom();
-    prefix.planner.shared_prefix_tokens = 9_000;
-    assert_eq!(
-        refused(prefix).to_string(),
-        "planner.shared_prefix_tokens must be at most the context (8192 tokens)"
+    check(
+        0.0,
+        |k| k.shared_prefix_tokens = 9_000,
+        Knob::SharedPrefixTokens,
+        "planner.shared_prefix_tokens must be at most the context (8192 tokens)",
     );
-    let mut u = custom();
-    u.planner.unquantized_params_b = Some(9.0);
-    assert_eq!(refused(u).knob, Knob::UnquantizedParamsB);
-    let mut u32_ = custom();
-    u32_.planner.fp32_params_b = 2.0;
-    assert_eq!(refused(u32_).knob, Knob::Fp32ParamsB);
+    check(
+        0.0,
+        |k| k.unquantized_params_b = Some(9.0),
+        Knob::UnquantizedParamsB,
+        "planner.unquantized_params_b must be at most the model's 8000000000 parameters",
+    );
+    check(
+        0.0,
+        |k| k.fp32_params_b = 2.0,
+        Knob::Fp32ParamsB,
+        "planner.fp32_params_b must be at most the 1048576000 unquantized parameters",
+    );
     // Knobs out of range: the scenario itself is not valid.
     let mut bad = custom();
     bad.planner.gradient_bytes = 3;
