@@ -120,7 +120,7 @@ pub(crate) struct MoeKeys {
 impl MoeKeys {
     /// Mixtral's names.
     pub(crate) const MIXTRAL: MoeKeys = MoeKeys {
-        experts: &["num_local_experts"],
+        experts: &["num_local_experts", "num_experts"],
         top_k: &["num_experts_per_tok"],
         width: &["intermediate_size"],
         shared: Shared::None,

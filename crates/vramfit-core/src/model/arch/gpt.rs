@@ -158,9 +158,21 @@ pub(super) const CODEGEN: Architecture = Architecture {
     },
 };
 
-/// GPT-Neo's `attention_types`: `[[["global", "local"], 12]]` repeats the
-/// inner list 12 times, one entry per layer.
-fn gpt_neo_layers(r: &Reader, n: u64) -> Result<Vec<Block>, ConfigError> {
+/// GPT-Neo's layers: `attention_layers` as saved (one entry per layer),
+/// else `attention_types`, where `[[["global", "local"], 12]]` repeats the
+/// inner list 12 times.
+fn gpt_neo_layers(r: &Reader, n: u64) -> Result<(Vec<Block>, &'static str), ConfigError> {
+    if let Some(list) = r.text_list("attention_layers")? {
+        let names = |t: &str| match t {
+            "global" => Some(Mixer::Full),
+            "local" => Some(Mixer::Sliding),
+            _ => None,
+        };
+        return Ok((
+            layers::listed("attention_layers", &list, &names)?,
+            "attention_layers",
+        ));
+    }
     let default = [("global", 12), ("local", 12)];
     let mut kinds: Vec<&str> = Vec::new();
     match r.get("attention_types") {
@@ -184,7 +196,7 @@ fn gpt_neo_layers(r: &Reader, n: u64) -> Result<Vec<Block>, ConfigError> {
         }
         Some(_) => return Err(ConfigError::wrong_type("attention_types", "list")),
     }
-    kinds
+    let blocks = kinds
         .iter()
         .map(|k| match *k {
             "global" => Ok(Block::new(Mixer::Full, Slot::Auto)),
@@ -193,7 +205,8 @@ fn gpt_neo_layers(r: &Reader, n: u64) -> Result<Vec<Block>, ConfigError> {
                 "attention_types entry \"{other}\" is not global or local"
             ))),
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((blocks, "attention_types"))
 }
 
 pub(super) const GPT_NEO: Architecture = Architecture {
@@ -206,7 +219,7 @@ pub(super) const GPT_NEO: Architecture = Architecture {
              (window_size) and global layers",
     defaults: &[],
     nested_defaults: &[],
-    layer_keys: &["attention_types"],
+    layer_keys: &["attention_types", "attention_layers"],
     read: |r| {
         let keys = Keys {
             hidden: &["hidden_size"],
@@ -227,12 +240,12 @@ pub(super) const GPT_NEO: Architecture = Architecture {
         four_times(&mut s);
         float32_era(&mut s);
         s.positions = learned_rows(r, &keys, 2048)?;
-        let blocks = gpt_neo_layers(r, s.layers)?;
+        let (blocks, key) = gpt_neo_layers(r, s.layers)?;
         let sizes = Sizes {
             window: Some(r.dim(&["window_size"], MAX_CONTEXT)?.unwrap_or(256)),
             chunk: None,
         };
-        finish(s, None, blocks, "attention_types", sizes, None)
+        finish(s, None, blocks, key, sizes, None)
     },
 };
 

@@ -260,7 +260,7 @@ pub(super) const JAMBA: Architecture = Architecture {
     read: |r| {
         let s = shape(r, Family::Jamba, &Keys::STANDARD, Rules::LLAMA)?;
         let keys = MoeKeys {
-            experts: &["num_experts"],
+            experts: &["num_experts", "num_local_experts"],
             select: Select::Period,
             ..MoeKeys::MIXTRAL
         };

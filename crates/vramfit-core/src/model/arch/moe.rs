@@ -27,7 +27,7 @@ pub(super) const ALL: &[&Architecture] = &[
 /// `n_shared_experts` fused into one MLP, dense layers before
 /// `first_k_dense_replace`.
 const DEEPSEEK_KEYS: MoeKeys = MoeKeys {
-    experts: &["n_routed_experts"],
+    experts: &["n_routed_experts", "num_local_experts"],
     top_k: &["num_experts_per_tok"],
     width: &["moe_intermediate_size"],
     shared: Shared::Count("n_shared_experts"),

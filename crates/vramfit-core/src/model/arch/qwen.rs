@@ -115,7 +115,7 @@ pub(super) const QWEN2_VL_TEXT: Architecture = Architecture {
 /// Qwen-MoE experts: `num_experts`, `moe_intermediate_size`, routed where
 /// `decoder_sparse_step` and `mlp_only_layers` say.
 const QWEN_MOE_KEYS: MoeKeys = MoeKeys {
-    experts: &["num_experts"],
+    experts: &["num_experts", "num_local_experts"],
     top_k: &["num_experts_per_tok"],
     width: &["moe_intermediate_size"],
     shared: Shared::None,
@@ -245,7 +245,12 @@ pub(super) const QWEN3_VL_MOE_TEXT: Architecture = Architecture {
     classes: &[],
     source: "transformers models/qwen3_vl_moe (Qwen3VLMoeTextConfig, Qwen3VLMoeTextModel)",
     counts: "Qwen3-MoE's text layers (vision tower not counted here)",
-    defaults: &[("num_key_value_heads", 16), ("head_dim", 128)],
+    defaults: &[
+        ("num_key_value_heads", 16),
+        ("moe_intermediate_size", 1408),
+        ("num_experts_per_tok", 4),
+        ("num_experts", 60),
+    ],
     nested_defaults: &[],
     layer_keys: &["mlp_only_layers"],
     read: |r| qwen3_moe(r, Family::Qwen3Moe),
