@@ -25,6 +25,7 @@ pub(super) const ALL: &[&Architecture] = &[
     &BLOOM,
     &FALCON,
     &PHI,
+    &PHI_MSFT,
     &CHATGLM,
     &DBRX,
 ];
@@ -412,6 +413,26 @@ pub(super) const FALCON: Architecture = Architecture {
     read: falcon,
 };
 
+/// Phi-1, Phi-1.5 and Phi-2: q/k/v (or the original `Wqkv`) and dense
+/// with biases, a plain MLP with biases, one LayerNorm per layer,
+/// optional q/k LayerNorms, a head with bias.
+fn phi(r: &Reader, keys: &Keys) -> Result<Blueprint, ConfigError> {
+    let rules = Rules {
+        fused_qkv: false,
+        layer_norms: 1,
+        lm_head_bias: true,
+        tied_default: false,
+        qk_norm: match flag(r, "qk_layernorm", false)? {
+            true => QkNorm::Shared(Norm::WeightBias),
+            false => QkNorm::None,
+        },
+        ..Rules::GPT2
+    };
+    let mut s = shape(r, Family::Phi, keys, rules)?;
+    four_times(&mut s);
+    dense_full(s)
+}
+
 pub(super) const PHI: Architecture = Architecture {
     family: Family::Phi,
     model_types: &["phi"],
@@ -424,20 +445,37 @@ pub(super) const PHI: Architecture = Architecture {
     nested_defaults: &[],
     layer_keys: &[],
     read: |r| {
-        let rules = Rules {
-            fused_qkv: false,
-            layer_norms: 1,
-            lm_head_bias: true,
-            tied_default: false,
-            qk_norm: match flag(r, "qk_layernorm", false)? {
-                true => QkNorm::Shared(Norm::WeightBias),
-                false => QkNorm::None,
-            },
-            ..Rules::GPT2
+        let keys = Keys {
+            intermediate: &["intermediate_size"],
+            ..Keys::STANDARD
         };
-        let s = shape(r, Family::Phi, &Keys::STANDARD, rules)?;
-        s.need_intermediate("intermediate_size")?;
-        dense_full(s)
+        if r.get("intermediate_size").is_none() {
+            return Err(ConfigError::missing(vec!["intermediate_size".to_string()]));
+        }
+        phi(r, &keys)
+    },
+};
+
+/// The original Phi-1.5 / Phi-2 checkpoint code (`phi-msft`): the same
+/// tensors under GPT-2's names (`n_embd`, `n_layer`, `n_head`, `n_head_kv`,
+/// `n_inner` = 4·`n_embd` when null), q/k/v fused as `Wqkv`.
+pub(super) const PHI_MSFT: Architecture = Architecture {
+    family: Family::Phi,
+    model_types: &["phi-msft"],
+    classes: &[],
+    source: "microsoft/phi-2 modeling_phi.py before its transformers port (checkpoint code)",
+    counts: "Phi-2 layout under GPT-2 names: fused Wqkv and out_proj with biases, plain fc1/fc2 \
+             MLP with biases (n_inner, else 4·n_embd), one LayerNorm per layer, head with its \
+             LayerNorm and bias",
+    defaults: &[],
+    nested_defaults: &[],
+    layer_keys: &[],
+    read: |r| {
+        let keys = Keys {
+            kv_heads: &["n_head_kv"],
+            ..Keys::GPT2
+        };
+        phi(r, &keys)
     },
 };
 

@@ -81,7 +81,13 @@ pub(super) const LLAMA: Architecture = Architecture {
     counts: "q/k/v/o (biases with attention_bias), gated MLP (biases with mlp_bias), \
              2 RMSNorms per layer, final norm, head unless tied (default untied)",
     defaults: &[],
-    nested_defaults: &[],
+    nested_defaults: &[
+        ("hidden_size", 4096),
+        ("intermediate_size", 11008),
+        ("num_hidden_layers", 32),
+        ("num_attention_heads", 32),
+        ("vocab_size", 32000),
+    ],
     layer_keys: &[],
     read: |r| {
         dense_full(shape(
@@ -101,7 +107,13 @@ pub(super) const MISTRAL: Architecture = Architecture {
     counts: "bias-free q/k/v/o and gated MLP, 2 RMSNorms per layer, final norm; \
              sliding_window (class default 4096) on every layer",
     defaults: &[("num_key_value_heads", 8), ("sliding_window", 4096)],
-    nested_defaults: &[],
+    nested_defaults: &[
+        ("hidden_size", 4096),
+        ("intermediate_size", 14336),
+        ("num_hidden_layers", 32),
+        ("num_attention_heads", 32),
+        ("vocab_size", 32000),
+    ],
     layer_keys: &[],
     read: |r| {
         let s = shape(r, Family::Mistral, &Keys::STANDARD, Rules::LLAMA)?;
@@ -144,7 +156,13 @@ pub(super) const GRANITE: Architecture = Architecture {
     counts: "Llama layout (biases with attention_bias / mlp_bias); multipliers are scalars, \
              not tensors; head unless tied (default untied)",
     defaults: &[],
-    nested_defaults: &[],
+    nested_defaults: &[
+        ("hidden_size", 4096),
+        ("intermediate_size", 11008),
+        ("num_hidden_layers", 32),
+        ("num_attention_heads", 32),
+        ("vocab_size", 32000),
+    ],
     layer_keys: &[],
     read: |r| {
         dense_full(shape(
