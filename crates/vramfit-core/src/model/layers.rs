@@ -117,20 +117,48 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// Key/value heads per layer, when they differ between attention layers.
-    pub(crate) fn varying_kv_heads(&self, model: u64) -> Option<Vec<u64>> {
-        let attends =
-            |l: &LayerShape| matches!(l.mixer, Mixer::Full | Mixer::Sliding | Mixer::Chunked);
-        let varies = self
+    /// Each layer's dense MLP width (0 without one), when some dense layer
+    /// is not `intermediate` wide.
+    pub(crate) fn ffn_widths(&self, intermediate: Option<u64>) -> Option<Vec<u64>> {
+        let differs = self
             .layers
             .iter()
-            .any(|l| attends(l) && l.kv_heads != model);
-        varies.then(|| {
+            .zip(&self.ffn)
+            .any(|(l, f)| *f == FfnKind::Dense && Some(l.ffn_width) != intermediate);
+        differs.then(|| {
             self.layers
                 .iter()
-                .map(|l| if attends(l) { l.kv_heads } else { 0 })
+                .zip(&self.ffn)
+                .map(|(l, f)| if *f == FfnKind::Dense { l.ffn_width } else { 0 })
                 .collect()
         })
+    }
+
+    /// The key/value heads of the attention layers: `(shared, by_layer)`.
+    /// `shared` is the count every attention layer has (`model` when none
+    /// attends); when they differ it is the largest, and `by_layer` lists
+    /// each layer's (0 for a layer without attention).
+    pub(crate) fn kv_heads(&self, model: u64) -> (u64, Option<Vec<u64>>) {
+        let attends =
+            |l: &LayerShape| matches!(l.mixer, Mixer::Full | Mixer::Sliding | Mixer::Chunked);
+        let mut heads = self
+            .layers
+            .iter()
+            .filter(|l| attends(l))
+            .map(|l| l.kv_heads);
+        let Some(first) = heads.next() else {
+            return (model, None);
+        };
+        let (min, max) = heads.fold((first, first), |(lo, hi), h| (lo.min(h), hi.max(h)));
+        if min == max {
+            return (first, None);
+        }
+        let by_layer = self
+            .layers
+            .iter()
+            .map(|l| if attends(l) { l.kv_heads } else { 0 })
+            .collect();
+        (max, Some(by_layer))
     }
 }
 

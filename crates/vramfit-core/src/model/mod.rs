@@ -72,6 +72,21 @@ pub use shape::MlaSpec;
 use json::Reader;
 use serde::Serialize;
 
+/// How a model stores the projections adapters attach to (its modeling
+/// code's module layout), for methods that count per-projection adapters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Projections {
+    /// q, k and v are one matrix (`qkv_proj`, `c_attn`, `query_key_value`).
+    pub fused_qkv: bool,
+    /// The query projection also yields an output gate, doubling its width
+    /// (Qwen3-Next, Qwen3.5).
+    pub gated_query: bool,
+    /// The MLP has a gate (`gate, up, down`) rather than `up, down`.
+    pub gated_mlp: bool,
+    /// gate and up are one matrix (`gate_up_proj`, `dense_h_to_4h`).
+    pub fused_gate_up: bool,
+}
+
 /// How a config was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -129,9 +144,16 @@ pub struct ModelSpec {
     pub ffn: Vec<FfnKind>,
     /// Key/value heads of each layer where attention layers differ
     /// (Nemotron-NAS), 0 for a layer without attention; `None` when every
-    /// attention layer has `num_kv_heads`.
+    /// attention layer has `num_kv_heads` (then the largest).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_heads_by_layer: Option<Vec<u64>>,
+    /// Width of each layer's dense MLP where layers differ (Nemotron-NAS),
+    /// 0 for a layer without one; `None` when every dense MLP is
+    /// `intermediate_size` wide.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ffn_width_by_layer: Option<Vec<u64>>,
+    /// The module layout of the projections.
+    pub projections: Projections,
     /// Recurrent state elements per sequence that every attention layer
     /// also keeps, for a mixer running beside its attention (Falcon-H1's
     /// Mamba-2); 0 otherwise.
@@ -222,6 +244,7 @@ fn build(
         true => params.embedding,
         false => 0,
     };
+    let (num_kv_heads, kv_heads_by_layer) = plan.kv_heads(shape.kv_heads);
     let side_state = match (shape.rules.parallel_mixer, plan.mixer) {
         (true, Some(m)) => m.state_elements(),
         _ => 0,
@@ -240,7 +263,7 @@ fn build(
         hidden_size: shape.hidden,
         num_layers: shape.layers,
         num_attention_heads: shape.heads,
-        num_kv_heads: shape.kv_heads,
+        num_kv_heads,
         head_dim: shape.head_dim,
         vocab_size: shape.vocab,
         intermediate_size: shape.intermediate,
@@ -249,7 +272,14 @@ fn build(
         dtype: shape.dtype,
         dtype_assumed: shape.dtype_assumed,
         mtp_params: params::mtp_params(&arch, &plan),
-        kv_heads_by_layer: plan.varying_kv_heads(shape.kv_heads),
+        kv_heads_by_layer,
+        ffn_width_by_layer: plan.ffn_widths(shape.intermediate),
+        projections: Projections {
+            fused_qkv: shape.rules.fused_qkv,
+            gated_query: shape.rules.gated_query,
+            gated_mlp: shape.rules.gated_mlp,
+            fused_gate_up: shape.rules.fused_gate_up,
+        },
         side_state,
         attention: plan.attention,
         ffn: plan.ffn,

@@ -5,6 +5,7 @@
 mod errors;
 mod hybrids;
 mod layers;
+mod layouts;
 mod quant_kv;
 mod refusals;
 
