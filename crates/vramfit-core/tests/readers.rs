@@ -139,6 +139,18 @@ fn cases() -> Vec<(&'static str, Expect)> {
             },
         ),
         (
+            // "685B" on the model card counts the MTP layer.
+            "deepseek-ai__DeepSeek-V3.2.json",
+            Expect {
+                family: Family::DeepseekV32,
+                total: Rounded {
+                    value: 672,
+                    unit: B,
+                },
+                active: Some(Rounded { value: 38, unit: B }),
+            },
+        ),
+        (
             "moonshotai__Kimi-K2-Instruct.json",
             Expect {
                 family: Family::DeepseekV3,
@@ -234,6 +246,17 @@ fn qwen3_5_text_model_has_delta_net_and_gated_attention_layers() {
         .count();
     assert_eq!(full * 4, s.attention.len());
     assert_eq!(s.params_total / B, 26); // "27B" with its vision tower
+}
+
+#[test]
+fn deepseek_v3_2_adds_an_indexer_to_every_latent_attention_layer() {
+    let v32 = read("deepseek-ai__DeepSeek-V3.2.json");
+    // Per layer: wq_b 64·128×1536, wk 128×7168, k_norm 2·128, weights_proj
+    // 64×7168, on top of DeepSeek-V3's 671,026,419,200.
+    let indexer = 64 * 128 * 1536 + 128 * 7168 + 2 * 128 + 64 * 7168;
+    assert_eq!(v32.params_total, 671_026_419_200 + 61 * indexer);
+    // With the MTP layer: the model card's "685B".
+    assert_eq!((v32.params_total + v32.mtp_params) / B, 685);
 }
 
 #[test]

@@ -34,6 +34,7 @@ pub enum Family {
     Gemma3n,
     DeepseekV2,
     DeepseekV3,
+    DeepseekV32,
     GptOss,
     Phi,
     Phi3,

@@ -125,6 +125,9 @@ pub(crate) struct Shape {
     pub dtype_assumed: bool,
     /// Multi-token-prediction layers stored with the checkpoint.
     pub mtp_layers: u64,
+    /// DeepSeek sparse attention's indexer in every MLA layer: `(heads,
+    /// head_dim)` (`index_n_heads`, `index_head_dim`).
+    pub indexer: Option<(u64, u64)>,
 }
 
 /// Collects required keys that are absent, so that all of them are named
@@ -206,6 +209,7 @@ pub(crate) fn read_with(
         dtype,
         dtype_assumed,
         mtp_layers: 0,
+        indexer: None,
     })
 }
 

@@ -7,13 +7,14 @@ use super::super::json::Reader;
 use super::super::layers::{self, attention_types, Mixer, Sizes};
 use super::super::mixer::LinearMixer;
 use super::super::moe::{self, MoeKeys, Select, Shared};
-use super::super::shape::{Keys, MAX_CONTEXT, MAX_LAYERS};
+use super::super::shape::{Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
 use super::llama::{flag, shape};
 use super::{finish, Architecture, Blueprint};
 
 pub(super) const ALL: &[&Architecture] = &[
     &DEEPSEEK_V2,
     &DEEPSEEK_V3,
+    &DEEPSEEK_V32,
     &GLM4_MOE,
     &LLAMA4_TEXT,
     &GPT_OSS,
@@ -37,6 +38,15 @@ const DEEPSEEK_KEYS: MoeKeys = MoeKeys {
 };
 
 fn deepseek(r: &Reader, family: Family, v3: bool) -> Result<Blueprint, ConfigError> {
+    deepseek_with(r, family, v3, false)
+}
+
+fn deepseek_with(
+    r: &Reader,
+    family: Family,
+    v3: bool,
+    indexed: bool,
+) -> Result<Blueprint, ConfigError> {
     let keys = Keys {
         kv_heads: &[],
         head_dim: &[],
@@ -54,13 +64,48 @@ fn deepseek(r: &Reader, family: Family, v3: bool) -> Result<Blueprint, ConfigErr
     s.mtp_layers = r
         .count(&["num_nextn_predict_layers"], MAX_LAYERS)?
         .unwrap_or(0);
+    if indexed {
+        let heads = r.dim(&["index_n_heads"], MAX_HEADS)?.unwrap_or(64);
+        let dim = r.dim(&["index_head_dim"], MAX_DIM)?.unwrap_or(128);
+        if s.mla.and_then(|m| m.q_lora_rank).is_none() {
+            return Err(ConfigError::missing(vec!["q_lora_rank".to_string()]));
+        }
+        s.indexer = Some((heads, dim));
+    }
     let moe_keys = MoeKeys {
         score_bias_default: v3,
         ..DEEPSEEK_KEYS
     };
     let moe = moe::read(r, &moe_keys, s.layers)?;
-    let blocks = layers::uniform(s.layers, Mixer::Full);
-    finish(s, moe, blocks, "num_hidden_layers", Sizes::default(), None)
+    let mut blocks = layers::uniform(s.layers, Mixer::Full);
+    let mut key = "num_hidden_layers";
+    if indexed {
+        // DeepSeek-V3.2 may list its layers: every attention layer indexed,
+        // each MLP dense or sparse.
+        if let Some(list) = r.text_list("layer_types")? {
+            let names = |t: &str| match t {
+                "indexed_attention" | "deepseek_sparse_attention" => Some(Mixer::Full),
+                _ => None,
+            };
+            blocks = layers::listed("layer_types", &list, &names)?;
+            key = "layer_types";
+        }
+        if let Some(list) = r.text_list("mlp_layer_types")? {
+            layers::check_length("mlp_layer_types", list.len() as u64, s.layers)?;
+            for (b, t) in blocks.iter_mut().zip(&list) {
+                b.slot = match *t {
+                    "dense" => layers::Slot::Dense,
+                    "sparse" => layers::Slot::Moe,
+                    other => {
+                        return Err(ConfigError::unsupported(format!(
+                            "mlp_layer_types entry \"{other}\" is not dense or sparse"
+                        )))
+                    }
+                };
+            }
+        }
+    }
+    finish(s, moe, blocks, key, Sizes::default(), None)
 }
 
 pub(super) const DEEPSEEK_V2: Architecture = Architecture {
@@ -105,6 +150,32 @@ pub(super) const DEEPSEEK_V3: Architecture = Architecture {
     nested_defaults: &[],
     layer_keys: &[],
     read: |r| deepseek(r, Family::DeepseekV3, true),
+};
+
+pub(super) const DEEPSEEK_V32: Architecture = Architecture {
+    family: Family::DeepseekV32,
+    model_types: &["deepseek_v32"],
+    classes: &["DeepseekV32ForCausalLM"],
+    source: "transformers models/deepseek_v32 (DeepseekV32Config, DeepseekV32ForCausalLM)",
+    counts: "DeepSeek-V3's layers plus a sparse-attention indexer in each (wq_b, wk, k_norm, \
+             weights_proj); the indexer's key cache (index_head_dim per token, kept in FP8 by \
+             vLLM) is not in the KV figure; MTP layers apart",
+    defaults: &[
+        ("kv_lora_rank", 512),
+        ("qk_nope_head_dim", 128),
+        ("qk_rope_head_dim", 64),
+        ("v_head_dim", 128),
+        ("n_shared_experts", 1),
+        ("n_routed_experts", 256),
+        ("moe_intermediate_size", 2048),
+        ("num_experts_per_tok", 8),
+        ("first_k_dense_replace", 3),
+        ("index_n_heads", 64),
+        ("index_head_dim", 128),
+    ],
+    nested_defaults: &[],
+    layer_keys: &["layer_types", "mlp_layer_types"],
+    read: |r| deepseek_with(r, Family::DeepseekV32, true, true),
 };
 
 pub(super) const GLM4_MOE: Architecture = Architecture {

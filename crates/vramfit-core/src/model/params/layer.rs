@@ -135,6 +135,15 @@ fn latent_attention(arch: &Arch, mla: MlaSpec, sink: &mut Sink) {
     let v_width = mul(&[s.heads, mla.v_head_dim]);
     sink.linear(attn, "self_attn.o_proj", s.hidden, v_width);
     sink.bias(s.rules.o_bias, attn, "self_attn.o_proj.bias", s.hidden);
+    if let (Some((heads, dim)), Some(rank)) = (s.indexer, mla.q_lora_rank) {
+        // DeepSeek-V3.2 indexer: wq_b n·d×r_q, wk d×H, k_norm (LayerNorm,
+        // weight and bias) 2d, weights_proj n×H. Source: transformers
+        // `DeepseekV32Indexer`.
+        sink.linear(attn, "self_attn.indexer.wq_b", mul(&[heads, dim]), rank);
+        sink.linear(attn, "self_attn.indexer.wk", dim, s.hidden);
+        sink.vector(Group::Norms, "self_attn.indexer.k_norm", mul(&[2, dim]));
+        sink.linear(attn, "self_attn.indexer.weights_proj", heads, s.hidden);
+    }
 }
 
 /// A dense MLP of width `I`: gated `gate: I×H, up: I×H, down: H×I`
