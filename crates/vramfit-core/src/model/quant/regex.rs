@@ -62,7 +62,7 @@ enum Node {
     Empty,
     Byte(u8),
     Any,
-    Class(ByteSet),
+    Class(Box<ByteSet>),
     Start,
     End,
     Concat(Vec<Node>),
@@ -105,8 +105,8 @@ impl Regex {
         for (i, &b) in bytes.iter().enumerate() {
             next.iter_mut().for_each(|x| *x = false);
             let mut any = false;
-            for pc in 0..self.program.len() {
-                if !current[pc] {
+            for (pc, live) in current.iter().enumerate() {
+                if !live {
                     continue;
                 }
                 let step = match &self.program[pc] {
@@ -160,7 +160,7 @@ fn compile(node: &Node, out: &mut Vec<Inst>) {
         Node::Empty => {}
         Node::Byte(b) => out.push(Inst::Byte(*b)),
         Node::Any => out.push(Inst::Any),
-        Node::Class(set) => out.push(Inst::Class(Box::new(set.clone()))),
+        Node::Class(set) => out.push(Inst::Class(set.clone())),
         Node::Start => out.push(Inst::Start),
         Node::End => out.push(Inst::End),
         Node::Concat(nodes) => nodes.iter().for_each(|n| compile(n, out)),
@@ -317,7 +317,7 @@ impl Parser<'_> {
                 self.at += 1;
                 inner
             }
-            b'[' => Node::Class(self.class()?),
+            b'[' => Node::Class(Box::new(self.class()?)),
             b'\\' => self.escape()?,
             b'*' | b'+' | b'?' => return Err("nothing to repeat".to_string()),
             b'{' => Node::Byte(b'{'),
@@ -347,7 +347,7 @@ impl Parser<'_> {
         };
         self.at += 1;
         if let Some(set) = class_escape(b) {
-            return Ok(Node::Class(set));
+            return Ok(Node::Class(Box::new(set)));
         }
         match b {
             b'n' => Ok(Node::Byte(b'\n')),

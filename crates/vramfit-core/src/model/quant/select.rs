@@ -185,7 +185,7 @@ pub(crate) fn weigh(
 fn text_view(t: &Tensor, naming: &Naming) -> View {
     let router = Naming::is_router(t);
     View {
-        linear: t.projection && !(t.group == Group::Router && !naming.router_is_linear()),
+        linear: t.projection && (t.group != Group::Router || naming.router_is_linear()),
         lm_head: t.group == Group::LmHead,
         router,
         expert: t.group == Group::RoutedExperts && t.projection,
