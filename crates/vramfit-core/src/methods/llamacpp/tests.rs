@@ -1,0 +1,1 @@
+//! Tests of the llamacpp method against the shared configs.
