@@ -5,7 +5,10 @@
 
 fn main() {
     match vramfit_core::methods::llamacpp::validation::compare() {
-        Ok(rows) => print!("{}", vramfit_core::methods::llamacpp::validation::markdown(&rows)),
+        Ok(rows) => print!(
+            "{}",
+            vramfit_core::methods::llamacpp::validation::markdown(&rows)
+        ),
         Err(e) => {
             eprintln!("llamacpp_table: {e}");
             std::process::exit(1);

@@ -189,7 +189,9 @@ impl Layout {
         // afresh, so the checkpoint's own format does not enter the sizes.
         match spec.quantization.as_ref().map(|q| q.scheme) {
             Some(QuantScheme::Unknown) => {
-                return Err(layout_err("a quantized checkpoint the converter does not read"))
+                return Err(layout_err(
+                    "a quantized checkpoint the converter does not read",
+                ))
             }
             Some(QuantScheme::Mxfp4) if arch != Arch::GptOss => {
                 return Err(layout_err("MXFP4 weights outside gpt-oss"))
@@ -218,7 +220,8 @@ impl Layout {
             _ => spec.vocab_size,
         };
         let n_layer = spec.num_layers;
-        let (qkv_bias, o_bias) = attention_biases(spec, arch, &layers).map_err(|w| layout_err(&w))?;
+        let (qkv_bias, o_bias) =
+            attention_biases(spec, arch, &layers).map_err(|w| layout_err(&w))?;
         let mlp_bias = mlp_biases(spec, arch, &layers).map_err(|w| layout_err(&w))?;
         let positions = match arch {
             Arch::Gpt2 => spec
@@ -310,7 +313,10 @@ fn layers(spec: &ModelSpec, arch: Arch) -> Result<Vec<LayerLayout>, String> {
         };
         if matches!(
             (arch, ffn),
-            (Arch::Qwen2Moe | Arch::Qwen3Moe | Arch::GptOss, LayerFfn::Dense { .. })
+            (
+                Arch::Qwen2Moe | Arch::Qwen3Moe | Arch::GptOss,
+                LayerFfn::Dense { .. }
+            )
         ) {
             return Err(format!("a dense MLP (layer {i})"));
         }
@@ -382,9 +388,7 @@ fn mlp_biases(spec: &ModelSpec, arch: Arch, layers: &[LayerLayout]) -> Result<bo
 fn type_70b(arch: Arch, spec: &ModelSpec, n_expert: u64) -> bool {
     match arch {
         Arch::Llama => {
-            n_expert != 8
-                && spec.num_layers == 80
-                && spec.num_attention_heads != spec.num_kv_heads
+            n_expert != 8 && spec.num_layers == 80 && spec.num_attention_heads != spec.num_kv_heads
         }
         Arch::Qwen2 => spec.num_layers == 80,
         _ => false,
@@ -398,8 +402,7 @@ fn type_70b(arch: Arch, spec: &ModelSpec, n_expert: u64) -> bool {
 /// recognised by its traces: the Llama 3 tokenizer (128,256 tokens) with a
 /// context beyond Llama 3's 8,192. Either way it is `2·head_dim` bytes.
 fn rope_freqs(arch: Arch, spec: &ModelSpec) -> u64 {
-    let llama3_scaled =
-        spec.vocab_size == 128_256 && spec.max_context.is_some_and(|c| c > 8_192);
+    let llama3_scaled = spec.vocab_size == 128_256 && spec.max_context.is_some_and(|c| c > 8_192);
     match arch == Arch::Llama && llama3_scaled {
         true => spec.head_dim / 2,
         false => 0,

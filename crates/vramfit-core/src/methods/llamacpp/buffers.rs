@@ -27,7 +27,7 @@
 //! experts:                   T·(2H + 2E + k·(2F_e + H))                 + router logits and probs, k experts
 //! shared expert:             T·(2H + 2F_s)
 //! output:                    T·(H + V)                                  normed hidden state, logits
-//! masks (whole graph):       T·N·m  (+ T·N_swa·m)                       m = 2 with flash attn, else 4
+//! masks, positions:          T·N·m (+ T·N_swa·m) + T                    m = 2 with flash attn, else 4
 //! ```
 //!
 //! `d_q`, `d_o` the per-head width of the query and of the attention
@@ -119,6 +119,9 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
     // token ids, positions, output ids (i32 each).
     let small_inputs = 3 * t * F32 as u128;
 
+    // The GPU copies of the masks and positions live from the first GPU
+    // layer to the last; they are freed before the output head runs.
+    let layer_inputs = masks + t * F32 as u128;
     let mut gpu_peak = 0u128;
     let mut host_peak = 0u128;
     for (layer, on_gpu) in layout.layers.iter().zip(split.gpu_layer) {
@@ -126,9 +129,10 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
             LayerCache::Sliding { .. } => n_swa,
             LayerCache::Full | LayerCache::Latent => n_full,
         };
-        let peak = attention_peak(layout, t, cells, split.flash_attn).max(ffn_peak(layout, layer.ffn, t));
+        let peak =
+            attention_peak(layout, t, cells, split.flash_attn).max(ffn_peak(layout, layer.ffn, t));
         if *on_gpu {
-            gpu_peak = gpu_peak.max(peak);
+            gpu_peak = gpu_peak.max(layer_inputs + peak);
         } else {
             host_peak = host_peak.max(peak);
         }
@@ -153,7 +157,7 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
     let embd = F32 as u128 * t * h;
     let host = small_inputs + masks + embd + host_peak;
     let gpu = match gpu_used {
-        true => gpu_peak + if any_gpu_layer { masks + t * F32 as u128 } else { 0 },
+        true => gpu_peak,
         false => 0,
     };
     Buffers {

@@ -26,10 +26,12 @@ pub(super) fn llama_server(
         .unwrap_or("model");
     let name: String = name
         .chars()
-        .map(|c| match c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-            true => c,
-            false => '-',
-        })
+        .map(
+            |c| match c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                true => c,
+                false => '-',
+            },
+        )
         .collect();
     let mut line = format!(
         "llama-server -m {name}-{}.gguf -c {n_ctx} -ngl {n_gpu_layers} -ctk {} -ctv {} -fa {}",

@@ -384,7 +384,10 @@ fn validate(inputs: &LlamaCppInputs) -> Result<(), LlamaCppRefusal> {
         ("cache_type_v", inputs.cache_type_v),
     ] {
         if !CACHE_TYPES.contains(&t) {
-            return bad(field, "not a KV cache type (f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1)");
+            return bad(
+                field,
+                "not a KV cache type (f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1)",
+            );
         }
     }
     if inputs.cache_type_v.is_quantized() && !inputs.flash_attn {
@@ -420,7 +423,9 @@ pub fn estimate(
     };
     let f = footprint(&prepared, inputs, n_ctx, ngl)?;
     let fit = match gpu_bytes {
-        Some(memory) => Some(fit::fit(&prepared, inputs, &f, n_ctx, ngl, trained, memory)?),
+        Some(memory) => Some(fit::fit(
+            &prepared, inputs, &f, n_ctx, ngl, trained, memory,
+        )?),
         None => None,
     };
     let command = command::llama_server(model, inputs, n_ctx, ngl);

@@ -325,8 +325,18 @@ fn experts(l: &Layout, n_ff_exp: u64, n_ff_shexp: u64, b: &mut Builder) {
     if l.expert_score_bias {
         b.vector("exp_probs_b.bias", Role::Vector, e);
     }
-    b.push("ffn_gate_exps.weight", Role::FfnGate, [h, n_ff_exp, e], true);
-    b.push("ffn_down_exps.weight", Role::FfnDown, [n_ff_exp, h, e], true);
+    b.push(
+        "ffn_gate_exps.weight",
+        Role::FfnGate,
+        [h, n_ff_exp, e],
+        true,
+    );
+    b.push(
+        "ffn_down_exps.weight",
+        Role::FfnDown,
+        [n_ff_exp, h, e],
+        true,
+    );
     b.push("ffn_up_exps.weight", Role::FfnUp, [h, n_ff_exp, e], true);
     if oss {
         b.push("ffn_gate_exps.bias", Role::Vector, [n_ff_exp, e, 1], true);

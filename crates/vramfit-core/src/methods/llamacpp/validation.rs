@@ -162,7 +162,8 @@ pub fn printed() -> Result<Vec<PrintedSize>, String> {
 /// One `llama-bench` row: `model | size | params | ...`.
 fn bench_line(quoted: &str, line: &str) -> Result<PrintedSize, String> {
     let cells: Vec<&str> = quoted.split('|').map(str::trim).collect();
-    let (Some(model), Some(size), Some(params)) = (cells.first(), cells.get(1), cells.get(2)) else {
+    let (Some(model), Some(size), Some(params)) = (cells.first(), cells.get(1), cells.get(2))
+    else {
         return Err(format!("unexpected bench line: {quoted}"));
     };
     let mut words = model.splitn(3, ' ');
@@ -181,8 +182,12 @@ fn bench_line(quoted: &str, line: &str) -> Result<PrintedSize, String> {
         (Some("qwen2"), Some("7B")) => "Qwen2-7B class",
         _ => return Err(format!("no model for {quoted}")),
     };
-    let gib = size.strip_suffix("GiB").ok_or_else(|| format!("size of {quoted}"))?;
-    let billions = params.strip_suffix('B').ok_or_else(|| format!("params of {quoted}"))?;
+    let gib = size
+        .strip_suffix("GiB")
+        .ok_or_else(|| format!("size of {quoted}"))?;
+    let billions = params
+        .strip_suffix('B')
+        .ok_or_else(|| format!("params of {quoted}"))?;
     let source = line
         .trim_start_matches("- ")
         .split(':')
@@ -195,7 +200,9 @@ fn bench_line(quoted: &str, line: &str) -> Result<PrintedSize, String> {
         file_type: ftype,
         centi_gib: decimal(gib, 2).ok_or_else(|| format!("size of {quoted}"))?,
         bpw_e4: None,
-        centi_billion_params: Some(decimal(billions, 2).ok_or_else(|| format!("params of {quoted}"))?),
+        centi_billion_params: Some(
+            decimal(billions, 2).ok_or_else(|| format!("params of {quoted}"))?,
+        ),
         source,
     })
 }
@@ -228,8 +235,8 @@ pub fn compare() -> Result<Vec<SizeComparison>, String> {
 /// The comparison as a Markdown table (for the README).
 pub fn markdown(rows: &[SizeComparison]) -> String {
     let mut out = String::from(
-        "| model | type | printed | predicted | error | printed BPW | predicted BPW | source |\n\
-         |---|---|---|---|---|---|---|---|\n",
+        "| model | type | printed | predicted | error | printed BPW | predicted BPW | params (printed / predicted) | source |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
     );
     let centi = |v: u64| format!("{}.{:02}", v / 100, v % 100);
     for r in rows {
@@ -238,8 +245,12 @@ pub fn markdown(rows: &[SizeComparison]) -> String {
             None => "–".to_string(),
         };
         let e = r.error_ppm;
+        let params = match r.printed.centi_billion_params {
+            Some(p) => format!("{} B", centi(p)),
+            None => "–".to_string(),
+        };
         out.push_str(&format!(
-            "| {} | {} | {} GiB | {} GiB ({} B) | {}{}.{:02} % | {} | {} | {} |\n",
+            "| {} | {} | {} GiB | {} GiB ({} B) | {}{}.{:02} % | {} | {} | {} / {:.2} B | {} |\n",
             r.printed.model,
             r.printed.file_type,
             centi(r.printed.centi_gib),
@@ -250,10 +261,16 @@ pub fn markdown(rows: &[SizeComparison]) -> String {
             (e.unsigned_abs() % 10_000) / 100,
             bpw(r.printed.bpw_e4),
             bpw(Some(r.predicted_bpw_e4())),
+            params,
+            r.predicted_elements as f64 / 1e9,
             r.printed.source,
         ));
     }
-    let worst = rows.iter().map(|r| r.error_ppm.unsigned_abs()).max().unwrap_or(0);
+    let worst = rows
+        .iter()
+        .map(|r| r.error_ppm.unsigned_abs())
+        .max()
+        .unwrap_or(0);
     out.push_str(&format!(
         "\nLargest |error|: {}.{:02} % of the printed size (which is itself rounded to 0.01 GiB).\n",
         worst / 10_000,
