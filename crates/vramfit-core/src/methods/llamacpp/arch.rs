@@ -184,19 +184,28 @@ impl Layout {
             model_type: spec.model_type.clone(),
             what: what.to_string(),
         };
-        // The converter dequantizes FP8 and GPTQ checkpoints and repacks
-        // gpt-oss's MXFP4 experts; llama-quantize then chooses every type
-        // afresh, so the checkpoint's own format does not enter the sizes.
-        match spec.quantization.as_ref().map(|q| q.scheme) {
-            Some(QuantScheme::Unknown) => {
-                return Err(layout_err(
-                    "a quantized checkpoint the converter does not read",
-                ))
+        // The converter dequantizes FP8 and GPTQ checkpoints
+        // (`ModelBase.dequant_model`) and repacks gpt-oss's MXFP4 experts;
+        // llama-quantize then chooses every type afresh, so the
+        // checkpoint's own format does not enter the sizes. It reads no
+        // AWQ checkpoint.
+        if let Some(q) = spec.quantization.as_ref() {
+            match q.scheme {
+                QuantScheme::Unknown => {
+                    return Err(layout_err(
+                        "a quantized checkpoint the converter does not read",
+                    ))
+                }
+                QuantScheme::IntGroup { .. } if q.method != "gptq" => {
+                    return Err(layout_err(
+                        "an AWQ checkpoint, which the converter does not read",
+                    ))
+                }
+                QuantScheme::Mxfp4 if arch != Arch::GptOss => {
+                    return Err(layout_err("MXFP4 weights outside gpt-oss"))
+                }
+                _ => {}
             }
-            Some(QuantScheme::Mxfp4) if arch != Arch::GptOss => {
-                return Err(layout_err("MXFP4 weights outside gpt-oss"))
-            }
-            _ => {}
         }
         let layers = layers(spec, arch).map_err(|w| layout_err(&w))?;
         let moe = spec.moe.as_ref();

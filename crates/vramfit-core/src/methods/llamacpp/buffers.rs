@@ -11,32 +11,36 @@
 //! letting ggml's graph allocator (`ggml/src/ggml-alloc.c`) lay it out:
 //! a tensor is allocated when computed, freed after its last use, and
 //! element-wise ops (norm, rope, softmax, scale, add, mul) reuse their
-//! input's memory. The buffer is the high-water mark. This module adds up
-//! the tensors alive at the peak of each phase of the graph instead of
-//! replaying the allocator, so the allocator's fragmentation and
-//! alignment are not counted, nor backend scratch memory outside the
-//! buffer (the CUDA pool, cuBLAS workspaces).
+//! input's memory. The buffer is the high-water mark. This module does not
+//! replay the allocator: it adds up the tensors alive when the largest
+//! tensor of each phase is placed, counting the blocks freed just before
+//! it that are too small to hold it (they lie below it in the buffer).
+//! Fragmentation beyond that, alignment, and backend scratch memory
+//! outside the buffer (the CUDA pool, cuBLAS workspaces) are not counted.
+//!
+//! # Formula
 //!
 //! Phases, with `T` = `n_ubatch`, `H` = `n_embd`, `N` KV cells per
 //! stream, all f32 (4 bytes) unless stated:
 //!
 //! ```text
-//! attention, no flash attn:  T·(H + n_head·N + n_head·max(d_q, d_o))   residual, scores, q or the output
-//! attention, flash attn:     T·(H + n_head·d_q + n_head·d_o)            residual, q, output
+//! attention, no flash attn:  T·max(2H + n_head·d_q + w_kv + n_head·N,  H + n_head·N + n_head·d_o)
+//! attention, flash attn:     T·(2H + n_head·d_q + w_kv + n_head·d_o)
 //! dense MLP:                 T·(2H + 2F)                                residual, normed input, gate, up
-//! experts:                   T·(2H + 2E + k·(2F_e + H))                 + router logits and probs, k experts
-//! shared expert:             T·(2H + 2F_s)
+//! experts:                   T·max(2H + 2E + k·(2F_e + H), 2H + 2F_s)   router, k experts; shared expert
 //! output:                    T·(H + V)                                  normed hidden state, logits
 //! masks, positions:          T·N·m (+ T·N_swa·m) + T                    m = 2 with flash attn, else 4
 //! ```
 //!
 //! `d_q`, `d_o` the per-head width of the query and of the attention
-//! output (the head dimension; MLA: `r_kv + d_rope` and `r_kv`), `F`
+//! output (the head dimension; MLA: `r_kv + d_rope` and `r_kv`), `w_kv`
+//! the new K and V rows of a token (`2·H_kv·d`; MLA: `r_kv + d_rope`), `F`
 //! the MLP width, `E` experts, `k` experts per token, `F_e` / `F_s`
-//! expert and shared-expert widths, `V` the vocabulary. Sources:
-//! `src/llama-graph.cpp` (`build_attn_mha`, `build_ffn`, `build_moe_ffn`,
-//! `build_attn_inp_kq_mask`), `src/llama-context.cpp` (`sched_reserve`,
-//! `graph_reserve`).
+//! expert and shared-expert widths, `V` the vocabulary. The GPU copies of
+//! the masks live through the layers and are freed before the output
+//! head. Sources: `src/llama-graph.cpp` (`build_attn_mha`, `build_ffn`,
+//! `build_moe_ffn`, `build_attn_inp_kq_mask`), `src/llama-context.cpp`
+//! (`sched_reserve`, `graph_reserve`).
 //!
 //! Where the work runs (`ggml/src/ggml-backend.cpp`,
 //! `ggml_backend_sched_backend_id_from_cur`): graph inputs (token ids,
@@ -167,20 +171,28 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
     }
 }
 
-/// Peak of the attention part of a layer, bytes.
+/// Peak of the attention part of a layer, bytes: what the first layer has
+/// allocated when its largest tensor is placed. The normed input and the
+/// new K and V rows are dead by then, but their blocks lie below the
+/// scores, which do not fit in them, so the buffer's high-water mark
+/// counts them.
 fn attention_peak(l: &Layout, t: u128, cells: u128, flash_attn: bool) -> u128 {
     let h = l.n_embd as u128;
     let nh = l.n_head as u128;
-    let (d_q, d_o) = match l.mla {
-        Some(m) => (
-            (m.kv_lora_rank + m.qk_rope_head_dim) as u128,
-            m.kv_lora_rank as u128,
-        ),
-        None => (l.head_dim as u128, l.head_dim as u128),
+    let (d_q, d_o, kv) = match l.mla {
+        Some(m) => {
+            let latent = (m.kv_lora_rank + m.qk_rope_head_dim) as u128;
+            (latent, m.kv_lora_rank as u128, latent)
+        }
+        None => {
+            let d = l.head_dim as u128;
+            (d, d, 2 * l.n_head_kv as u128 * d)
+        }
     };
+    let before = 2 * h + nh * d_q + kv;
     let values = match flash_attn {
-        true => h + nh * d_q + nh * d_o,
-        false => h + nh * cells + nh * d_q.max(d_o),
+        true => before + nh * d_o,
+        false => (before + nh * cells).max(h + nh * cells + nh * d_o),
     };
     F32 as u128 * t * values
 }
