@@ -242,13 +242,22 @@ impl Prepared {
         let mut tensors = Vec::with_capacity(listed.len());
         let (mut size, mut elements) = (0u64, 0u64);
         for (t, ty) in listed.into_iter().zip(types) {
-            let bytes = ty
-                .tensor_bytes(t.ne)
-                .ok_or_else(|| LlamaCppRefusal::NoTypeFallback {
-                    tensor: t.name.clone(),
-                    row: t.ne[0],
-                    ggml_type: ty,
-                })?;
+            let bytes = match (ty.row_bytes(t.ne[0]), ty.tensor_bytes(t.ne)) {
+                (_, Some(bytes)) => bytes,
+                (None, None) => {
+                    return Err(LlamaCppRefusal::NoTypeFallback {
+                        tensor: t.name.clone(),
+                        row: t.ne[0],
+                        ggml_type: ty,
+                    })
+                }
+                (Some(_), None) => {
+                    return Err(LlamaCppRefusal::InvalidInput {
+                        field: "model",
+                        reason: format!("{} would exceed 2^64 bytes", t.name),
+                    })
+                }
+            };
             size = size.saturating_add(bytes);
             elements = elements.saturating_add(t.elements());
             match counts.iter_mut().find(|c| c.ggml_type == ty) {

@@ -527,3 +527,48 @@ fn huge_inputs_saturate_instead_of_overflowing() {
     .unwrap();
     assert!(e.gpu_bytes > e.model_size_bytes);
 }
+
+#[test]
+fn gemma_3_multimodal_configs_load_their_text_model() {
+    // The 4B-27B checkpoints wrap the text model in `text_config` and
+    // state a 262,208-token vocabulary; the file holds the tokenizer's
+    // 262,144 rows.
+    let s = parse_config(
+        r#"{"model_type": "gemma3", "architectures": ["Gemma3ForConditionalGeneration"],
+            "text_config": {"model_type": "gemma3_text", "hidden_size": 2560,
+              "intermediate_size": 10240, "num_hidden_layers": 34,
+              "sliding_window": 1024, "rope_scaling": {"factor": 8.0, "rope_type": "linear"}},
+            "vision_config": {"hidden_size": 1152}}"#,
+    )
+    .unwrap();
+    let t = gguf_tensors(&s, FileType::Q4_K_M, QuantOptions::default()).unwrap();
+    let embd = t
+        .iter()
+        .find(|(t, _)| t.name == "token_embd.weight")
+        .unwrap();
+    assert_eq!(embd.0.ne, [2560, 262_144, 1]);
+    assert_eq!(embd.1, GgmlType::Q6_K, "tied: the head's type");
+    let e = estimate(&s, &inputs(FileType::Q4_K_M, 32768), None).unwrap();
+    assert_eq!(e.arch, Arch::Gemma3);
+    // 34 layers, every sixth global: 5 full, 29 sliding (4 slots × 1024 + 512).
+    assert_eq!(e.swa_cells, 4608);
+    assert_eq!(e.k_bytes, (5 * 32768 + 29 * 4608) * 4 * 256 * 2);
+}
+
+#[test]
+fn sliding_layers_are_the_ones_llama_cpp_slides() {
+    // set_swa_pattern(n): layer i slides when i mod n < n − 1
+    // (Gemma 2 and gpt-oss: n = 2; Gemma 3: n = 6).
+    for (id, period) in [
+        ("google/gemma-2-9b-it", 2u64),
+        ("openai/gpt-oss-20b", 2),
+        ("google/gemma-3-1b-it", 6),
+    ] {
+        let layout = Layout::of(&spec(id)).unwrap();
+        for (i, layer) in layout.layers.iter().enumerate() {
+            let slides = (i as u64) % period < period - 1;
+            let is_sliding = matches!(layer.cache, arch::LayerCache::Sliding { .. });
+            assert_eq!(is_sliding, slides, "{id} layer {i}");
+        }
+    }
+}
