@@ -106,6 +106,10 @@ pub struct LlamaCppInputs {
     /// The file was quantized with an importance matrix (`--imatrix`),
     /// which changes the IQ4_XS, Q4_0 and Q5_0 recipes.
     pub imatrix: bool,
+    /// `-ngl` offloads the output layer first (llama.cpp since December
+    /// 2025, PR #18148); `false` reproduces earlier releases, where the
+    /// output layer moved last ([`layer_split`]).
+    pub output_layer_first: bool,
 }
 
 impl Default for LlamaCppInputs {
@@ -125,6 +129,7 @@ impl Default for LlamaCppInputs {
             swa_full: false,
             op_offload: true,
             imatrix: false,
+            output_layer_first: true,
         }
     }
 }
@@ -320,7 +325,8 @@ pub(crate) fn footprint(
             swa_full: inputs.swa_full,
         },
     )?;
-    let (gpu_layer, output_on_gpu) = offload::layer_split(l.n_layer, n_gpu_layers);
+    let (gpu_layer, output_on_gpu) =
+        offload::layer_split(l.n_layer, n_gpu_layers, inputs.output_layer_first);
     let weights = offload::split_weights(
         &p.tensors,
         &gpu_layer,

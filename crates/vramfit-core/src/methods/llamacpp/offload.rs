@@ -11,28 +11,41 @@
 
 use super::tensors::{GgufTensor, Role};
 
-/// Where the layers go for `-ngl n`.
+/// Where the layers go for `-ngl n`: which repeating layers, and whether
+/// the output layer.
 ///
 /// # Formula
 ///
 /// ```text
-/// layer i on the GPU  ⇔  i ≥ L + 1 − min(n, L + 1)        (i = L is the output layer)
+/// output layer first (since PR #18148):  layer i on the GPU ⇔ i ≥ L + 1 − min(n, L + 1)   (i = L: output)
+/// before:                                layer i on the GPU ⇔ i ≥ L − min(n, L),  output ⇔ n > L
 /// ```
 ///
-/// `L` repeating layers. `-ngl 1` offloads the output layer only; `-ngl
-/// L+1` (or more) everything but the input layer. Source:
-/// `src/llama-model.cpp`, `load_tensors`: `i_gpu_start = max(L + 1 − n, 0)`.
+/// `L` repeating layers. Since December 2025 `-ngl 1` offloads the output
+/// layer only and `-ngl L+1` everything but the input layer; before, `-ngl
+/// n ≤ L` offloaded the last `n` repeating layers and kept the output
+/// layer on the host. Source: `src/llama-model.cpp`, `load_tensors`
+/// (`i_gpu_start`, `act_gpu_layers`, `get_layer_buft_list`).
 ///
 /// ```
 /// use vramfit_core::methods::llamacpp::layer_split;
-/// let (layers, output) = layer_split(4, 2);
-/// assert_eq!((layers, output), (vec![false, false, false, true], true));
+/// assert_eq!(layer_split(4, 2, true), (vec![false, false, false, true], true));
+/// assert_eq!(layer_split(4, 2, false), (vec![false, false, true, true], false));
+/// assert_eq!(layer_split(4, 5, false), (vec![true; 4], true));
 /// ```
-pub fn layer_split(n_layer: u64, n_gpu_layers: u64) -> (Vec<bool>, bool) {
+pub fn layer_split(n_layer: u64, n_gpu_layers: u64, output_first: bool) -> (Vec<bool>, bool) {
     let total = n_layer.saturating_add(1);
-    let start = total - n_gpu_layers.min(total);
-    let layers = (0..n_layer).map(|i| i >= start).collect();
-    (layers, n_layer >= start)
+    let n = n_gpu_layers.min(total);
+    match output_first {
+        true => {
+            let start = total - n;
+            ((0..n_layer).map(|i| i >= start).collect(), n >= 1)
+        }
+        false => {
+            let start = n_layer - n.min(n_layer);
+            ((0..n_layer).map(|i| i >= start).collect(), n > n_layer)
+        }
+    }
 }
 
 /// Weight bytes on each side, and the largest host matrix product.

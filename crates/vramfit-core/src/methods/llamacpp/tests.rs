@@ -572,3 +572,27 @@ fn sliding_layers_are_the_ones_llama_cpp_slides() {
         }
     }
 }
+
+#[test]
+fn earlier_releases_offload_the_output_layer_last() {
+    let s = spec("meta-llama/Llama-3.1-8B");
+    let at = |ngl: u64, output_layer_first: bool| {
+        estimate(
+            &s,
+            &LlamaCppInputs {
+                n_gpu_layers: Some(ngl),
+                output_layer_first,
+                ..inputs(FileType::Q4_K_M, 8192)
+            },
+            None,
+        )
+        .unwrap()
+    };
+    let head = 2_052_096 * 210 + 4096 * 4 + 64 * 4; // output, output_norm, rope_freqs
+    let (new, old) = (at(32, true), at(32, false));
+    // -ngl 32: the output layer and 31 blocks now; all 32 blocks before.
+    assert_eq!(old.gpu.kv_cache, 1024 << 20);
+    assert_eq!(new.gpu.kv_cache, 31 * (1024 << 20) / 32);
+    assert_eq!(old.gpu.weights, old.model_size_bytes - 295_501_824 - head);
+    assert_eq!(at(33, false).gpu.weights, at(33, true).gpu.weights);
+}
