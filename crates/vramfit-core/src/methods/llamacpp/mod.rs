@@ -51,6 +51,7 @@ mod tests;
 
 pub use arch::Arch;
 pub use buffers::{output_buffer_bytes, Buffers};
+pub use fit::FIT_MARGIN;
 pub use ftype::FileType;
 pub use ggml_type::{GgmlType, CACHE_TYPES};
 pub use kv::{context_size, ContextSize, KvCache};
