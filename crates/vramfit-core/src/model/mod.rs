@@ -17,13 +17,19 @@
 //!   (+ `use_sliding_window`, `max_window_layers`), `sliding_window_pattern`,
 //!   Gemma-2's alternation, `attention_chunk_size`, `full_attention_interval`
 //!   and `hybrid_override_pattern`;
-//! - MLA ranks, MoE experts and the layers that route, and the
-//!   `quantization_config` (FP8 blocks, MXFP4, GPTQ/AWQ);
+//! - MLA ranks, MoE experts and the layers that route;
+//! - the `quantization_config` of every method whose stored layout is
+//!   known (FP8, MXFP4, GPTQ, AWQ, bitsandbytes, compressed-tensors,
+//!   ModelOpt, FBGEMM, EETQ; others refused by name), with the modules each
+//!   keeps unquantized;
+//! - the vision tower and projector of vision-language models
+//!   (`vision_config`), or a flag saying it is not counted;
 //! - the non-standard JSON tokens `NaN` and `Infinity` Python writes.
 //!
 //! From the shapes it counts parameters per group ([`ParamGroups`]), total
-//! and active, the bytes of the checkpoint as published, and the KV cache
-//! ([`ModelSpec::kv_cache_bytes`]).
+//! and active, the bytes of the checkpoint as published (text model, and
+//! with the vision tower in [`ModelSpec::checkpoint`]), and the KV cache
+//! ([`ModelSpec::kv_cache_bytes`]). See `docs/quantization.md`.
 //!
 //! ```
 //! use vramfit_core::model::{parse_config, AttentionKind};

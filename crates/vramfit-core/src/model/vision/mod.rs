@@ -121,6 +121,18 @@ pub(crate) enum Reading {
 
 /// Reads the vision tower of a multimodal config. `text_hidden` is the
 /// text model's width (the projector's output); `dtype` the checkpoint's.
+///
+/// # Formula
+///
+/// ```text
+/// params = Σ encoder tensors + Σ projector tensors      (rows × cols each)
+/// bytes  = Σ quantized linears [QuantScheme::matrix] + other params × dtype bits / 8
+/// ```
+///
+/// The tensor lists follow transformers' modeling code per architecture
+/// (see [`towers`]); golden tests: Gemma 3 (KerasHub), MedGemma 27B and
+/// olmOCR (safetensors index `total_size`), Mistral-Small 3.x, Qwen2.5-VL,
+/// Qwen3-VL, Llama-4-Scout.
 pub(crate) fn read(
     r: &Reader,
     text_hidden: u64,
