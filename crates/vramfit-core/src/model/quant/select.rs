@@ -10,6 +10,10 @@ use crate::model::layers::{AttentionKind, Plan};
 use crate::model::params::{for_each_tensor, Arch, Group, ParamGroups, Tensor};
 use crate::units::bytes_for_bits;
 
+/// Experts named one by one at most (512 in the largest published MoE
+/// layers); beyond this a list is applied to expert 0's names for all.
+const MAX_NAMED_EXPERTS: u64 = 4096;
+
 /// What a tensor is, as far as the selection rules care.
 #[derive(Debug, Clone, Copy, Default)]
 struct View {
@@ -160,7 +164,7 @@ pub(crate) fn weigh(
                 None => plain.add(t.group, t.per_copy().saturating_mul(copies)),
             }
         };
-        match view.expert && per_expert {
+        match view.expert && per_expert && t.copies <= MAX_NAMED_EXPERTS {
             true => (0..t.copies).for_each(|e| weigh_copies(Some(e), 1)),
             false => weigh_copies(Some(0).filter(|_| view.expert), t.copies),
         }

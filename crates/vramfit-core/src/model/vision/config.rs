@@ -7,8 +7,11 @@ use crate::model::json::{as_uint, Reader};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 
-/// Largest size accepted for a vision dimension (width, layers, image side).
+/// Largest size accepted for a vision dimension (width, image side).
 const MAX_DIM: u64 = 1 << 24;
+/// Most encoder layers (or mergers) accepted: far above any published tower
+/// (Llama 4: 34, InternViT-6B: 45), low enough to list every tensor.
+const MAX_LAYERS: u64 = 1024;
 
 pub(crate) struct Keys<'a> {
     vision: &'a Map<String, Value>,
@@ -51,6 +54,19 @@ impl<'a> Keys<'a> {
             .borrow_mut()
             .push(format!("vision_config.{}", keys[0]));
         Ok(0)
+    }
+
+    /// A layer count under the first present key (recorded as missing and 0
+    /// when none is), at most [`MAX_LAYERS`].
+    pub(crate) fn layers(&self, keys: &[&str]) -> Result<u64, ConfigError> {
+        let n = self.need(keys)?;
+        match n <= MAX_LAYERS {
+            true => Ok(n),
+            false => Err(ConfigError::out_of_range(
+                &format!("vision_config.{}", keys[0]),
+                n,
+            )),
+        }
     }
 
     /// A positive integer, or the config class's `default`.
@@ -121,6 +137,9 @@ impl<'a> Keys<'a> {
         let items = value
             .as_array()
             .ok_or_else(|| ConfigError::wrong_type(&name, "list of integers"))?;
+        if items.len() as u64 > MAX_LAYERS {
+            return Err(ConfigError::out_of_range(&name, items.len()));
+        }
         items
             .iter()
             .map(|v| as_uint(&name, v))

@@ -324,3 +324,13 @@ fn wrong_types_in_vision_config_are_errors() {
     config["vision_config"] = json!([1, 2]);
     assert!(parse_config(&config.to_string()).is_err());
 }
+
+#[test]
+fn absurd_layer_counts_are_refused() {
+    let mut config: Value = serde_json::from_str(MEDGEMMA_27B).unwrap();
+    config["vision_config"]["num_hidden_layers"] = json!(16_000_000);
+    assert!(parse_config(&config.to_string()).is_err());
+    let mut config: Value = serde_json::from_str(OLMOCR_7B).unwrap();
+    config["vision_config"]["depth"] = json!(1_000_000);
+    assert!(parse_config(&config.to_string()).is_err());
+}

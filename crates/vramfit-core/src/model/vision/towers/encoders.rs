@@ -16,7 +16,7 @@ pub(crate) fn vit(cfg: &Keys) -> Result<Vit, ConfigError> {
     Ok(Vit {
         hidden: cfg.need(&["hidden_size"])?,
         intermediate: cfg.need(&["intermediate_size"])?,
-        layers: cfg.need(&["num_hidden_layers"])?,
+        layers: cfg.layers(&["num_hidden_layers"])?,
         channels: cfg.or(&["num_channels"], 3)?,
     })
 }

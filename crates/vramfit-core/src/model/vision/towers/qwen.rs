@@ -29,7 +29,7 @@ fn qwen_patch(cfg: &Keys, b: &mut Builder, width: u64, bias: bool) -> Result<(),
 pub(super) fn qwen2_vl(cfg: &Keys) -> Result<Tower, ConfigError> {
     let mut b = Builder::new();
     let e = cfg.need(&["embed_dim"])?;
-    let depth = cfg.need(&["depth"])?;
+    let depth = cfg.layers(&["depth"])?;
     let out = cfg.need(&["hidden_size"])?;
     let mlp = mul(&[e, cfg.or(&["mlp_ratio"], 4)?]);
     let merge = cfg.or(&["spatial_merge_size"], 2)?;
@@ -64,7 +64,7 @@ pub(super) fn qwen2_5_vl(cfg: &Keys) -> Result<Tower, ConfigError> {
     let mut b = Builder::new();
     let e = cfg.need(&["hidden_size"])?;
     let i = cfg.need(&["intermediate_size"])?;
-    let depth = cfg.need(&["depth"])?;
+    let depth = cfg.layers(&["depth"])?;
     let out = cfg.need(&["out_hidden_size"])?;
     let merge = cfg.or(&["spatial_merge_size"], 2)?;
     qwen_patch(cfg, &mut b, e, false)?;
@@ -101,7 +101,7 @@ pub(super) fn qwen3_vl(cfg: &Keys) -> Result<Tower, ConfigError> {
     let mut b = Builder::new();
     let e = cfg.need(&["hidden_size"])?;
     let i = cfg.need(&["intermediate_size"])?;
-    let depth = cfg.need(&["depth"])?;
+    let depth = cfg.layers(&["depth"])?;
     let out = cfg.need(&["out_hidden_size"])?;
     let positions = cfg.need(&["num_position_embeddings"])?;
     let merge = cfg.or(&["spatial_merge_size"], 2)?;
