@@ -47,8 +47,10 @@ pub(crate) fn coverage_markdown() -> String {
     out.push_str(
         "\n## Multimodal wrappers\n\n\
          The text model of these wrappers is read exactly by the reader of its own \
-         `model_type` (the wrapper's default when the text config names none). The vision \
-         tower is not part of these counts.\n\n",
+         `model_type` (the wrapper's default when the text config names none); the counts \
+         above are the text model's. The vision tower and projector are counted apart \
+         (`vision`, `checkpoint` in the spec; see `docs/quantization.md`), or flagged as not \
+         counted.\n\n",
     );
     out.push_str("| wrapper model_type | text config key | default text model_type | source |\n");
     out.push_str("|---|---|---|---|\n");

@@ -19,7 +19,7 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 16] = [
+pub(crate) const WRAPPERS: [Wrapper; 20] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
     wrap("mistral3", "text_config", "mistral", "Mistral3Config"),
@@ -56,6 +56,15 @@ pub(crate) const WRAPPERS: [Wrapper; 16] = [
     ),
     wrap("paligemma", "text_config", "gemma", "PaliGemmaConfig"),
     wrap("aya_vision", "text_config", "cohere2", "AyaVisionConfig"),
+    wrap("idefics3", "text_config", "llama", "Idefics3Config"),
+    wrap("smolvlm", "text_config", "llama", "SmolVLMConfig"),
+    wrap("internvl", "text_config", "qwen2", "InternVLConfig"),
+    wrap(
+        "internvl_chat",
+        "llm_config",
+        "internlm2",
+        "OpenGVLab InternVLChatConfig (checkpoint code)",
+    ),
 ];
 
 const fn wrap(
