@@ -111,6 +111,35 @@ fn cases() -> Vec<(&'static str, Expect)> {
             },
         ),
         ("google__gemma-2b.json", dense(Family::Gemma, 2_506_172_416)),
+        (
+            "codellama__CodeLlama-7b-hf.json",
+            dense(Family::Llama, 6_738_546_688),
+        ),
+        ("microsoft__phi-1_5.json", dense(Family::Phi, 1_418_270_720)),
+        (
+            "bigcode__gpt_bigcode-santacoder.json",
+            dense(Family::GptBigCode, 1_124_886_528),
+        ),
+        (
+            "bigcode__starcoder2-7b.json",
+            dense(Family::Starcoder2, 7_173_923_840),
+        ),
+        (
+            "deepseek-ai__deepseek-moe-16b-base.json",
+            Expect {
+                family: Family::DeepseekMoe,
+                total: Exact(16_375_728_128),
+                // "2.8B activated" (model card).
+                active: Some(Rounded {
+                    value: 28,
+                    unit: B / 10,
+                }),
+            },
+        ),
+        (
+            "nvidia__Llama-3_3-Nemotron-Super-49B-v1.json",
+            dense(Family::DeciLm, 49_867_145_216),
+        ),
         ("microsoft__phi-2.json", dense(Family::Phi, 2_779_683_840)),
         (
             "THUDM__chatglm3-6b.json",
@@ -174,7 +203,6 @@ fn totals_match_published_figures() {
 fn every_fixture_is_read_by_a_test() {
     let dir = format!("{}/tests/fixtures/configs", env!("CARGO_MANIFEST_DIR"));
     let structural = [
-        "nvidia__Llama-3_3-Nemotron-Super-49B-v1.json",
         "nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json",
         "Qwen__Qwen3.5-27B.json",
     ];

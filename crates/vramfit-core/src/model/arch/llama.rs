@@ -21,6 +21,7 @@ pub(super) const ALL: &[&Architecture] = &[
     &STARCODER2,
     &GLM,
     &GLM4,
+    &INTERNLM,
     &INTERNLM2,
 ];
 
@@ -352,6 +353,22 @@ pub(super) const GLM4: Architecture = Architecture {
     nested_defaults: &[],
     layer_keys: &[],
     read: |r| glm(r, Family::Glm4, 4),
+};
+
+pub(super) const INTERNLM: Architecture = Architecture {
+    family: Family::InternLm,
+    model_types: &["internlm"],
+    classes: &["InternLMForCausalLM"],
+    source: "internlm/internlm-7b modeling_internlm.py (checkpoint code; vLLM maps it to \
+             Llama with biases)",
+    counts: "Llama layout with biases on q, k, v and o when bias (class default on)",
+    defaults: &[],
+    nested_defaults: &[],
+    layer_keys: &[],
+    read: |r| {
+        let rules = Rules::LLAMA.with_attention_bias(flag(r, "bias", true)?);
+        dense_full(shape(r, Family::InternLm, &Keys::STANDARD, rules)?)
+    },
 };
 
 pub(super) const INTERNLM2: Architecture = Architecture {

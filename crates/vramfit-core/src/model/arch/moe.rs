@@ -15,6 +15,8 @@ pub(super) const ALL: &[&Architecture] = &[
     &DEEPSEEK_V2,
     &DEEPSEEK_V3,
     &DEEPSEEK_V32,
+    &GLM_MOE_DSA,
+    &DEEPSEEK_MOE,
     &GLM4_MOE,
     &LLAMA4_TEXT,
     &GPT_OSS,
@@ -176,6 +178,43 @@ pub(super) const DEEPSEEK_V32: Architecture = Architecture {
     nested_defaults: &[],
     layer_keys: &["layer_types", "mlp_layer_types"],
     read: |r| deepseek_with(r, Family::DeepseekV32, true, true),
+};
+
+pub(super) const GLM_MOE_DSA: Architecture = Architecture {
+    family: Family::GlmMoeDsa,
+    model_types: &["glm_moe_dsa"],
+    classes: &["GlmMoeDsaForCausalLM"],
+    source: "transformers models/glm_moe_dsa (GlmMoeDsaConfig, GlmMoeDsaForCausalLM)",
+    counts: "DeepSeek-V3.2's layout (latent attention with a sparse-attention indexer, shared \
+             and routed experts after first_k_dense_replace, router score bias); the indexer's \
+             key cache is not in the KV figure; MTP layers apart",
+    defaults: &[("index_n_heads", 32), ("index_head_dim", 128)],
+    nested_defaults: &[],
+    layer_keys: &["layer_types", "mlp_layer_types"],
+    read: |r| deepseek_with(r, Family::GlmMoeDsa, true, true),
+};
+
+/// DeepSeek-MoE (first generation, `DeepseekForCausalLM`): Llama
+/// attention, shared and routed experts after `first_k_dense_replace`.
+pub(super) const DEEPSEEK_MOE: Architecture = Architecture {
+    family: Family::DeepseekMoe,
+    model_types: &["deepseek"],
+    classes: &["DeepseekForCausalLM"],
+    source: "deepseek-ai/deepseek-moe-16b-base modeling_deepseek.py (checkpoint code; vLLM \
+             deepseek.py)",
+    counts: "Llama attention (biases with attention_bias), n_shared_experts fused shared \
+             experts and n_routed_experts routed ones after first_k_dense_replace, bias-free \
+             router, 2 RMSNorms per layer",
+    defaults: &[],
+    nested_defaults: &[],
+    layer_keys: &[],
+    read: |r| {
+        let rules = Rules::LLAMA.with_attention_bias(flag(r, "attention_bias", false)?);
+        let s = shape(r, Family::DeepseekMoe, &Keys::STANDARD, rules)?;
+        let moe = moe::read(r, &DEEPSEEK_KEYS, s.layers)?;
+        let blocks = layers::uniform(s.layers, Mixer::Full);
+        finish(s, moe, blocks, "num_hidden_layers", Sizes::default(), None)
+    },
 };
 
 pub(super) const GLM4_MOE: Architecture = Architecture {
@@ -409,7 +448,7 @@ pub(super) const MINIMAX_M2: Architecture = Architecture {
     classes: &["MiniMaxM2ForCausalLM"],
     source: "transformers models/minimax_m2 (MiniMaxM2Config, MiniMaxM2ForCausalLM)",
     counts: "bias-free attention with full-width q/k RMSNorms, experts in every layer with \
-             a router score bias",
+             a router score bias; an attn_type_list must say full attention everywhere",
     defaults: &[
         ("num_key_value_heads", 8),
         ("head_dim", 128),
@@ -417,13 +456,23 @@ pub(super) const MINIMAX_M2: Architecture = Architecture {
         ("num_experts_per_tok", 8),
     ],
     nested_defaults: &[],
-    layer_keys: &[],
+    layer_keys: &["attn_type_list"],
     read: |r| {
         let rules = Rules {
             qk_norm: QkNorm::PerHead,
             ..Rules::LLAMA
         };
         let s = shape(r, Family::MiniMaxM2, &Keys::STANDARD, rules)?;
+        // The checkpoint code's `attn_type_list` (1: full attention) may be
+        // written; MiniMax-M2 has full attention only.
+        if let Some(list) = r.uint_list("attn_type_list")? {
+            layers::check_length("attn_type_list", list.len() as u64, s.layers)?;
+            if list.iter().any(|t| *t != 1) {
+                return Err(ConfigError::unsupported(
+                    "attn_type_list with linear (0) layers in a minimax_m2 config".to_string(),
+                ));
+            }
+        }
         let keys = MoeKeys {
             experts: &["num_local_experts", "num_experts"],
             score_bias_default: true,

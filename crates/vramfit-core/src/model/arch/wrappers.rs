@@ -19,7 +19,7 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 20] = [
+pub(crate) const WRAPPERS: [Wrapper; 21] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
     wrap("mistral3", "text_config", "mistral", "Mistral3Config"),
@@ -32,6 +32,12 @@ pub(crate) const WRAPPERS: [Wrapper; 20] = [
         "LlavaOnevisionConfig",
     ),
     wrap("kimi_vl", "text_config", "deepseek_v3", "KimiVLConfig"),
+    wrap(
+        "kimi_k25",
+        "text_config",
+        "kimi_k2",
+        "moonshotai/Kimi-K2.5 configuration (checkpoint code)",
+    ),
     wrap("llama4", "text_config", "llama4_text", "Llama4Config"),
     wrap("qwen2_vl", "text_config", "qwen2_vl_text", "Qwen2VLConfig"),
     wrap(
