@@ -29,7 +29,8 @@ pub enum AttentionKind {
     Linear { state: u64 },
     /// No token mixer, or one that keeps nothing across tokens (a
     /// Nemotron-H MLP block; a Nemotron-NAS layer whose attention is
-    /// skipped or replaced by a linear map); caches nothing.
+    /// skipped or replaced by a linear map; a Gemma-3n layer reading an
+    /// earlier layer's cache); caches nothing.
     None,
 }
 
@@ -56,6 +57,9 @@ pub(crate) enum Mixer {
     /// A single `H × H` linear map in place of attention (Nemotron-NAS
     /// `replace_with_linear`).
     Replaced,
+    /// Attention that reads an earlier layer's keys and values (Gemma-3n's
+    /// KV-sharing layers): queries and output only, no cache of its own.
+    SharedKv,
     None,
 }
 
@@ -257,7 +261,7 @@ fn kind(b: &Block, sizes: Sizes, shape: &Shape, linear: Option<LinearMixer>) -> 
         Mixer::Linear => AttentionKind::Linear {
             state: linear.map(|m| m.state_elements()).unwrap_or(0),
         },
-        Mixer::Replaced | Mixer::None => AttentionKind::None,
+        Mixer::Replaced | Mixer::SharedKv | Mixer::None => AttentionKind::None,
     }
 }
 

@@ -128,6 +128,21 @@ pub(crate) struct Shape {
     /// DeepSeek sparse attention's indexer in every MLA layer: `(heads,
     /// head_dim)` (`index_n_heads`, `index_head_dim`).
     pub indexer: Option<(u64, u64)>,
+    /// Gemma-3n's per-layer embeddings, AltUp and LAuReL blocks.
+    pub gemma3n: Option<Gemma3nParts>,
+}
+
+/// The parts of a Gemma-3n text model beyond Gemma's layers.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Gemma3nParts {
+    /// `altup_num_inputs`: parallel streams of AltUp.
+    pub altup: u64,
+    /// `laurel_rank`: width of LAuReL's low-rank residual.
+    pub laurel_rank: u64,
+    /// `hidden_size_per_layer_input`.
+    pub per_layer_hidden: u64,
+    /// `vocab_size_per_layer_input`.
+    pub per_layer_vocab: u64,
 }
 
 /// Collects required keys that are absent, so that all of them are named
@@ -210,6 +225,7 @@ pub(crate) fn read_with(
         dtype_assumed,
         mtp_layers: 0,
         indexer: None,
+        gemma3n: None,
     })
 }
 

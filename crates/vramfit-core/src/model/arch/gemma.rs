@@ -5,11 +5,13 @@ use super::super::error::ConfigError;
 use super::super::family::{Family, Norm, QkNorm, Rules};
 use super::super::json::Reader;
 use super::super::layers::{self, attention_types, Mixer, Sizes};
-use super::super::shape::{Keys, MAX_CONTEXT, MAX_LAYERS};
+use super::super::layers::{Block, Slot};
+use super::super::shape::{Gemma3nParts, Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
 use super::llama::{flag, shape};
 use super::{dense_full, finish, Architecture, Blueprint};
+use serde_json::Value;
 
-pub(super) const ALL: &[&Architecture] = &[&GEMMA, &GEMMA2, &GEMMA3];
+pub(super) const ALL: &[&Architecture] = &[&GEMMA, &GEMMA2, &GEMMA3, &GEMMA3N];
 
 fn gemma_rules(r: &Reader, layer_norms: u64) -> Result<Rules, ConfigError> {
     Ok(Rules {
@@ -126,4 +128,108 @@ pub(super) const GEMMA3: Architecture = Architecture {
     ],
     layer_keys: &["layer_types"],
     read: gemma3,
+};
+
+/// Gemma-3n's text model: Gemma-3 layers whose MLP width may differ per
+/// layer (`intermediate_size` as a list), the last `num_kv_shared_layers`
+/// reading an earlier layer's keys and values (no k/v projections and no
+/// cache of their own), AltUp, LAuReL and per-layer input embeddings.
+fn gemma3n(r: &Reader) -> Result<Blueprint, ConfigError> {
+    let rules = Rules {
+        qk_norm: QkNorm::Shared(Norm::Weight),
+        ..gemma_rules(r, 4)?
+    };
+    let keys = Keys {
+        intermediate: &[],
+        ..Keys::STANDARD
+    };
+    let mut s = shape(r, Family::Gemma3n, &keys, rules)?;
+    let n = s.layers;
+    let widths: Vec<u64> = match r.get("intermediate_size") {
+        Some(Value::Array(_)) => {
+            let list = r.uint_list("intermediate_size")?.unwrap_or_default();
+            layers::check_length("intermediate_size", list.len() as u64, n)?;
+            list
+        }
+        _ => {
+            let w = r
+                .dim(&["intermediate_size"], MAX_DIM)?
+                .ok_or_else(|| ConfigError::missing(vec!["intermediate_size".to_string()]))?;
+            vec![w; n as usize]
+        }
+    };
+    s.intermediate = widths
+        .first()
+        .copied()
+        .filter(|w| widths.iter().all(|x| x == w));
+    let types = match layers::layer_types(r, &attention_types)? {
+        Some(b) => b,
+        None => layers::by_index(
+            n,
+            |i| !(i + 1).is_multiple_of(5),
+            Mixer::Sliding,
+            Mixer::Full,
+        ),
+    };
+    let shared = r
+        .count(&["num_kv_shared_layers"], MAX_LAYERS)?
+        .unwrap_or(15)
+        .min(n);
+    let first_shared = n - shared;
+    let blocks = types
+        .iter()
+        .zip(&widths)
+        .enumerate()
+        .map(|(i, (b, w))| {
+            let mut block = Block::new(b.mixer, Slot::Dense);
+            block.width = Some(*w);
+            if i as u64 >= first_shared {
+                block.mixer = Mixer::SharedKv;
+            }
+            block
+        })
+        .collect();
+    s.gemma3n = Some(Gemma3nParts {
+        altup: r.dim(&["altup_num_inputs"], MAX_HEADS)?.unwrap_or(4),
+        laurel_rank: r.dim(&["laurel_rank"], MAX_DIM)?.unwrap_or(64),
+        per_layer_hidden: r
+            .dim(&["hidden_size_per_layer_input"], MAX_DIM)?
+            .unwrap_or(256),
+        per_layer_vocab: r
+            .dim(&["vocab_size_per_layer_input"], MAX_DIM)?
+            .unwrap_or(262_144),
+    });
+    let sizes = Sizes {
+        window: r.dim(&["sliding_window"], MAX_CONTEXT)?,
+        chunk: None,
+    };
+    finish(s, None, blocks, "layer_types", sizes, None)
+}
+
+pub(super) const GEMMA3N: Architecture = Architecture {
+    family: Family::Gemma3n,
+    model_types: &["gemma3n_text"],
+    classes: &[],
+    source: "transformers models/gemma3n (Gemma3nTextConfig, Gemma3nTextModel)",
+    counts: "Gemma-3 layers with per-layer MLP widths, KV-sharing last layers (queries and \
+             output only, no cache of their own), AltUp (streams, router, coefficients, \
+             projections), LAuReL, per-layer input embeddings and projections; tied head",
+    defaults: &[
+        ("num_key_value_heads", 2),
+        ("head_dim", 256),
+        ("sliding_window", 512),
+        ("max_position_embeddings", 32_768),
+    ],
+    nested_defaults: &[
+        ("vocab_size", 262_400),
+        ("hidden_size", 2048),
+        ("num_hidden_layers", 35),
+        ("num_attention_heads", 8),
+    ],
+    layer_keys: &[
+        "layer_types",
+        "intermediate_size",
+        "activation_sparsity_pattern",
+    ],
+    read: gemma3n,
 };

@@ -48,7 +48,11 @@ pub(super) fn layer(
                 recurrent::linear_mixer(arch, mixer, sink);
             }
         }
+        (Mixer::SharedKv, _) => shared_kv_attention(arch, sink),
         (Mixer::None, _) => {}
+    }
+    if let Some(g) = arch.shape.gemma3n {
+        gemma3n_layer(arch, g, sink);
     }
     match (ffn, arch.moe) {
         (FfnKind::Dense, _) if shape.ffn_replaced => {
@@ -102,6 +106,43 @@ fn grouped_query_attention(arch: &Arch, kv_heads: u64, sink: &mut Sink) {
             sink.vector(Group::Norms, "self_attn.k_norm", kv);
         }
     }
+}
+
+/// Attention reading an earlier layer's keys and values (Gemma-3n):
+/// `q: H_q·d×H`, its per-head norm `d`, `o: H×H_q·d`.
+fn shared_kv_attention(arch: &Arch, sink: &mut Sink) {
+    let s = arch.shape;
+    let q = mul(&[s.heads, s.head_dim]);
+    sink.linear(Group::Attention, "self_attn.q_proj", q, s.hidden);
+    sink.vector(Group::Norms, "self_attn.q_norm", s.head_dim);
+    sink.linear(Group::Attention, "self_attn.o_proj", s.hidden, q);
+}
+
+/// Gemma-3n's per-layer blocks, `A` AltUp streams, LAuReL rank `r`,
+/// per-layer input width `p`:
+/// ```text
+/// AltUp:  correct_output_scale H, correction_coefs A×A, prediction_coefs A²×A,
+///         modality_router A×H, router_norm H
+/// LAuReL: left r×H, right H×r, post_laurel_norm H
+/// per-layer input: gate p×H, projection H×p, post_per_layer_input_norm H
+/// ```
+/// Source: `transformers` `Gemma3nTextAltUp`, `Gemma3nTextLaurelBlock`,
+/// `Gemma3nTextDecoderLayer`.
+fn gemma3n_layer(arch: &Arch, g: super::super::shape::Gemma3nParts, sink: &mut Sink) {
+    let h = arch.shape.hidden;
+    let a = g.altup;
+    let attn = Group::Attention;
+    sink.vector(Group::Norms, "altup.correct_output_scale", h);
+    sink.emit(attn, "altup.correction_coefs", a, a, 1, false);
+    sink.emit(attn, "altup.prediction_coefs", mul(&[a, a]), a, 1, false);
+    sink.linear(attn, "altup.modality_router", a, h);
+    sink.vector(Group::Norms, "altup.router_norm", h);
+    sink.linear(attn, "laurel.linear_left", g.laurel_rank, h);
+    sink.linear(attn, "laurel.linear_right", h, g.laurel_rank);
+    sink.vector(Group::Norms, "laurel.post_laurel_norm", h);
+    sink.linear(attn, "per_layer_input_gate", g.per_layer_hidden, h);
+    sink.linear(attn, "per_layer_projection", h, g.per_layer_hidden);
+    sink.vector(Group::Norms, "post_per_layer_input_norm", h);
 }
 
 /// Multi-head latent attention (DeepSeek-V2/V3), `d_q = d_nope + d_rope`:

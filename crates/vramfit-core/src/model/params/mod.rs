@@ -216,6 +216,47 @@ fn model_wide(arch: &Arch, sink: &mut Sink) {
     if r.embedding_norm {
         norm(arch, sink, "model.embed_layernorm");
     }
+    if let Some(g) = s.gemma3n {
+        // Gemma-3n: per-layer embeddings V_p × (L·p), their projection
+        // (L·p)×H and norm p, and AltUp's (A − 1) projections in and out.
+        let per_layer = mul(&[s.layers, g.per_layer_hidden]);
+        sink.emit(
+            Group::Embedding,
+            "model.embed_tokens_per_layer",
+            g.per_layer_vocab,
+            per_layer,
+            1,
+            false,
+        );
+        sink.linear(
+            Group::Embedding,
+            "model.per_layer_model_projection",
+            per_layer,
+            s.hidden,
+        );
+        sink.vector(
+            Group::Norms,
+            "model.per_layer_projection_norm",
+            g.per_layer_hidden,
+        );
+        let streams = g.altup.saturating_sub(1);
+        sink.emit(
+            Group::Embedding,
+            "model.altup_projections",
+            s.hidden,
+            s.hidden,
+            streams,
+            true,
+        );
+        sink.emit(
+            Group::LmHead,
+            "model.altup_unembed_projections",
+            s.hidden,
+            s.hidden,
+            streams,
+            true,
+        );
+    }
     if e != s.hidden {
         sink.linear(Group::Embedding, "model.project_in", s.hidden, e);
         sink.linear(Group::LmHead, "model.project_out", e, s.hidden);

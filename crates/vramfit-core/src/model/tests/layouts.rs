@@ -138,3 +138,47 @@ fn minimax_lightning_layers_come_from_attn_type_list() {
     // Only the full layers grow with the context.
     assert_eq!(s.kv_bytes_per_token(16_000), 2 * 2 * 2 * 128 * 2);
 }
+
+#[test]
+fn gemma_3n_shares_caches_and_adds_altup_laurel_and_per_layer_inputs() {
+    let text = serde_json::json!({
+        "model_type": "gemma3n",
+        "text_config": {
+            "model_type": "gemma3n_text", "hidden_size": 64, "num_hidden_layers": 4,
+            "intermediate_size": [128, 128, 256, 256], "num_attention_heads": 4,
+            "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 100,
+            "vocab_size_per_layer_input": 50, "hidden_size_per_layer_input": 8,
+            "num_kv_shared_layers": 2, "sliding_window": 32,
+            "layer_types": ["sliding_attention", "full_attention",
+                            "sliding_attention", "full_attention"],
+            "activation_sparsity_pattern": [0.95, 0.95, 0.0, 0.0],
+            "altup_num_inputs": 4, "laurel_rank": 8
+        },
+        "vision_config": {"model_type": "gemma3n_vision", "hidden_size": 2048}
+    })
+    .to_string();
+    let s = parse_config(&text).unwrap();
+    assert_eq!(s.family, Family::Gemma3n);
+    // The two last layers read the first two layers' caches.
+    assert_eq!(
+        s.attention,
+        [
+            AttentionKind::SlidingWindow { window: 32 },
+            AttentionKind::Full,
+            AttentionKind::None,
+            AttentionKind::None
+        ]
+    );
+    let (h, q, kv, d) = (64u64, 4 * 16u64, 2 * 16u64, 16u64);
+    let norms = 4 * h;
+    let own_kv = 2 * kv * h + d; // k, v and the k norm
+    let attention = q * h + d + h * q; // q, q norm, o
+    let mlp = |w: u64| 3 * w * h;
+    let extras = h + 4 * 4 + 16 * 4 + 4 * h + h // AltUp
+        + 2 * 8 * h + h // LAuReL
+        + 2 * 8 * h + h; // per-layer input gate, projection, norm
+    let layers = 4 * (norms + attention + extras) + 2 * own_kv + mlp(128) * 2 + mlp(256) * 2;
+    let model = 100 * h + 50 * (4 * 8) + (4 * 8) * h + 8 + 2 * 3 * h * h + h;
+    assert_eq!(s.params_total, layers + model);
+    assert_eq!(s.ffn_width_by_layer, Some(vec![128, 128, 256, 256]));
+}
