@@ -338,3 +338,49 @@ fn configs_that_look_llama_like_but_are_not_are_not_read_as_llama() {
         ConfigErrorKind::UnknownModelType { .. }
     ));
 }
+
+#[test]
+fn mangled_fixtures_are_refused_or_read_never_panic() {
+    let variants = [
+        serde_json::json!(null),
+        serde_json::json!(0),
+        serde_json::json!(-1),
+        serde_json::json!(1.5),
+        serde_json::json!(1e300),
+        serde_json::json!(u64::MAX),
+        serde_json::json!("x"),
+        serde_json::json!([]),
+        serde_json::json!([1, "a"]),
+        serde_json::json!([{"a": 1}]),
+        serde_json::json!({}),
+        serde_json::json!(true),
+    ];
+    let dir = format!("{}/tests/fixtures/configs", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let config: serde_json::Value = serde_json::from_str(&fixture(&name)).unwrap();
+        let mut keys: Vec<(Option<String>, String)> = config
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| (None, k.clone()))
+            .collect();
+        if let Some(inner) = config.get("text_config").and_then(|t| t.as_object()) {
+            keys.extend(
+                inner
+                    .keys()
+                    .map(|k| (Some("text_config".to_string()), k.clone())),
+            );
+        }
+        for (scope, key) in &keys {
+            for v in &variants {
+                let mut edited = config.clone();
+                match scope {
+                    Some(s) => edited[s][key] = v.clone(),
+                    None => edited[key] = v.clone(),
+                }
+                let _ = parse_config(&edited.to_string());
+            }
+        }
+    }
+}

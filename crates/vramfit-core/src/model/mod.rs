@@ -125,7 +125,8 @@ pub struct ModelSpec {
     pub model_type: Option<String>,
     /// First entry of `architectures`.
     pub architecture: Option<String>,
-    /// The family whose rules were applied ([`Family::Generic`]: keys only).
+    /// The reader that read the text model ([`Family::Generic`]: the
+    /// approximate path only).
     pub family: Family,
     /// The text model was read from a multimodal wrapper (`text_config`).
     /// `params`, `params_total` and `published_bytes` cover the text model;
