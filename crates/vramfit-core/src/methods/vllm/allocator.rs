@@ -70,7 +70,10 @@ mod tests {
     fn a_remainder_of_one_mib_or_less_is_kept() {
         assert_eq!(allocated_block(259 * MIB), 260 * MIB); // 1 MiB left
         assert_eq!(allocated_block(129 * MIB + MIB / 2), 130 * MIB);
-        assert_eq!(allocated_block(64 * MIB + 3 * MIB / 4), 64 * MIB + 3 * MIB / 4);
+        assert_eq!(
+            allocated_block(64 * MIB + 3 * MIB / 4),
+            64 * MIB + 3 * MIB / 4
+        );
         assert_eq!(allocated_block(u64::MAX), u64::MAX);
     }
 }

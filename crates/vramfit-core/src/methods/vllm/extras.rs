@@ -86,6 +86,11 @@ pub struct ConfigExtras {
     /// `final_logit_softcapping` (Gemma-2): logits are divided, passed
     /// through tanh and multiplied back, out of place.
     pub logit_softcap: bool,
+    /// Matrices per dense MLP when the architecture says so: 2 for the
+    /// ungated `fc1`/`fc2` MLPs of Phi-1/2, GPT-2, GPT-NeoX, StarCoder2
+    /// (vLLM `models/phi.py`, `gpt2.py`, ...); `None` reads it from the
+    /// parameter count.
+    pub mlp_matrices: Option<u64>,
     /// The longest `--max-model-len` vLLM accepts without
     /// `VLLM_ALLOW_LONG_MAX_MODEL_LEN` (see [`derived_max_model_len`]).
     pub derived_max_model_len: Option<u64>,
@@ -109,6 +114,7 @@ impl ConfigExtras {
                 .or_else(|| outer.get("final_logit_softcapping"))
                 .is_some_and(|v| v.as_f64().is_some()),
             derived_max_model_len: derived_max_model_len(&outer, scope, spec),
+            mlp_matrices: mlp_matrices(&outer, scope),
         }
     }
 
@@ -216,7 +222,13 @@ fn rope_caches(
         None => positions,
     };
     let mut caches = vec![RopeCache { rows, dim }];
-    let local = lookup(outer, scope, "rope_local_base_freq").is_some();
+    // Gemma-3 keeps a plain table for its sliding layers
+    // (`rope_local_base_freq`, 10000 by default in `Gemma3TextConfig`).
+    let gemma3_text = scope
+        .get("model_type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t == "gemma3_text" || t == "gemma3");
+    let local = gemma3_text || lookup(outer, scope, "rope_local_base_freq").is_some();
     if local {
         caches.push(RopeCache {
             rows: positions,
@@ -248,6 +260,18 @@ fn scaled_rows(scaling: &Map<String, Value>, positions: u64) -> u64 {
         "yarn" | "deepseek_yarn" => times(original),
         "longrope" | "su" => original.saturating_add(positions),
         _ => positions,
+    }
+}
+
+/// Ungated MLP architectures (see [`ConfigExtras::mlp_matrices`]).
+fn mlp_matrices(outer: &Map<String, Value>, scope: &Map<String, Value>) -> Option<u64> {
+    let model_type = scope
+        .get("model_type")
+        .or_else(|| outer.get("model_type"))
+        .and_then(Value::as_str)?;
+    match model_type {
+        "phi" | "phi-msft" | "gpt2" | "gpt_bigcode" | "gpt_neox" | "starcoder2" | "gptj" => Some(2),
+        _ => None,
     }
 }
 
@@ -311,10 +335,14 @@ fn loaded_quant(
     let config = lookup(outer, scope, "quantization_config")?.as_object()?;
     let ignore = ignore_list(config);
     let kept = Kept {
-        vision: ignore
+        vision: ignore.iter().any(|p| {
+            ["vision", "visual", "multi_modal_projector", "mm_projector"]
+                .iter()
+                .any(|k| p.contains(k))
+        }),
+        attention: ignore
             .iter()
-            .any(|p| ["vision", "visual", "multi_modal_projector", "mm_projector"].iter().any(|k| p.contains(k))),
-        attention: ignore.iter().any(|p| p.contains("self_attn") && !p.contains("layers.")),
+            .any(|p| p.contains("self_attn") && !p.contains("layers.")),
     };
     let method = config
         .get("quant_method")
@@ -369,7 +397,11 @@ fn from_spec_scheme(config: &Map<String, Value>, spec: &ModelSpec) -> Option<Loa
                 zero_points: awq || !symmetric,
                 act_order: !awq && flag("desc_act").unwrap_or(false),
             };
-            (format, if awq { "awq_marlin" } else { "gptq_marlin" }, false)
+            (
+                format,
+                if awq { "awq_marlin" } else { "gptq_marlin" },
+                false,
+            )
         }
         S::Unknown => return None,
     };
@@ -512,7 +544,13 @@ mod tests {
             "torch_dtype": "float16"}"#;
         let spec = parse_config(text).unwrap();
         let x = ConfigExtras::read(text, &spec);
-        assert_eq!(x.rope_caches, [RopeCache { rows: 2048, dim: 32 }]);
+        assert_eq!(
+            x.rope_caches,
+            [RopeCache {
+                rows: 2048,
+                dim: 32
+            }]
+        );
     }
 
     #[test]

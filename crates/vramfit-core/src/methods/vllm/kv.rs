@@ -254,7 +254,12 @@ impl<'a> WorkerGroups<'a> {
         let members = grouping
             .groups
             .iter()
-            .map(|g| g.iter().copied().filter(|i| (start..end).contains(i)).collect())
+            .map(|g| {
+                g.iter()
+                    .copied()
+                    .filter(|i| (start..end).contains(i))
+                    .collect()
+            })
             .collect();
         WorkerGroups { grouping, members }
     }
@@ -334,7 +339,9 @@ impl<'a> WorkerGroups<'a> {
                 .flatten()
                 .map(|i| {
                     let page = self.page_of(*i);
-                    g.specs[0].with_page(page).max_memory(len, block, batch_tokens)
+                    g.specs[0]
+                        .with_page(page)
+                        .max_memory(len, block, batch_tokens)
                 })
                 .sum();
         }

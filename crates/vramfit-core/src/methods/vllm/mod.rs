@@ -149,7 +149,10 @@ pub struct StartError {
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum VllmRefusal {
     /// A number out of its range.
-    InvalidInput { field: &'static str, message: String },
+    InvalidInput {
+        field: &'static str,
+        message: String,
+    },
     /// Heads or layers do not divide over the GPUs.
     Parallelism { message: String },
     /// `--quantization` conflicts with the checkpoint's own.
@@ -362,9 +365,9 @@ pub fn estimate(
         .min()
         .unwrap_or(0);
     let kv_tokens = kv::tokens(&grouping, num_blocks);
-    let concurrency = workers
-        .first()
-        .map_or(0.0, |w| w.concurrency(num_blocks, max_model_len, inputs.block_size, tokens));
+    let concurrency = workers.first().map_or(0.0, |w| {
+        w.concurrency(num_blocks, max_model_len, inputs.block_size, tokens)
+    });
     let fits = |len: u64| -> bool {
         with_cache.iter().all(|&i| {
             availability[i] > 0
@@ -452,7 +455,10 @@ fn validate(spec: &ModelSpec, total: u64, inputs: &VllmInputs) -> Result<(), Vll
         return Err(invalid("max_model_len", "must be at least 1"));
     }
     if inputs.max_num_batched_tokens == Some(0) || inputs.max_num_seqs == Some(0) {
-        return Err(invalid("max_num_batched_tokens/max_num_seqs", "must be at least 1"));
+        return Err(invalid(
+            "max_num_batched_tokens/max_num_seqs",
+            "must be at least 1",
+        ));
     }
     let tp = inputs.tp as u64;
     if spec.num_attention_heads > 0 && !spec.num_attention_heads.is_multiple_of(tp) {

@@ -11,9 +11,9 @@
 //! either the largest MLP activation or the sampler's vocabulary-wide
 //! arrays.
 
-use super::vision::{encoder_transient, profile_held};
-use super::extras::ConfigExtras;
 use super::allocator::MIB;
+use super::extras::ConfigExtras;
+use super::vision::{encoder_transient, profile_held};
 use super::weights::padded_vocab;
 use crate::model::{AttentionKind, FfnKind, ModelSpec};
 use serde::Serialize;
@@ -155,7 +155,7 @@ pub fn rank_profile(spec: &ModelSpec, extras: &ConfigExtras, run: &ProfileRun) -
         }
     }
 
-    parts.forward = forward_transient(spec, run, rank_layers);
+    parts.forward = forward_transient(spec, extras, run, rank_layers);
     if run.last {
         parts.sampler = sampler_transient(spec, run);
     }
@@ -172,7 +172,12 @@ pub fn rank_profile(spec: &ModelSpec, extras: &ConfigExtras, run: &ProfileRun) -
 
 /// The decoder forward's largest transient over the rank's layers (see
 /// [`rank_profile`]).
-fn forward_transient(spec: &ModelSpec, run: &ProfileRun, layers: std::ops::Range<u64>) -> u64 {
+fn forward_transient(
+    spec: &ModelSpec,
+    extras: &ConfigExtras,
+    run: &ProfileRun,
+    layers: std::ops::Range<u64>,
+) -> u64 {
     let b = run.dtype_bytes as u128;
     let n = run.tokens as u128;
     let h = spec.hidden_size as u128;
@@ -183,7 +188,9 @@ fn forward_transient(spec: &ModelSpec, run: &ProfileRun, layers: std::ops::Range
         let attention = spec.attention.get(i as usize).copied();
         let q = match attention {
             Some(AttentionKind::Mla { .. }) => {
-                spec.mla.map_or(0, |m| (m.qk_nope_head_dim + m.qk_rope_head_dim) as u128) * heads
+                spec.mla
+                    .map_or(0, |m| (m.qk_nope_head_dim + m.qk_rope_head_dim) as u128)
+                    * heads
             }
             Some(AttentionKind::Linear { .. }) | Some(AttentionKind::None) | None => h,
             _ => heads * spec.head_dim as u128,
@@ -191,8 +198,12 @@ fn forward_transient(spec: &ModelSpec, run: &ProfileRun, layers: std::ops::Range
         let ffn = match spec.ffn.get(i as usize) {
             Some(FfnKind::Dense) => {
                 let width = (spec.intermediate_size.unwrap_or(0) / tp) as u128;
-                let gated = super::weights::dense_mlp_matrices(spec) == 3;
-                if gated { 3 * width } else { 2 * width }
+                let gated = super::weights::dense_mlp_matrices(spec, extras) == 3;
+                if gated {
+                    3 * width
+                } else {
+                    2 * width
+                }
             }
             Some(FfnKind::Moe) => spec
                 .moe

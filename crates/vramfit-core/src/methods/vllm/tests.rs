@@ -22,7 +22,10 @@ fn run(tp: u32, pp: u32, len: u64) -> VllmInputs {
 
 #[test]
 fn pipeline_stages_give_the_remainder_to_the_stages_before_the_last() {
-    assert_eq!(pipeline_stages(32, 4), [(0, 8), (8, 16), (16, 24), (24, 32)]);
+    assert_eq!(
+        pipeline_stages(32, 4),
+        [(0, 8), (8, 16), (16, 24), (24, 32)]
+    );
     assert_eq!(pipeline_stages(10, 4), [(0, 2), (2, 5), (5, 8), (8, 10)]);
     assert_eq!(pipeline_stages(5, 1), [(0, 5)]);
 }
@@ -39,7 +42,12 @@ fn llama_8b_matches_its_log() {
     // vLLM 0.19, H100 80GB, --max-model-len 8192 --gpu-memory-utilization
     // 0.95: weights 14.99 GiB, peak 1.89, non-torch 0.25, KV 58.11 GiB,
     // 476,016 tokens, 58.11× concurrency.
-    let e = estimate(&model("meta-llama/Llama-3.1-8B-Instruct"), H100, &run(1, 1, 8192)).unwrap();
+    let e = estimate(
+        &model("meta-llama/Llama-3.1-8B-Instruct"),
+        H100,
+        &run(1, 1, 8192),
+    )
+    .unwrap();
     let g = |b: u64| (b as f64 / GIB as f64 * 100.0).round() / 100.0;
     assert_eq!(g(e.weights_bytes), 14.99);
     assert_eq!(g(e.activation_peak_bytes), 1.89);
@@ -63,7 +71,9 @@ fn a_context_that_does_not_fit_gives_vllms_error() {
     let e = estimate(&model("meta-llama/Llama-3.1-8B-Instruct"), H100, &inputs).unwrap();
     let err = e.start_error.unwrap();
     assert_eq!(err.kind, StartErrorKind::NoKvMemory);
-    assert!(err.message.starts_with("No available memory for the cache blocks."));
+    assert!(err
+        .message
+        .starts_with("No available memory for the cache blocks."));
     assert_eq!(e.kv_cache_tokens, 0);
     assert!(e.ranks[0].kv_shortfall_bytes > 0);
 
@@ -75,20 +85,39 @@ fn a_context_that_does_not_fit_gives_vllms_error() {
     let e = estimate(&model("meta-llama/Llama-3.1-8B-Instruct"), H100, &inputs).unwrap();
     let err = e.start_error.unwrap();
     assert_eq!(err.kind, StartErrorKind::ContextDoesNotFit);
-    assert!(err.message.contains("max seq len (131072)"), "{}", err.message);
-    assert!(err.message.contains("the estimated maximum model length is"));
+    assert!(
+        err.message.contains("max seq len (131072)"),
+        "{}",
+        err.message
+    );
+    assert!(err
+        .message
+        .contains("the estimated maximum model length is"));
     assert!(e.max_model_len_fits > 0 && e.max_model_len_fits < 131_072);
 }
 
 #[test]
 fn a_context_beyond_the_config_is_refused_like_vllm() {
-    let e = estimate(&model("meta-llama/Llama-3.1-8B-Instruct"), H100, &run(1, 1, 200_000)).unwrap();
-    assert_eq!(e.start_error.unwrap().kind, StartErrorKind::ContextBeyondModel);
+    let e = estimate(
+        &model("meta-llama/Llama-3.1-8B-Instruct"),
+        H100,
+        &run(1, 1, 200_000),
+    )
+    .unwrap();
+    assert_eq!(
+        e.start_error.unwrap().kind,
+        StartErrorKind::ContextBeyondModel
+    );
 }
 
 #[test]
 fn heads_must_divide_over_the_gpus() {
-    let err = estimate(&model("meta-llama/Llama-3.1-8B-Instruct"), H100, &run(3, 1, 8192)).unwrap_err();
+    let err = estimate(
+        &model("meta-llama/Llama-3.1-8B-Instruct"),
+        H100,
+        &run(3, 1, 8192),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "Total number of attention heads (32) must be divisible by tensor parallel size (3)."
@@ -123,7 +152,10 @@ fn fp8_kv_cache_doubles_the_tokens() {
         },
     )
     .unwrap();
-    assert_eq!(fp8.num_gpu_blocks, 2 * auto.num_gpu_blocks + fp8.num_gpu_blocks % 2);
+    assert_eq!(
+        fp8.num_gpu_blocks,
+        2 * auto.num_gpu_blocks + fp8.num_gpu_blocks % 2
+    );
 }
 
 #[test]

@@ -10,7 +10,10 @@
 //! `requested − total non-KV` of its own line: it comes from another
 //! worker). Token counts are global.
 
-use super::{estimate, KvCacheDtype, ModelDtype, OnlineQuant, Utilization, VllmEstimate, VllmInputs, VllmModel};
+use super::{
+    estimate, KvCacheDtype, ModelDtype, OnlineQuant, Utilization, VllmEstimate, VllmInputs,
+    VllmModel,
+};
 use crate::catalog::find_model;
 use crate::units::GIB;
 use serde::Serialize;
@@ -114,7 +117,12 @@ pub fn runs() -> Result<Vec<Run>, String> {
     lines
         .map(|line| {
             let cells: Vec<&str> = line.split(',').collect();
-            let get = |i: usize| cells.get(idx[i]).copied().ok_or(format!("short row: {line}"));
+            let get = |i: usize| {
+                cells
+                    .get(idx[i])
+                    .copied()
+                    .ok_or(format!("short row: {line}"))
+            };
             let num = |i: usize| -> Result<f64, String> {
                 get(i)?.parse::<f64>().map_err(|e| format!("{e}: {line}"))
             };

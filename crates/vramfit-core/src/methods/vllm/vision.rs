@@ -89,8 +89,8 @@ pub fn profile_held(
     let items = (budget / t)
         .min(max_num_seqs.saturating_mul(per_prompt))
         .max(1);
-    let per_item = (tower.pixels_per_item as u128 + t as u128 * text_hidden as u128)
-        * dtype_bytes as u128;
+    let per_item =
+        (tower.pixels_per_item as u128 + t as u128 * text_hidden as u128) * dtype_bytes as u128;
     let held = per_item * items as u128 + tower.lazy_table_bytes as u128;
     (items, crate::units::saturate(held))
 }
@@ -119,7 +119,10 @@ pub fn encoder_transient(tower: &VisionTower, items: u64, dtype_bytes: u64) -> u
 /// and vramfit knows.
 pub(super) fn read(outer: &Map<String, Value>, spec: &ModelSpec) -> Option<VisionTower> {
     let vision = outer.get("vision_config")?.as_object()?;
-    let outer_type = outer.get("model_type").and_then(Value::as_str).unwrap_or("");
+    let outer_type = outer
+        .get("model_type")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let vision_type = vision
         .get("model_type")
         .and_then(Value::as_str)
@@ -159,7 +162,10 @@ fn siglip_embeddings(h: u64, image: u64, patch: u64) -> u64 {
 /// (pan-and-scan off by default). Sources: vLLM `models/gemma3_mm.py`
 /// (`Gemma3MultiModalProjector`, `get_num_image_tokens`), `models/siglip.py`.
 fn gemma3(outer: &Map<String, Value>, v: &Map<String, Value>, text: u64) -> Option<VisionTower> {
-    let (h, i) = (uint(v, "hidden_size", 1152), uint(v, "intermediate_size", 4304));
+    let (h, i) = (
+        uint(v, "hidden_size", 1152),
+        uint(v, "intermediate_size", 4304),
+    );
     let layers = uint(v, "num_hidden_layers", 27);
     let (image, patch) = (uint(v, "image_size", 896), uint(v, "patch_size", 14));
     let (ls, lr) = siglip_layer(h, i);
@@ -184,7 +190,10 @@ fn gemma3(outer: &Map<String, Value>, v: &Map<String, Value>, text: u64) -> Opti
 /// Source: vLLM `models/pixtral.py` (`PixtralHFTransformerBlock`),
 /// `models/mistral3.py` (`Mistral3MultiModalProjector`).
 fn pixtral(outer: &Map<String, Value>, v: &Map<String, Value>, text: u64) -> Option<VisionTower> {
-    let (h, i) = (uint(v, "hidden_size", 1024), uint(v, "intermediate_size", 4096));
+    let (h, i) = (
+        uint(v, "hidden_size", 1024),
+        uint(v, "intermediate_size", 4096),
+    );
     let layers = uint(v, "num_hidden_layers", 24);
     let (image, patch) = (uint(v, "image_size", 1024), uint(v, "patch_size", 16));
     let merge = uint(outer, "spatial_merge_size", 2).max(1);
@@ -220,8 +229,15 @@ fn pixtral(outer: &Map<String, Value>, v: &Map<String, Value>, text: u64) -> Opt
 /// `models/llava_next.py` (`get_num_image_tokens`,
 /// `_get_num_unpadded_features`, `get_image_size_with_most_features`),
 /// `models/llava.py` (`_get_num_hidden_layers`).
-fn llava_next(outer: &Map<String, Value>, v: &Map<String, Value>, text: u64) -> Option<VisionTower> {
-    let (h, i) = (uint(v, "hidden_size", 1024), uint(v, "intermediate_size", 4096));
+fn llava_next(
+    outer: &Map<String, Value>,
+    v: &Map<String, Value>,
+    text: u64,
+) -> Option<VisionTower> {
+    let (h, i) = (
+        uint(v, "hidden_size", 1024),
+        uint(v, "intermediate_size", 4096),
+    );
     let total_layers = uint(v, "num_hidden_layers", 24);
     let (image, patch) = (uint(v, "image_size", 336), uint(v, "patch_size", 14));
     let feature_layers: Vec<i64> = match outer.get("vision_feature_layer") {
@@ -266,7 +282,10 @@ fn llava_next(outer: &Map<String, Value>, v: &Map<String, Value>, text: u64) -> 
         .map(|&(hgt, wid)| {
             let rows = (hgt / image.max(1)).max(1);
             let cols = (wid / image.max(1)).max(1);
-            (anyres_tokens(hgt, wid, grid, rows, cols) + base, rows * cols)
+            (
+                anyres_tokens(hgt, wid, grid, rows, cols) + base,
+                rows * cols,
+            )
         })
         .fold((0, 1), |best, cur| if cur.0 > best.0 { cur } else { best });
     let (ls, lr) = siglip_layer(h, i);
@@ -325,7 +344,10 @@ pub fn anyres_tokens(height: u64, width: u64, n: u64, rows: u64, cols: u64) -> u
 /// `KimiVLMultiModalProjector`), `models/moonvit.py` (`Rope2DPosEmb`,
 /// `MoonVitEncoderLayer`).
 fn moonvit(v: &Map<String, Value>, text: u64) -> Option<VisionTower> {
-    let (h, i) = (uint(v, "hidden_size", 1152), uint(v, "intermediate_size", 4304));
+    let (h, i) = (
+        uint(v, "hidden_size", 1152),
+        uint(v, "intermediate_size", 4304),
+    );
     let layers = uint(v, "num_hidden_layers", 27);
     let heads = uint(v, "num_attention_heads", 16).max(1);
     let patch = uint(v, "patch_size", 14).max(1);

@@ -9,7 +9,7 @@
 
 use super::allocator::allocated_block;
 use super::extras::{ConfigExtras, LoadedFormat, LoadedQuant};
-use crate::model::{AttentionKind, FfnKind, ModelSpec};
+use crate::model::{AttentionKind, FfnKind, ModelSpec, ParamGroups};
 use serde::Serialize;
 
 /// vLLM pads every vocabulary to a multiple of 64 before splitting it
@@ -127,7 +127,7 @@ pub fn rank_weights(spec: &ModelSpec, extras: &ConfigExtras, shard: &Shard) -> W
         parts.attention += attention_bytes(spec, attention, tp, b, quant_any);
         match spec.ffn.get(i as usize) {
             Some(FfnKind::Dense) => {
-                parts.mlp += mlp_bytes(spec, tp, b, quant_any);
+                parts.mlp += mlp_bytes(spec, extras, tp, b, quant_any);
             }
             Some(FfnKind::Moe) => {
                 let (routed, shared) = moe_bytes(spec, tp, b, quant_experts, quant_any);
@@ -137,7 +137,7 @@ pub fn rank_weights(spec: &ModelSpec, extras: &ConfigExtras, shard: &Shard) -> W
             _ => {}
         }
     }
-    parts.small = small_bytes(spec, shard);
+    parts.small = small_bytes(spec, extras, shard);
     parts.rope = extras
         .rope_caches
         .iter()
@@ -295,7 +295,10 @@ fn attention_bytes(
 
 /// Matrices per dense MLP: 3 when gated (gate, up, down), 2 otherwise,
 /// read back from the reader's count `dense_mlp ≈ n · H · I · layers`.
-pub(super) fn dense_mlp_matrices(spec: &ModelSpec) -> u64 {
+pub(super) fn dense_mlp_matrices(spec: &ModelSpec, extras: &ConfigExtras) -> u64 {
+    if let Some(n) = extras.mlp_matrices {
+        return n;
+    }
     let layers = spec.ffn.iter().filter(|f| **f == FfnKind::Dense).count() as u128;
     let one = spec.hidden_size as u128 * spec.intermediate_size.unwrap_or(0) as u128 * layers;
     if one == 0 {
@@ -310,7 +313,8 @@ pub(super) fn expert_matrices(spec: &ModelSpec) -> u64 {
         return 3;
     };
     let d = moe.latent.unwrap_or(spec.hidden_size) as u128;
-    let one = d * moe.expert_intermediate as u128 * moe.routed_experts as u128 * moe.moe_layers as u128;
+    let one =
+        d * moe.expert_intermediate as u128 * moe.routed_experts as u128 * moe.moe_layers as u128;
     if one == 0 {
         return 3;
     }
@@ -319,10 +323,16 @@ pub(super) fn expert_matrices(spec: &ModelSpec) -> u64 {
 
 /// A dense MLP on one rank: `gate_up` `(n−1)·I/tp × H` and `down`
 /// `H × I/tp`.
-fn mlp_bytes(spec: &ModelSpec, tp: u64, b: u64, quant: Option<&LoadedQuant>) -> u64 {
+fn mlp_bytes(
+    spec: &ModelSpec,
+    extras: &ConfigExtras,
+    tp: u64,
+    b: u64,
+    quant: Option<&LoadedQuant>,
+) -> u64 {
     let h = spec.hidden_size;
     let i = spec.intermediate_size.unwrap_or(0) / tp;
-    let up_rows = (dense_mlp_matrices(spec) - 1) * i;
+    let up_rows = (dense_mlp_matrices(spec, extras) - 1) * i;
     let up = Linear {
         rows: up_rows,
         cols: h,
@@ -386,17 +396,19 @@ fn moe_bytes(
 }
 
 /// Parameters of the big tensors listed above, for the whole model at
-/// `tp = 1` (to find the reader's remainder).
-fn listed_params(spec: &ModelSpec) -> u128 {
+/// `tp = 1`, in the reader's groups (to find what the reader counts
+/// beyond them: biases, norms).
+fn listed_params(spec: &ModelSpec, extras: &ConfigExtras) -> ParamGroups {
     let h = spec.hidden_size as u128;
-    let mut total: u128 = spec.vocab_size as u128 * h;
+    let mut g = Listed::default();
+    g.embedding = spec.vocab_size as u128 * h;
     if !spec.tied_embeddings {
-        total += spec.vocab_size as u128 * h;
+        g.lm_head = spec.vocab_size as u128 * h;
     }
-    let mlp_n = dense_mlp_matrices(spec) as u128;
+    let mlp_n = dense_mlp_matrices(spec, extras) as u128;
     let exp_n = expert_matrices(spec) as u128;
     for (i, kind) in spec.attention.iter().enumerate() {
-        total += match kind {
+        g.attention += match kind {
             AttentionKind::Full
             | AttentionKind::SlidingWindow { .. }
             | AttentionKind::Chunked { .. } => {
@@ -415,44 +427,94 @@ fn listed_params(spec: &ModelSpec) -> u128 {
                         None => heads * qk * h,
                     };
                     q + latent * h
-                        + heads * (m.qk_nope_head_dim + m.v_head_dim) as u128 * m.kv_lora_rank as u128
+                        + heads
+                            * (m.qk_nope_head_dim + m.v_head_dim) as u128
+                            * m.kv_lora_rank as u128
                         + h * heads * m.v_head_dim as u128
                 }
                 None => 0,
             },
-            AttentionKind::Linear { .. } | AttentionKind::None => 0,
+            // The reader's count, split evenly (see `attention_bytes`).
+            AttentionKind::Linear { .. } => {
+                let layers = spec
+                    .attention
+                    .iter()
+                    .filter(|k| matches!(k, AttentionKind::Linear { .. }))
+                    .count()
+                    .max(1) as u128;
+                spec.params.attention as u128 / layers
+            }
+            AttentionKind::None => 0,
         };
-        total += match (spec.ffn.get(i), spec.moe.as_ref()) {
-            (Some(FfnKind::Dense), _) => mlp_n * h * spec.intermediate_size.unwrap_or(0) as u128,
+        match (spec.ffn.get(i), spec.moe.as_ref()) {
+            (Some(FfnKind::Dense), _) => {
+                g.dense_mlp += mlp_n * h * spec.intermediate_size.unwrap_or(0) as u128;
+            }
             (Some(FfnKind::Moe), Some(m)) => {
                 let d = m.latent.unwrap_or(spec.hidden_size) as u128;
-                exp_n * d * m.expert_intermediate as u128 * m.routed_experts as u128
-                    + m.routed_experts as u128 * h
-                    + 3 * h * m.shared_intermediate as u128
+                g.routed_experts +=
+                    exp_n * d * m.expert_intermediate as u128 * m.routed_experts as u128;
+                g.router += m.routed_experts as u128 * h;
+                g.shared_experts += 3 * h * m.shared_intermediate as u128;
             }
-            _ => 0,
-        };
+            _ => {}
+        }
     }
-    total
+    ParamGroups {
+        embedding: crate::units::saturate(g.embedding),
+        lm_head: crate::units::saturate(g.lm_head),
+        attention: crate::units::saturate(g.attention),
+        dense_mlp: crate::units::saturate(g.dense_mlp),
+        routed_experts: crate::units::saturate(g.routed_experts),
+        shared_experts: crate::units::saturate(g.shared_experts),
+        router: crate::units::saturate(g.router),
+        norms: 0,
+    }
 }
 
-/// Norms, biases and other small tensors: the reader's total less the
-/// listed tensors (linear-attention projections excepted, which are
-/// counted whole above), pro rata the rank's layers, at the model dtype.
-fn small_bytes(spec: &ModelSpec, shard: &Shard) -> u64 {
-    let linear_mixers = spec
-        .attention
-        .iter()
-        .any(|k| matches!(k, AttentionKind::Linear { .. }));
-    let mixer_params = match linear_mixers {
-        true => spec.params.attention as u128,
-        false => 0,
+#[derive(Default)]
+struct Listed {
+    embedding: u128,
+    lm_head: u128,
+    attention: u128,
+    dense_mlp: u128,
+    routed_experts: u128,
+    shared_experts: u128,
+    router: u128,
+}
+
+/// Norms, biases and other small tensors, pro rata the rank's layers, at
+/// the model dtype.
+///
+/// # Formula
+///
+/// `small = (norms + Σ_g r_g) · layers_rank / layers · b`, where `r_g` is
+/// what the reader counts in group `g` beyond the tensors listed here
+/// (biases, sinks, gates), taken only when it is at most 1 % of the group:
+/// a larger difference means the reader and vLLM lay the group out
+/// differently (an ungated MLP the reader reads as gated), and the listed
+/// tensors are the ones vLLM creates.
+fn small_bytes(spec: &ModelSpec, extras: &ConfigExtras, shard: &Shard) -> u64 {
+    let listed = listed_params(spec, extras);
+    let p = &spec.params;
+    let rest = |counted: u64, listed: u64| -> u128 {
+        match counted.checked_sub(listed) {
+            Some(r) if r as u128 * 100 <= counted as u128 => r as u128,
+            _ => 0,
+        }
     };
-    let rest = (spec.params_total as u128).saturating_sub(listed_params(spec) + mixer_params);
+    let extra = rest(p.embedding, listed.embedding)
+        + rest(p.lm_head, listed.lm_head)
+        + rest(p.attention, listed.attention)
+        + rest(p.dense_mlp, listed.dense_mlp)
+        + rest(p.routed_experts, listed.routed_experts)
+        + rest(p.shared_experts, listed.shared_experts)
+        + rest(p.router, listed.router);
+    let total = p.norms as u128 + extra;
     let layers = spec.num_layers.max(1) as u128;
     let (start, end) = shard.layers;
     let mine = end.min(spec.num_layers).saturating_sub(start) as u128;
-    crate::units::saturate(rest * mine / layers * shard.dtype_bytes as u128)
+    crate::units::saturate(total * mine / layers * shard.dtype_bytes as u128)
 }
 
 #[cfg(test)]
