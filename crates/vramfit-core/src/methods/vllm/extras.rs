@@ -9,7 +9,7 @@
 //! already been validated by [`crate::model::parse_config`]).
 
 use super::vision::VisionTower;
-use crate::model::ModelSpec;
+use crate::model::{ModelSpec, QuantScheme};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -47,6 +47,9 @@ pub enum LoadedFormat {
     },
     /// MXFP4: 4-bit values and one byte of scale per 32 values.
     Mxfp4,
+    /// As the checkpoint stores it (bitsandbytes, NVFP4, EETQ: vLLM keeps
+    /// the stored layout), sized by the reader's [`QuantScheme::matrix`].
+    Stored(QuantScheme),
 }
 
 /// Which parts of the model a checkpoint's quantization leaves in the
@@ -376,34 +379,54 @@ fn ignore_list(config: &Map<String, Value>) -> Vec<String> {
 }
 
 /// GPTQ, AWQ, FP8 and MXFP4 checkpoints, from the scheme the model reader
-/// found.
+/// found; bitsandbytes, NVFP4 and EETQ keep their stored layout.
 fn from_spec_scheme(config: &Map<String, Value>, spec: &ModelSpec) -> Option<LoadedQuant> {
     use crate::model::QuantScheme as S;
     let q = spec.quantization.as_ref()?;
     let flag = |k: &str| config.get(k).and_then(Value::as_bool);
+    let marlin = |bits: u64, group: u64, zero_points: bool, act_order: bool| LoadedFormat::Marlin {
+        bits,
+        group,
+        zero_points,
+        act_order,
+    };
     let (format, method, experts_only) = match q.scheme {
         S::Fp8Tensor => (LoadedFormat::Fp8Tensor, "fp8", false),
         S::Fp8Channel => (LoadedFormat::Fp8Channel, "fbgemm_fp8", false),
         S::Fp8Block { rows, cols } => (LoadedFormat::Fp8Block { rows, cols }, "fp8", false),
         S::Mxfp4 => (LoadedFormat::Mxfp4, "mxfp4", true),
-        S::IntGroup {
+        S::Gptq {
             bits, group_size, ..
         } => {
-            let awq = q.method == "awq";
             let symmetric = flag("sym").unwrap_or(true);
-            let format = LoadedFormat::Marlin {
-                bits,
-                group: group_size,
-                zero_points: awq || !symmetric,
-                act_order: !awq && flag("desc_act").unwrap_or(false),
-            };
+            let act_order = flag("desc_act").unwrap_or(false);
             (
-                format,
-                if awq { "awq_marlin" } else { "gptq_marlin" },
+                marlin(bits, group_size, !symmetric, act_order),
+                "gptq_marlin",
                 false,
             )
         }
-        S::Unknown => return None,
+        S::AwqGemm {
+            bits,
+            group_size,
+            zero_points,
+        } => (
+            marlin(bits, group_size, zero_points, false),
+            "awq_marlin",
+            false,
+        ),
+        S::AwqGemv { bits, group_size } | S::AwqGemvFast { bits, group_size } => {
+            (marlin(bits, group_size, true, false), "awq_marlin", false)
+        }
+        S::CompressedTensors(_) => return None,
+        other @ (S::Nvfp4 { .. } | S::Bnb4 { .. } | S::Bnb8 | S::Int8Channel) => {
+            let method = match other {
+                S::Nvfp4 { .. } => "modelopt_fp4",
+                S::Int8Channel => "eetq",
+                _ => "bitsandbytes",
+            };
+            (LoadedFormat::Stored(other), method, false)
+        }
     };
     Some(LoadedQuant {
         format,

@@ -147,6 +147,9 @@ pub struct Grouping {
     pub pages: Vec<(u64, u64)>,
 }
 
+/// A layer after page unification: index, spec, tokens per block.
+type Unified = (u64, LayerSpec, u64);
+
 /// Groups the layers as `get_kv_cache_groups` does.
 ///
 /// # Formula
@@ -196,7 +199,7 @@ pub fn group_layers(specs: &[Option<LayerSpec>], block: u64) -> Grouping {
     }
     // Unify pages: smaller pages grow their block size to the largest.
     let max_page = layers.iter().map(|(_, s)| s.page()).max().unwrap_or(0);
-    let unified: Vec<(u64, LayerSpec, u64)> = layers
+    let unified: Vec<Unified> = layers
         .iter()
         .map(|(i, s)| {
             let ratio = match s.page() {
@@ -206,7 +209,7 @@ pub fn group_layers(specs: &[Option<LayerSpec>], block: u64) -> Grouping {
             (*i, s.with_page(max_page), block * ratio)
         })
         .collect();
-    let mut types: Vec<((u8, u64), Vec<(u64, LayerSpec, u64)>)> = Vec::new();
+    let mut types: Vec<((u8, u64), Vec<Unified>)> = Vec::new();
     for entry in &unified {
         match types.iter_mut().find(|(k, _)| *k == entry.1.type_key()) {
             Some((_, list)) => list.push(*entry),
@@ -432,15 +435,17 @@ mod tests {
 
     #[test]
     fn uniform_model_is_one_group() {
-        let specs = vec![full(131_072); 32];
+        // Llama-3.1-8B: 2 · 16 tokens · 8 KV heads · 128 · 2 bytes.
+        let specs = vec![full(65_536); 32];
         let g = group_layers(&specs, 16);
         assert_eq!(g.groups.len(), 1);
         let w = WorkerGroups::project(&g, 0, 32);
-        // Llama-3.1-8B, 58.11 GiB → 29,751 blocks → 476,016 tokens.
+        // Llama-3.1-8B with 58.11 GiB: ⌊58.11 GiB / 64 KiB / 32⌋ = 29,752
+        // blocks, 476,032 tokens (the log, whose 58.11 is rounded: 29,751).
         let available = (5811u128 << 30) / 100;
         let blocks = w.blocks(available as i128);
-        assert_eq!(blocks, 29_751);
-        assert_eq!(tokens(&g, blocks), 476_016);
+        assert_eq!(blocks, 29_752);
+        assert_eq!(tokens(&g, blocks), 476_032);
         assert_eq!(
             (w.concurrency(blocks, 8192, 16, 8192) * 100.0).round(),
             5811.0
@@ -457,7 +462,10 @@ mod tests {
             .collect();
         let g = group_layers(&specs, 16);
         assert_eq!(g.groups.len(), 7);
-        assert_eq!(g.groups[0], [5, 11, 17, 23, 29]);
+        // Types in order of first appearance: the sliding layers' six
+        // groups first (layers i, i + 6, ... of them), then the full one.
+        assert_eq!(g.groups[0], [0, 7, 14, 21, 28]);
+        assert_eq!(g.groups[6], [5, 11, 17, 23, 29]);
         let w = WorkerGroups::project(&g, 0, 34);
         assert_eq!(w.group_size(), 5);
         // The log: 204,817 blocks, 468,144 tokens, 57.05× at 8192.

@@ -9,7 +9,7 @@
 
 use super::allocator::allocated_block;
 use super::extras::{ConfigExtras, LoadedFormat, LoadedQuant};
-use crate::model::{AttentionKind, FfnKind, ModelSpec, ParamGroups};
+use crate::model::{AttentionKind, Dtype, FfnKind, ModelSpec, ParamGroups};
 use serde::Serialize;
 
 /// vLLM pads every vocabulary to a multiple of 64 before splitting it
@@ -144,12 +144,43 @@ pub fn rank_weights(spec: &ModelSpec, extras: &ConfigExtras, shard: &Shard) -> W
         .map(|c| allocated_block(c.rows.saturating_mul(c.dim).saturating_mul(b)))
         .sum();
     if shard.first {
-        if let Some(v) = extras.vision {
-            let sharded = v.sharded_params / tp;
-            parts.vision = (sharded.saturating_add(v.replicated_params)).saturating_mul(b);
-        }
+        parts.vision = vision_bytes(spec, extras, tp, b);
     }
     parts
+}
+
+/// The vision tower and projector on the first stage.
+///
+/// # Formula
+///
+/// `W_vision = (P · s / tp + P · (1 − s)) · b`, with `P` the reader's
+/// parameter count of the tower and projector ([`ModelSpec::vision`]; this
+/// module's own count when the reader has none) and `s` the share of it in
+/// vLLM's tensor-parallel layers (QKV/MLP of every encoder layer and, for
+/// Mistral-3 and LLaVA-NeXT, the projector's linear layers), taken from
+/// [`super::vision`]. A tower the checkpoint stores quantized counts its
+/// published bytes, split the same way.
+fn vision_bytes(spec: &ModelSpec, extras: &ConfigExtras, tp: u64, b: u64) -> u64 {
+    let own = extras.vision;
+    let (params, bytes) = match (&spec.vision, own) {
+        (Some(v), _) if v.quantized_params > 0 => (v.params, Some(v.bytes)),
+        (Some(v), _) => (v.params, None),
+        (None, Some(t)) => (t.sharded_params.saturating_add(t.replicated_params), None),
+        (None, None) => return 0,
+    };
+    let (share_num, share_den) = match own {
+        Some(t) => (
+            t.sharded_params as u128,
+            (t.sharded_params as u128 + t.replicated_params as u128).max(1),
+        ),
+        None => (0, 1),
+    };
+    let total = match bytes {
+        Some(published) => published as u128,
+        None => params as u128 * b as u128,
+    };
+    let sharded = total * share_num / share_den;
+    crate::units::saturate(sharded / tp as u128 + (total - sharded))
 }
 
 /// Bytes of one tensor split for a rank, in the loaded format.
@@ -221,11 +252,23 @@ pub fn quantized_bytes(rows: u64, cols: u64, copies: u64, b: u64, q: &LoadedQuan
             packed + scales + zeros + index
         }
         LoadedFormat::Mxfp4 => a(values.div_ceil(2)) + a(e * r * c.div_ceil(32)),
+        LoadedFormat::Stored(scheme) => {
+            let dtype = match b {
+                4 => Dtype::F32,
+                _ => Dtype::Bf16,
+            };
+            let one = scheme.matrix(rows, cols, dtype);
+            let times = |x: u64| a(x as u128 * e);
+            times(one.values)
+                + times(one.scales)
+                + times(one.zero_points)
+                + times(one.group_index)
+                + times(one.other)
+        }
     };
     if q.static_input_scale {
         total += a(4 * e);
     }
-    let _ = b;
     total
 }
 
@@ -400,11 +443,14 @@ fn moe_bytes(
 /// beyond them: biases, norms).
 fn listed_params(spec: &ModelSpec, extras: &ConfigExtras) -> ParamGroups {
     let h = spec.hidden_size as u128;
-    let mut g = Listed::default();
-    g.embedding = spec.vocab_size as u128 * h;
-    if !spec.tied_embeddings {
-        g.lm_head = spec.vocab_size as u128 * h;
-    }
+    let mut g = Listed {
+        embedding: spec.vocab_size as u128 * h,
+        lm_head: match spec.tied_embeddings {
+            true => 0,
+            false => spec.vocab_size as u128 * h,
+        },
+        ..Listed::default()
+    };
     let mlp_n = dense_mlp_matrices(spec, extras) as u128;
     let exp_n = expert_matrices(spec) as u128;
     for (i, kind) in spec.attention.iter().enumerate() {
@@ -560,7 +606,9 @@ mod tests {
         let w = rank_weights(&spec, &extras, &shard(2, (0, 32), true, true));
         let norms = 65 * 4096 * 2;
         let halved = (8_030_261_248 * 2 - norms) / 2;
-        assert_eq!(w.total(), halved + norms + (32 << 20));
+        // Half the vocabulary is 501 MiB per table: its 502 MiB segment
+        // keeps 1 MiB over, counted (twice: embedding and head).
+        assert_eq!(w.total(), halved + norms + (32 << 20) + (2 << 20));
     }
 
     #[test]
