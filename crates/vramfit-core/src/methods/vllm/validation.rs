@@ -268,13 +268,13 @@ pub fn worst(rows: &[Comparison]) -> (f64, f64, f64, f64, f64) {
 /// A markdown table: predicted / measured per run, then the worst errors.
 pub fn markdown(rows: &[Comparison]) -> String {
     let mut out = String::from(
-        "| run | weights GiB | peak GiB | non-torch GiB | KV GiB | KV tokens | err weights | err KV | err tokens |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
+        "| run | weights GiB | peak GiB | non-torch GiB | KV GiB | KV tokens | concurrency | err weights | err KV | err tokens |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
     );
     for c in rows {
         let r = &c.run;
         out.push_str(&format!(
-            "| {} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {} / {} | {:+.2} % | {:+.2} GiB | {:+.2} %{} |\n",
+            "| {} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {} / {} | {:.2} / {:.2} | {:+.2} % | {:+.2} GiB | {:+.2} %{} |\n",
             c.label(),
             c.weights_gib,
             r.weights_gib,
@@ -286,6 +286,8 @@ pub fn markdown(rows: &[Comparison]) -> String {
             r.kv_cache_gib,
             c.estimate.kv_cache_tokens,
             r.kv_cache_tokens,
+            c.estimate.max_concurrency,
+            r.max_concurrency,
             c.weights_error_pct,
             c.kv_cache_error_gib,
             c.tokens_error_pct,
