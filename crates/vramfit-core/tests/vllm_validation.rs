@@ -40,3 +40,16 @@ fn no_run_fails_to_start() {
         );
     }
 }
+
+#[test]
+fn concurrency_follows_the_blocks() {
+    // "Maximum concurrency for N tokens per request" is blocks over blocks
+    // per request: within 1 % wherever the KV cache is 10 GiB or more.
+    for c in validation::compare().unwrap() {
+        if c.run.kv_cache_gib < validation::KV_TOKENS_FLOOR_GIB {
+            continue;
+        }
+        let error = (c.estimate.max_concurrency - c.run.max_concurrency) / c.run.max_concurrency;
+        assert!(error.abs() < 0.01, "{}: {error:+.4}", c.label());
+    }
+}
