@@ -173,3 +173,105 @@ fn defaults_follow_the_gpu_and_the_model() {
         Some(StartErrorKind::ContextDoesNotFit)
     );
 }
+
+#[test]
+fn every_catalog_model_estimates_or_refuses_without_panic() {
+    let gpus = [8 * GIB, 24 * GIB, H100, 192 * GIB];
+    for entry in crate::catalog::models::all() {
+        let Ok(m) = VllmModel::from_config(entry.config) else {
+            continue;
+        };
+        for &gpu in &gpus {
+            for (tp, pp) in [(1, 1), (2, 1), (8, 1), (1, 3), (4, 2)] {
+                for util in [1000, 9000, 10_000] {
+                    let inputs = VllmInputs {
+                        tp,
+                        pp,
+                        gpu_memory_utilization: Utilization(util),
+                        ..VllmInputs::default()
+                    };
+                    let Ok(e) = estimate(&m, gpu, &inputs) else {
+                        continue;
+                    };
+                    assert!(e.max_concurrency.is_finite() && e.max_concurrency >= 0.0);
+                    assert_eq!(e.ranks.len(), pp as usize, "{}", entry.id);
+                    for r in &e.ranks {
+                        let sum = r.weights_bytes + r.activation_peak_bytes + r.non_torch_bytes;
+                        assert_eq!(r.non_kv_bytes, sum, "{}", entry.id);
+                        assert_eq!(
+                            r.kv_cache_bytes as i128 - r.kv_shortfall_bytes as i128,
+                            e.requested_bytes as i128 - sum as i128
+                        );
+                    }
+                    assert!(e.max_model_len_fits <= e.max_model_len.max(e.max_model_len_fits));
+                    if e.kv_cache_tokens > 0 {
+                        assert!(e.num_gpu_blocks > 0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn more_memory_never_means_fewer_tokens() {
+    let m = model("Qwen/Qwen2.5-7B-Instruct");
+    let mut last = 0;
+    for util in (5000..=10_000).step_by(500) {
+        let inputs = VllmInputs {
+            gpu_memory_utilization: Utilization(util),
+            ..run(1, 1, 8192)
+        };
+        let e = estimate(&m, H100, &inputs).unwrap();
+        assert!(e.kv_cache_tokens >= last);
+        last = e.kv_cache_tokens;
+    }
+}
+
+#[test]
+fn pipeline_stages_share_the_fewest_blocks() {
+    let e = estimate(
+        &model("meta-llama/Llama-3.1-8B-Instruct"),
+        H100,
+        &run(1, 4, 8192),
+    )
+    .unwrap();
+    let least = e.ranks.iter().map(|r| r.num_blocks).min().unwrap();
+    assert_eq!(e.num_gpu_blocks, least);
+    // The last stage samples: its peak and non-torch memory are the largest.
+    let last = e.ranks.last().unwrap();
+    assert!(e
+        .ranks
+        .iter()
+        .all(|r| r.activation_peak_bytes <= last.activation_peak_bytes));
+    assert_eq!(e.weights_bytes, last.weights_bytes);
+}
+
+#[test]
+fn multimodal_profiles_hold_their_dummy_images() {
+    let e = estimate(&model("google/gemma-3-4b-it"), H100, &run(1, 1, 8192)).unwrap();
+    assert_eq!(e.profiled_images, 32);
+    assert_eq!(e.kv_cache_groups, 7);
+    let p = e.ranks[0].profile;
+    assert_eq!(p.multimodal, 32 * (3 * 896 * 896 + 256 * 2560) * 2);
+    let e = estimate(
+        &model("mistralai/Mistral-Small-3.1-24B-Instruct-2503"),
+        H100,
+        &run(1, 1, 8192),
+    )
+    .unwrap();
+    assert_eq!(e.profiled_images, 2);
+}
+
+#[test]
+fn the_serve_command_reproduces_the_inputs() {
+    let inputs = VllmInputs {
+        kv_cache_dtype: KvCacheDtype::Fp8,
+        ..run(2, 1, 8192)
+    };
+    assert_eq!(
+        serve_command("Qwen/Qwen2.5-7B-Instruct", &inputs),
+        "vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2 --max-model-len 8192 \
+         --gpu-memory-utilization 0.95 --kv-cache-dtype fp8"
+    );
+}
