@@ -80,6 +80,14 @@ pub enum Family {
     Jamba,
     Mamba,
     Mamba2,
+    Helium,
+    Ministral,
+    SeedOss,
+    Ernie45,
+    Exaone4,
+    Hunyuan,
+    Arcee,
+    Apertus,
     /// A model type no reader knows, read as a Llama-style decoder by the
     /// approximate path only.
     Generic,
@@ -187,6 +195,9 @@ pub(crate) struct Rules {
     /// Every attention layer also runs the model's recurrent mixer beside
     /// it (Falcon-H1).
     pub parallel_mixer: bool,
+    /// Learned scalars of each dense MLP's activation (Apertus' xIELU:
+    /// `alpha_p`, `alpha_n` and the stored `beta`, `eps`).
+    pub mlp_act_scalars: u64,
 }
 
 impl Rules {
@@ -215,6 +226,7 @@ impl Rules {
         single_norm_blocks: false,
         norm_per_part: false,
         parallel_mixer: false,
+        mlp_act_scalars: 0,
     };
 
     /// The GPT-2 layout: LayerNorms with bias, biases on every projection,

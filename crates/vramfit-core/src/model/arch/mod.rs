@@ -17,6 +17,7 @@ mod gpt;
 mod hybrid;
 mod llama;
 mod moe;
+mod more;
 mod nas;
 mod others;
 mod qwen;
@@ -77,6 +78,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(moe::ALL)
         .chain(hybrid::ALL)
         .chain(nas::ALL)
+        .chain(more::ALL)
         .copied()
 }
 

@@ -207,6 +207,12 @@ fn mlp(arch: &Arch, sink: &mut Sink, group: Group, width: u64) {
     }
     sink.linear(group, "mlp.down_proj", s.hidden, width);
     sink.bias(bias, group, "mlp.down_proj.bias", s.hidden);
+    sink.bias(
+        s.rules.mlp_act_scalars > 0,
+        group,
+        "mlp.act_fn",
+        s.rules.mlp_act_scalars,
+    );
 }
 
 /// An MoE layer with `E` experts of width `I_e` reading `d` (= `H`, or
