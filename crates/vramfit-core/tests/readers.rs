@@ -112,6 +112,14 @@ fn cases() -> Vec<(&'static str, Expect)> {
         ),
         ("google__gemma-2b.json", dense(Family::Gemma, 2_506_172_416)),
         (
+            "HuggingFaceTB__SmolLM3-3B.json",
+            dense(Family::SmolLm3, 3_075_098_624),
+        ),
+        (
+            "LiquidAI__LFM2-1.2B.json",
+            dense(Family::Lfm2, 1_170_340_608),
+        ),
+        (
             "codellama__CodeLlama-7b-hf.json",
             dense(Family::Llama, 6_738_546_688),
         ),
