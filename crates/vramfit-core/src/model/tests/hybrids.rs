@@ -185,8 +185,11 @@ fn jamba_periods_give_attention_and_expert_layers() {
     assert_eq!(kinds(&s), [(linear, 28), (AttentionKind::Full, 4)]);
     assert_eq!(s.attention[4], AttentionKind::Full);
     assert_eq!((s.ffn[0], s.ffn[1]), (FfnKind::Dense, FfnKind::Moe));
-    // Model card: 52B total, 12B active.
-    assert_eq!(s.params_total / 1_000_000_000, 51); // 51.57B
+    // Model card: 52B total, 12B active. AI21-Jamba-Mini-1.5 has the same
+    // shapes; its Hugging Face safetensors total is 51,570,323,328
+    // (AlexsJones/llmfit@a3e0eb27c57fe05298292f4c61699b9aed2824ea
+    // llmfit-core/data/hf_models.json, `parameters_raw`).
+    assert_eq!(s.params_total, 51_570_323_328);
     assert_eq!(s.params_active / 1_000_000_000, 12); // 12.11B
 }
 
