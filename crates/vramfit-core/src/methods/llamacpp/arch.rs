@@ -190,13 +190,11 @@ impl Layout {
         // checkpoint's own format does not enter the sizes. It reads no
         // AWQ checkpoint.
         if let Some(q) = spec.quantization.as_ref() {
+            let fp8 = matches!(q.method.as_str(), "fp8" | "fbgemm_fp8");
             match q.scheme {
-                QuantScheme::Unknown => {
-                    return Err(layout_err(
-                        "a quantized checkpoint the converter does not read",
-                    ))
-                }
-                QuantScheme::IntGroup { .. } if q.method != "gptq" => {
+                QuantScheme::AwqGemm { .. }
+                | QuantScheme::AwqGemv { .. }
+                | QuantScheme::AwqGemvFast { .. } => {
                     return Err(layout_err(
                         "an AWQ checkpoint, which the converter does not read",
                     ))
@@ -204,7 +202,14 @@ impl Layout {
                 QuantScheme::Mxfp4 if arch != Arch::GptOss => {
                     return Err(layout_err("MXFP4 weights outside gpt-oss"))
                 }
-                _ => {}
+                QuantScheme::Fp8Block { .. } | QuantScheme::Fp8Tensor | QuantScheme::Fp8Channel
+                    if fp8 => {}
+                QuantScheme::Gptq { .. } | QuantScheme::Mxfp4 => {}
+                _ => {
+                    return Err(layout_err(
+                        "a quantized checkpoint the converter does not read",
+                    ))
+                }
             }
         }
         let layers = layers(spec, arch).map_err(|w| layout_err(&w))?;
