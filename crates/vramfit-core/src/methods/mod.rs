@@ -13,15 +13,21 @@
 //! is adding a variant to [`MethodId`]: every `match` on it (here, in the
 //! app's language tables and in the lesson) then fails to compile until
 //! the new method is named there.
+//!
+//! `vllm` and `llamacpp` model one serving engine each, on inputs of their
+//! own; they are not in the registry yet (ARCHITECTURE.md, "Adding a
+//! method", says how they join it).
 
 pub mod allocator;
 pub mod dense;
 pub mod lesson;
+pub mod llamacpp;
 pub mod planner;
 pub mod quick;
 pub mod range;
 pub mod refusal;
 pub mod result;
+pub mod vllm;
 
 use crate::scenario::{Field, Mode, Scenario};
 pub use refusal::{Feature, Refusal};
