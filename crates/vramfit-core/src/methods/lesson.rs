@@ -149,8 +149,7 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     };
     let subtotal = weights + kv_cache + training_states + s.runtime_bytes + s.activation_bytes;
     let margin = subtotal.percent(s.margin_centi_pct);
-    let total = subtotal + margin;
-    Ok(MethodResult::new(
+    Ok(MethodResult::summed(
         MethodId::Lesson,
         &[
             (Term::Weights, weights),
@@ -160,7 +159,6 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
             (Term::Activation, s.activation_bytes),
             (Term::Margin, margin),
         ],
-        total,
         s.gpu_bytes,
     ))
 }
@@ -170,11 +168,12 @@ mod tests {
     //! Golden tests: seed 000's worked example, its training counterpart,
     //! and the boundaries of each reading.
     use super::*;
+    use crate::methods::estimate_input;
     use crate::units::DisplayUnit;
     use crate::verdict::FitStatus;
 
     fn run(input: ScenarioInput) -> MethodResult {
-        estimate(&input.validate().unwrap()).unwrap()
+        estimate_input(estimate, input)
     }
 
     fn gib2(bytes: Bytes) -> String {

@@ -141,6 +141,15 @@ pub fn run(method: MethodId, scenario: &Scenario) -> Result<MethodResult, RunErr
     result.map_err(|reason| RunError { method, reason })
 }
 
+/// `estimate` on a scenario as entered, for the methods' golden tests.
+#[cfg(test)]
+pub(crate) fn estimate_input(
+    estimate: fn(&Scenario) -> Result<MethodResult, Refusal>,
+    input: crate::scenario::ScenarioInput,
+) -> MethodResult {
+    estimate(&input.validate().expect("a valid scenario")).expect("an estimate")
+}
+
 /// A method that does not estimate a valid scenario, and why. Apart from
 /// [`ScenarioError`](crate::scenario::ScenarioError): the scenario is
 /// fine, this method cannot answer it (another may).

@@ -51,16 +51,13 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     let weights = weights_bytes(s);
     let kv_cache = kv_cache_bytes(s);
     let overhead = (weights + kv_cache).percent(s.overhead_centi_pct);
-    let terms = [
-        (Term::Weights, weights),
-        (Term::KvCache, kv_cache),
-        (Term::Overhead, overhead),
-    ];
-    let total = terms.iter().map(|t| t.1).sum();
-    Ok(MethodResult::new(
+    Ok(MethodResult::summed(
         MethodId::Quick,
-        &terms,
-        total,
+        &[
+            (Term::Weights, weights),
+            (Term::KvCache, kv_cache),
+            (Term::Overhead, overhead),
+        ],
         s.gpu_bytes,
     ))
 }
@@ -69,12 +66,13 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
 mod tests {
     //! Golden tests: every worked example of seed 004.
     use super::*;
+    use crate::methods::estimate_input;
     use crate::scenario::ScenarioInput;
     use crate::units::{Bytes, GB};
     use crate::verdict::FitStatus;
 
     fn run(input: ScenarioInput) -> MethodResult {
-        estimate(&input.validate().unwrap()).unwrap()
+        estimate_input(estimate, input)
     }
 
     /// Rounds bytes to one decimal of GB, as the seed prints them.

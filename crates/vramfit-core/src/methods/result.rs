@@ -124,4 +124,11 @@ impl MethodResult {
             seed_verdict: None,
         }
     }
+
+    /// A result whose total is the sum of its terms, on one GPU of
+    /// `usable_bytes`.
+    pub fn summed(method: MethodId, terms: &[(Term, Bytes)], usable_bytes: Bytes) -> MethodResult {
+        let total = terms.iter().map(|&(_, bytes)| bytes).sum();
+        MethodResult::new(method, terms, total, usable_bytes)
+    }
 }

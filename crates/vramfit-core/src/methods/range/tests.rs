@@ -2,7 +2,7 @@
 //! comments from the model's published shape (see `vramfit inspect`),
 //! in bytes; GB = 10⁹ bytes.
 use super::*;
-use crate::methods::{run, RunError};
+use crate::methods::{estimate_input, run, RunError};
 use crate::scenario::WeightFormat;
 use crate::scenario::{ModelRef, ScenarioInput};
 use crate::units::bytes_for_bits;
@@ -18,7 +18,7 @@ fn input(model: &str) -> ScenarioInput {
 }
 
 fn run_input(input: ScenarioInput) -> MethodResult {
-    estimate(&input.validate().unwrap()).unwrap()
+    estimate_input(estimate, input)
 }
 
 fn get(r: &MethodResult, term: Term) -> u64 {
@@ -114,15 +114,11 @@ fn every_narrow_format_keeps_embeddings_at_16_bits() {
     let spec = s.model.as_deref().unwrap();
     let kept = 2 * 525_336_576u64;
     let rest = 8_030_261_248 - kept;
-    for format in [
-        WeightFormat::Fp8,
-        WeightFormat::Int8,
-        WeightFormat::Awq,
-        WeightFormat::Gptq,
-        WeightFormat::Q8_0,
-        WeightFormat::Q5KM,
-        WeightFormat::Q4KM,
-    ] {
+    let narrow = WeightFormat::ALL
+        .into_iter()
+        .filter(|f| f.keeps_embeddings_at_16_bits());
+    assert_eq!(narrow.clone().count(), 9, "fp8 to q4_k_m, mxfp4 and nf4");
+    for format in narrow {
         let bits = format.milli_bits().unwrap();
         assert_eq!(
             weights_at_bits(spec, bits),
