@@ -161,7 +161,10 @@ pub(super) const CONFIGS: &[(&str, &str)] = &[
 
 /// The text of an embedded config by file name.
 pub(super) fn config_text(file: &str) -> Option<&'static str> {
-    CONFIGS.iter().find(|(f, _)| *f == file).map(|(_, text)| *text)
+    CONFIGS
+        .iter()
+        .find(|(f, _)| *f == file)
+        .map(|(_, text)| *text)
 }
 
 /// The embedded catalog.
