@@ -1,7 +1,9 @@
 //! Checked-in catalogs, embedded in the binary and parsed once.
 //!
-//! - [`gpus`]: accelerators with their marketed memory (decimal GB), memory
-//!   bandwidth and dense tensor throughput, from `data/gpus.json`;
+//! - [`gpus`]: accelerators with their marketed memory (decimal GB), the
+//!   exact capacity it denotes, the total a driver reports where known,
+//!   unified memory with macOS's default GPU limit, memory bandwidth and
+//!   dense tensor throughput, each with its sources, from `data/gpus.json`;
 //! - [`models`]: the checked-in `config.json` files of `data/configs/`
 //!   with one row each in `data/models.json` (provenance, published
 //!   parameter counts, family and tags), whether vramfit can compute each
