@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table
+.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table llamacpp-table
 
 setup:
 	@scripts/setup.sh
@@ -43,6 +43,11 @@ bench-browser: setup
 # The allocator's validation table (README): predicted vs measured.
 allocator-table:
 	cargo run -q -p vramfit-core --example allocator_table
+
+# The llamacpp method's validation table (README): GGUF sizes llama.cpp
+# printed vs predicted.
+llamacpp-table:
+	cargo run -q -p vramfit-core --example llamacpp_table
 
 # On a machine with a CUDA GPU and torch, transformers, peft installed:
 # measure the grid of bench/grid.py and append the rows that the

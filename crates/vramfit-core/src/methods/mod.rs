@@ -5,6 +5,7 @@
 pub mod allocator;
 pub mod dense;
 pub mod lesson;
+pub mod llamacpp;
 pub mod planner;
 pub mod quick;
 pub mod range;

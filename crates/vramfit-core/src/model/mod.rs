@@ -17,13 +17,19 @@
 //!   (+ `use_sliding_window`, `max_window_layers`), `sliding_window_pattern`,
 //!   Gemma-2's alternation, `attention_chunk_size`, `full_attention_interval`
 //!   and `hybrid_override_pattern`;
-//! - MLA ranks, MoE experts and the layers that route, and the
-//!   `quantization_config` (FP8 blocks, MXFP4, GPTQ/AWQ);
+//! - MLA ranks, MoE experts and the layers that route;
+//! - the `quantization_config` of every method whose stored layout is
+//!   known (FP8, MXFP4, GPTQ, AWQ, bitsandbytes, compressed-tensors,
+//!   ModelOpt, FBGEMM, EETQ; others refused by name), with the modules each
+//!   keeps unquantized;
+//! - the vision tower and projector of vision-language models
+//!   (`vision_config`), or a flag saying it is not counted;
 //! - the non-standard JSON tokens `NaN` and `Infinity` Python writes.
 //!
 //! From the shapes it counts parameters per group ([`ParamGroups`]), total
-//! and active, the bytes of the checkpoint as published, and the KV cache
-//! ([`ModelSpec::kv_cache_bytes`]).
+//! and active, the bytes of the checkpoint as published (text model, and
+//! with the vision tower in [`ModelSpec::checkpoint`]), and the KV cache
+//! ([`ModelSpec::kv_cache_bytes`]). See `docs/quantization.md`.
 //!
 //! ```
 //! use vramfit_core::model::{parse_config, AttentionKind};
@@ -49,6 +55,7 @@ mod moe;
 mod params;
 mod quant;
 mod shape;
+mod vision;
 
 #[cfg(test)]
 mod tests;
@@ -61,8 +68,12 @@ pub use layers::{AttentionKind, FfnKind};
 pub use mixer::LinearMixer;
 pub use moe::MoeSpec;
 pub use params::ParamGroups;
-pub use quant::{QuantScheme, Quantization};
+pub use quant::{
+    CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme, Quantization, Scope,
+    StoredBytes,
+};
 pub use shape::MlaSpec;
+pub use vision::{CheckpointTotals, Includes, VisionKind, VisionSpec};
 
 use json::Reader;
 use serde::Serialize;
@@ -78,8 +89,9 @@ pub struct ModelSpec {
     pub architecture: Option<String>,
     /// The family whose rules were applied ([`Family::Generic`]: keys only).
     pub family: Family,
-    /// The text model was read from a multimodal wrapper (`text_config`);
-    /// counts cover the text model only, not a vision tower.
+    /// The text model was read from a multimodal wrapper (`text_config`).
+    /// `params`, `params_total` and `published_bytes` cover the text model;
+    /// the vision tower is in `vision`, and `checkpoint` adds both.
     pub nested_text_config: bool,
     pub hidden_size: u64,
     pub num_layers: u64,
@@ -128,6 +140,14 @@ pub struct ModelSpec {
     /// Keys absent from the config whose values were taken from the
     /// family's defaults (as `transformers` does), so the UI can say so.
     pub defaults_used: Vec<String>,
+    /// The vision tower and projector of a vision-language model.
+    pub vision: Option<VisionSpec>,
+    /// A multimodal config whose vision tower vramfit does not count, and
+    /// why (the totals then cover the text model only, and say so).
+    pub vision_not_counted: Option<String>,
+    /// Everything counted in the checkpoint, text model and vision tower,
+    /// with what it includes.
+    pub checkpoint: CheckpointTotals,
 }
 
 impl ModelSpec {
@@ -168,9 +188,22 @@ pub fn parse_config(text: &str) -> Result<ModelSpec, ConfigError> {
         mixer: plan.mixer,
     };
     let (params, unrouted) = params::count(&arch, &plan);
-    let quantization = quant::read(&r)?;
-    let (quantized_params, published_bytes) =
-        quant::weigh(&arch, &plan, quantization.as_ref(), shape.dtype);
+    let quantization = quant::read(&r, shape.dtype)?;
+    let naming = quant::Naming::new(model_type, r.get_outer("vision_config").is_some());
+    let weighed = quant::weigh(&arch, &plan, quantization.as_ref(), shape.dtype, &naming);
+    let (quantized_params, published_bytes) = (weighed.quantized, weighed.bytes);
+    let (vision, vision_not_counted) =
+        match vision::read(&r, shape.hidden, shape.dtype, quantization.as_ref())? {
+            vision::Reading::None => (None, None),
+            vision::Reading::Counted(v) => (Some(v), None),
+            vision::Reading::NotCounted(why) => (None, Some(why)),
+        };
+    let checkpoint = checkpoint_totals(
+        params.total(),
+        &weighed,
+        vision.as_ref(),
+        vision_not_counted.is_some(),
+    );
     let params_total = params.total();
     let excluded_embedding = match shape.rules.active_excludes_embedding {
         true => params.embedding,
@@ -211,7 +244,41 @@ pub fn parse_config(text: &str) -> Result<ModelSpec, ConfigError> {
         quantized_params,
         published_bytes,
         defaults_used: r.used_defaults(),
+        vision,
+        vision_not_counted,
+        checkpoint,
     })
+}
+
+/// Text model plus vision tower: parameters, bytes as published, and the
+/// quantized part, with what they include.
+fn checkpoint_totals(
+    text_params: u64,
+    text: &quant::Weighed,
+    vision: Option<&VisionSpec>,
+    not_counted: bool,
+) -> CheckpointTotals {
+    let mut quantized_bytes = text.stored;
+    let (mut params, mut bytes) = (text_params, text.bytes.total());
+    let mut quantized_params = text.quantized.total();
+    let includes = match (vision, not_counted) {
+        (Some(v), _) => {
+            params = params.saturating_add(v.params);
+            bytes = bytes.saturating_add(v.bytes);
+            quantized_params = quantized_params.saturating_add(v.quantized_params);
+            quantized_bytes.add(&v.stored, 1);
+            Includes::TextModelAndVisionTower
+        }
+        (None, true) => Includes::TextModelOnlyVisionNotCounted,
+        (None, false) => Includes::TextModel,
+    };
+    CheckpointTotals {
+        includes,
+        params,
+        bytes,
+        quantized_params,
+        quantized_bytes,
+    }
 }
 
 fn count(kinds: &[FfnKind], wanted: FfnKind) -> u64 {
