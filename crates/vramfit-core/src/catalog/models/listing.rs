@@ -34,7 +34,8 @@ pub struct ModelListing {
     /// Why the config is refused, for excluded models.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// All parameters as vramfit counts them, for calculable models.
+    /// All parameters as vramfit counts them (text model and, where
+    /// counted, vision tower), for calculable models.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params_total: Option<u64>,
     /// Parameters used per token as vramfit counts them.
@@ -71,7 +72,7 @@ impl ModelListing {
             tags: entry.meta.tags.clone(),
             status,
             reason,
-            params_total: summary.map(|s| s.params_total),
+            params_total: summary.map(|s| s.params_with_vision),
             params_active: summary.map(|s| s.params_active),
             weight_bytes: summary.map(|s| s.published_weight_bytes),
             published_total: published.total.clone(),

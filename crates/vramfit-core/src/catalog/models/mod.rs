@@ -222,8 +222,11 @@ pub enum ModelStatus {
 /// The headline figures of a parsed config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ModelSummary {
-    /// All parameters ([`ModelSpec::params_total`]).
+    /// All parameters of the text model ([`ModelSpec::params_total`]).
     pub params_total: u64,
+    /// The text model plus, where the reader counts it, the vision tower
+    /// (`ModelSpec::checkpoint.params`).
+    pub params_with_vision: u64,
     /// Parameters used per token ([`ModelSpec::params_active`]).
     pub params_active: u64,
     /// Bytes of the weights as published
@@ -245,6 +248,7 @@ impl From<&ModelSpec> for ModelSummary {
     fn from(spec: &ModelSpec) -> Self {
         ModelSummary {
             params_total: spec.params_total,
+            params_with_vision: spec.checkpoint.params,
             params_active: spec.params_active,
             published_weight_bytes: spec.published_weight_bytes(),
             num_layers: spec.num_layers,
