@@ -10,6 +10,7 @@ pub mod planner;
 pub mod quick;
 pub mod range;
 pub mod scope;
+pub mod vllm;
 
 use crate::scenario::{Field, Mode, Scenario, ScenarioError};
 use crate::verdict::Verdict;

@@ -28,7 +28,7 @@ macro_rules! golden {
     };
 }
 
-const GOLDEN: [Golden; 34] = [
+const GOLDEN: [Golden; 57] = [
     golden!("meta-llama__Llama-2-7b-hf.json", 6_738_415_616),
     golden!("meta-llama__Llama-3.1-8B.json", 8_030_261_248),
     golden!("meta-llama__Llama-3.1-70B.json", 70_553_706_496),
@@ -87,6 +87,58 @@ const GOLDEN: [Golden; 34] = [
     golden!("microsoft__Phi-4-mini-instruct.json", 3_836_021_760),
     golden!("openai-community__gpt2.json", 124_439_808),
     golden!("allenai__OLMo-2-1124-7B.json", 7_298_617_344),
+    // The models of the vLLM 0.19 start-up logs (data/engines/).
+    golden!("codellama__CodeLlama-7b-hf.json", 6_738_546_688),
+    golden!(
+        "deepseek-ai__DeepSeek-V2-Lite-Chat.json",
+        15_706_484_224,
+        2_661_150_208
+    ),
+    golden!(
+        "RedHatAI__Qwen2.5-7B-Instruct-FP8-dynamic.json",
+        7_615_616_512
+    ),
+    golden!("google__gemma-3-4b-it.json", 3_880_263_168),
+    golden!("google__gemma-3-12b-it.json", 11_766_034_176),
+    golden!("google__gemma-3-27b-it.json", 27_009_346_304),
+    golden!("google__gemma-7b.json", 8_537_680_896),
+    golden!("ibm-granite__granite-3.1-2b-instruct.json", 2_533_531_648),
+    golden!("ibm-granite__granite-3.1-8b-instruct.json", 8_170_848_256),
+    golden!("ibm-granite__granite-3.3-8b-instruct.json", 8_170_864_640),
+    golden!("ibm-granite__granite-vision-3.3-2b.json", 2_533_533_696),
+    golden!("meta-llama__Llama-3.1-8B-Instruct.json", 8_030_261_248),
+    golden!("microsoft__phi-2.json", 2_779_683_840),
+    golden!("microsoft__phi-4.json", 14_659_507_200),
+    golden!(
+        "mistralai__Mistral-Small-3.1-24B-Instruct-2503.json",
+        23_572_403_200
+    ),
+    golden!(
+        "mistralai__Mixtral-8x7B-Instruct-v0.1.json",
+        46_702_792_704,
+        12_879_925_248
+    ),
+    golden!("moonshotai__Kimi-Dev-72B.json", 72_706_203_648),
+    golden!(
+        "moonshotai__Kimi-VL-A3B-Instruct.json",
+        15_960_110_208,
+        2_914_776_192
+    ),
+    golden!(
+        "Qwen__Qwen1.5-MoE-A2.7B.json",
+        14_315_784_192,
+        2_689_173_504
+    ),
+    golden!("Qwen__Qwen2.5-7B-Instruct.json", 7_615_616_512),
+    golden!("Qwen__Qwen2.5-72B-Instruct.json", 72_706_203_648),
+    golden!(
+        "RedHatAI__Meta-Llama-3.1-8B-Instruct-quantized.w4a16.json",
+        8_030_261_248
+    ),
+    golden!(
+        "RedHatAI__Mistral-Small-3.1-24B-Instruct-2503-quantized.w8a8.json",
+        23_572_403_200
+    ),
 ];
 
 fn spec(file: &str) -> ModelSpec {
@@ -118,6 +170,22 @@ fn every_config_file_is_in_the_table() {
     assert_eq!(files, listed);
 }
 
+/// Published files whose text model relies on its config class's
+/// defaults (Gemma-3's multimodal configs give only the sizes that differ
+/// from `Gemma3TextConfig`).
+const CLASS_DEFAULTS: [&str; 3] = [
+    "google__gemma-3-4b-it.json",
+    "google__gemma-3-12b-it.json",
+    "google__gemma-3-27b-it.json",
+];
+
+/// Files today's reader counts wrong, with the reason; each must still be
+/// wrong (so that the entry is removed when the reader is fixed).
+const READ_WRONG: [(&str, &str); 1] = [(
+    "microsoft__phi-2.json",
+    "model_type phi reads as a gated Llama layer; Phi-2 has fc1/fc2, biases and one LayerNorm",
+)];
+
 #[test]
 fn exact_parameter_counts() {
     let mut wrong = Vec::new();
@@ -125,11 +193,19 @@ fn exact_parameter_counts() {
         let s = parse_config(g.text).unwrap_or_else(|e| panic!("{}: {e}", g.file));
         assert_eq!(s.params.total(), s.params_total, "{}", g.file);
         assert!(
-            s.defaults_used.is_empty(),
+            s.defaults_used.is_empty() || CLASS_DEFAULTS.contains(&g.file),
             "{}: {:?}",
             g.file,
             s.defaults_used
         );
+        if let Some((_, why)) = READ_WRONG.iter().find(|(f, _)| *f == g.file) {
+            assert_ne!(
+                s.params_total, g.total,
+                "{} is read right now: {why}",
+                g.file
+            );
+            continue;
+        }
         if (s.params_total, s.params_active) != (g.total, g.active) {
             wrong.push(format!(
                 "{}: total {} (want {}), active {} (want {})",

@@ -199,10 +199,14 @@ fn terms(query: &str) -> Vec<Term> {
         .collect()
 }
 
-/// The listings that pass every word of `query`, smallest first (then by
-/// id): name words must appear in the id, the family or the tags
-/// (`qwen`, `moe`, `fp8`, `vision`); size words filter by parameters
-/// ([`SizeQuery`]). An empty query keeps everything.
+/// The listings that pass every word of `query`: name words must appear in
+/// the id, the family or the tags (`qwen`, `moe`, `fp8`, `vision`); size
+/// words filter by parameters ([`SizeQuery`]). An empty query keeps
+/// everything.
+///
+/// Order: names that start with the query's words first, then names that
+/// contain them, shorter names first (a longer name is a tune or a
+/// quantized copy), then smallest first, then by id.
 ///
 /// ```
 /// use vramfit_core::catalog::models::{list_models, search};
@@ -213,9 +217,27 @@ fn terms(query: &str) -> Vec<Term> {
 /// ```
 pub fn search<'a>(listings: &'a [ModelListing], query: &str) -> Vec<&'a ModelListing> {
     let terms = terms(query);
-    let mut hits: Vec<&ModelListing> = listings.iter().filter(|m| m.matches(&terms)).collect();
-    hits.sort_by(|a, b| {
-        (a.size().unwrap_or(u64::MAX), &a.id).cmp(&(b.size().unwrap_or(u64::MAX), &b.id))
-    });
-    hits
+    let query_key = fuzzy::key(query);
+    let mut hits: Vec<(Rank, &ModelListing)> = listings
+        .iter()
+        .filter(|m| m.matches(&terms))
+        .map(|m| (rank(m, &query_key), m))
+        .collect();
+    hits.sort_by(|a, b| a.0.cmp(&b.0));
+    hits.into_iter().map(|(_, m)| m).collect()
+}
+
+/// Sort key of a hit: starts-with, contains, name length, size, id.
+type Rank = (bool, bool, usize, u64, String);
+
+fn rank(m: &ModelListing, query_key: &str) -> Rank {
+    let name = m.id.split_once('/').map_or(m.id.as_str(), |(_, n)| n);
+    let name_key = fuzzy::key(name);
+    (
+        !name_key.starts_with(query_key),
+        !name_key.contains(query_key),
+        name_key.len(),
+        m.size().unwrap_or(u64::MAX),
+        m.id.clone(),
+    )
 }
