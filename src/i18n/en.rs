@@ -415,6 +415,8 @@ fn out_of_scope(reason: &OutOfScope) -> String {
                 Feature::LinearLayers => "linear or state-space layers",
                 Feature::QuantizedCheckpoint => "a quantized checkpoint",
                 Feature::NoDenseMlp => "no dense MLP (intermediate_size)",
+                Feature::CompressedAttention => "compressed attention (DeepSeek-V4)",
+                Feature::MixedAttentionWidths => "attention head widths that differ per layer",
             };
             format!("the model has {what}, which this method does not model")
         }

@@ -434,6 +434,8 @@ fn out_of_scope(reason: &OutOfScope) -> String {
                 Feature::LinearLayers => "capas lineales o de estado",
                 Feature::QuantizedCheckpoint => "un checkpoint cuantizado",
                 Feature::NoDenseMlp => "ninguna MLP densa (intermediate_size)",
+                Feature::CompressedAttention => "atención comprimida (DeepSeek-V4)",
+                Feature::MixedAttentionWidths => "anchos de cabeza de atención distintos por capa",
             };
             format!("el modelo tiene {what}, que este método no modela")
         }

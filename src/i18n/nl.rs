@@ -430,6 +430,8 @@ fn out_of_scope(reason: &OutOfScope) -> String {
                 Feature::LinearLayers => "lineaire of state-space-lagen",
                 Feature::QuantizedCheckpoint => "een gekwantiseerd checkpoint",
                 Feature::NoDenseMlp => "geen dichte MLP (intermediate_size)",
+                Feature::CompressedAttention => "gecomprimeerde attention (DeepSeek-V4)",
+                Feature::MixedAttentionWidths => "attention-kopbreedtes die per laag verschillen",
             };
             format!("het model heeft {what}, wat deze methode niet modelleert")
         }

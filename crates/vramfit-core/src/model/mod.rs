@@ -160,6 +160,14 @@ pub struct ModelSpec {
     /// attention layer has `num_kv_heads` (then the largest).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_heads_by_layer: Option<Vec<u64>>,
+    /// Elements one key/value head caches per token in each layer, `d_k +
+    /// d_v` (`d` where one tensor serves as keys and values), 0 for a layer
+    /// without attention, where some attention layer's differ from `2 ·
+    /// head_dim` (Gemma-4's global layers, MiMo-V2's value heads,
+    /// DeepSeek-V4); `None` when every attention layer caches `2 ·
+    /// head_dim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_dims_by_layer: Option<Vec<u64>>,
     /// Width of each layer's dense MLP where layers differ (Nemotron-NAS),
     /// 0 for a layer without one; `None` when every dense MLP is
     /// `intermediate_size` wide.
@@ -310,6 +318,7 @@ fn build(
         dtype_assumed: shape.dtype_assumed,
         mtp_params: params::mtp_params(&arch, &plan),
         kv_heads_by_layer,
+        kv_dims_by_layer: plan.kv_dims(shape.head_dim),
         ffn_width_by_layer: plan.ffn_widths(shape.intermediate),
         projections: Projections {
             fused_qkv: shape.rules.fused_qkv,

@@ -7,7 +7,7 @@ use super::super::json::Reader;
 use super::super::layers::{self, attention_types, Mixer, Sizes};
 use super::super::mixer::LinearMixer;
 use super::super::moe::{self, MoeKeys, Select, Shared};
-use super::super::shape::{Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
+use super::super::shape::{Indexer, Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
 use super::llama::{flag, shape};
 use super::{finish, Architecture, Blueprint};
 
@@ -72,7 +72,10 @@ fn deepseek_with(
         if s.mla.and_then(|m| m.q_lora_rank).is_none() {
             return Err(ConfigError::missing(vec!["q_lora_rank".to_string()]));
         }
-        s.indexer = Some((heads, dim));
+        s.indexer = Some(Indexer {
+            heads,
+            head_dim: dim,
+        });
     }
     let moe_keys = MoeKeys {
         score_bias_default: v3,

@@ -8,6 +8,7 @@
 //! (KerasHub presets, model cards) count: tied embeddings once, buffers
 //! (rotary tables, causal masks) not at all.
 
+mod compressed;
 mod layer;
 mod recurrent;
 
@@ -257,6 +258,27 @@ fn model_wide(arch: &Arch, sink: &mut Sink) {
             true,
         );
     }
+    if let Some((width, vocab)) = s.per_layer_input {
+        // Gemma-4's per-layer inputs: embeddings V_p × L·p, their
+        // projection L·p × H and norm p.
+        let per_layer = mul(&[s.layers, width]);
+        sink.emit(
+            Group::Embedding,
+            "model.embed_tokens_per_layer",
+            vocab,
+            per_layer,
+            1,
+            false,
+        );
+        sink.linear(
+            Group::Embedding,
+            "model.per_layer_model_projection",
+            per_layer,
+            s.hidden,
+        );
+        sink.vector(Group::Norms, "model.per_layer_projection_norm", width);
+    }
+    compressed::hyper_head(arch, sink);
     if e != s.hidden {
         sink.linear(Group::Embedding, "model.project_in", s.hidden, e);
         sink.linear(Group::LmHead, "model.project_out", e, s.hidden);
