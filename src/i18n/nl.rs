@@ -410,6 +410,12 @@ fn attention_kind(kind: &AttentionKind) -> String {
         AttentionKind::SlidingWindow { window } => format!("glijdend venster van {window}"),
         AttentionKind::Chunked { chunk } => format!("attention in blokken van {chunk}"),
         AttentionKind::Mla { latent } => format!("MLA, latent {latent}"),
+        AttentionKind::SparseMla { latent, index } => {
+            format!("MLA, latent {latent}, indexersleutel {index}")
+        }
+        AttentionKind::Compressed { window, ratio, .. } => {
+            format!("gecomprimeerd 1:{ratio}, venster van {window}")
+        }
         AttentionKind::Linear { .. } => "lineair / vaste toestand".into(),
         AttentionKind::None => "geen attention".into(),
     }

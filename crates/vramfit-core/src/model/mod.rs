@@ -265,7 +265,20 @@ fn build(
         mixer: plan.mixer,
     };
     let (params, unrouted) = params::count(&arch, &plan);
-    let quantization = quant::read(r, shape.dtype)?;
+    let mut quantization = quant::read(r, shape.dtype)?;
+    match (shape.family, quantization.as_mut()) {
+        (Family::DeepseekV4, Some(q)) => {
+            let fp4 = r.text("expert_dtype")? == Some("fp4");
+            let ue8m0 = r
+                .object("quantization_config")?
+                .and_then(|c| c.get("scale_fmt"))
+                .and_then(|v| v.as_str())
+                == Some("ue8m0");
+            quant::deepseek_v4_layout(q, fp4, ue8m0);
+        }
+        (Family::GlmMoeDsa, Some(q)) => quant::keep_unconverted(q, &["indexer.weights_proj"]),
+        _ => {}
+    }
     let naming = quant::Naming::new(
         Some(&resolved.model_type),
         r.get_outer("vision_config").is_some(),

@@ -153,9 +153,11 @@ pub(crate) struct Indexer {
 /// How one multi-token-prediction step is stored beside the model.
 #[derive(Debug, Clone)]
 pub(crate) struct MtpLayout {
-    /// Its own token embedding and output head (DeepSeek-V3), rather than
-    /// the model's (Qwen3-Next, Nemotron-H).
-    pub own_embeddings: bool,
+    /// Vocabulary-sized matrices it stores of its own: 2 (embedding and
+    /// head, DeepSeek-V3), 1 (a dedicated embedding, Qwen3.5
+    /// `mtp_use_dedicated_embeddings`) or 0 (the model's, Qwen3-Next,
+    /// Nemotron-H).
+    pub vocab_matrices: u64,
     /// Its decoder blocks, in order (one layer like the model's last when
     /// empty).
     pub blocks: Vec<super::layers::Block>,

@@ -12,6 +12,7 @@
 
 mod approx;
 mod coverage;
+mod deepseek4;
 mod gemma;
 mod gpt;
 mod hybrid;
@@ -79,6 +80,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(hybrid::ALL)
         .chain(nas::ALL)
         .chain(more::ALL)
+        .chain(deepseek4::ALL)
         .copied()
 }
 

@@ -25,14 +25,19 @@ pub(crate) struct Naming {
 /// router), not an `nn.Linear`, so that methods converting linear layers
 /// leave it alone: transformers `DeepseekV2MoEGate`,
 /// `DeepseekV3TopkRouter`, `GptOssTopKRouter`, `Glm4MoeTopkRouter`,
-/// `Dots1TopkRouter`.
-const PARAMETER_ROUTERS: [&str; 6] = [
+/// `Dots1TopkRouter`, `DeepseekV32TopkRouter`, `GlmMoeDsaTopkRouter`,
+/// `DeepseekV4TopKRouter`.
+const PARAMETER_ROUTERS: [&str; 10] = [
     "deepseek_v2",
     "deepseek_v3",
     "kimi_k2",
     "gpt_oss",
     "glm4_moe",
     "dots1",
+    "deepseek_v32",
+    "glm_moe_dsa",
+    "deepseek_v4",
+    "deepseek_ref",
 ];
 
 /// Text model types whose experts are one fused 3-D parameter per

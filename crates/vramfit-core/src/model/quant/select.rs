@@ -37,6 +37,9 @@ struct Selector<'q> {
 struct Targets {
     /// `"Linear"` is among the targets (class match).
     any_linear: bool,
+    /// `"Experts"` is among the targets: every routed expert (vramfit's
+    /// own class for formats that apply to the experts as a whole).
+    experts: bool,
     names: Patterns,
 }
 
@@ -53,11 +56,12 @@ impl<'q> Selector<'q> {
                 let names: Vec<String> = g
                     .targets
                     .iter()
-                    .filter(|t| *t != "Linear")
+                    .filter(|t| *t != "Linear" && *t != "Experts")
                     .cloned()
                     .collect();
                 Targets {
                     any_linear: g.targets.iter().any(|t| t == "Linear"),
+                    experts: g.targets.iter().any(|t| t == "Experts"),
                     names: Patterns::new(super::Dialect::CompressedTensors, &names, "")
                         .unwrap_or_else(|_| Patterns::none(q.dialect)),
                 }
@@ -101,7 +105,9 @@ impl<'q> Selector<'q> {
             .targets
             .iter()
             .position(|t| names.iter().any(|n| t.names.covers(n)));
-        let index = by_name.or_else(|| self.targets.iter().position(|t| t.any_linear))?;
+        let index = by_name
+            .or_else(|| self.targets.iter().position(|t| t.experts && v.expert))
+            .or_else(|| self.targets.iter().position(|t| t.any_linear))?;
         self.q.groups.get(index)
     }
 }

@@ -239,6 +239,15 @@ fn simple(
 /// fp32 `input_scale` per layer when `activation_scheme` is `"static"`.
 fn fine_grained_fp8(config: &Object) -> Result<Quantization, ConfigError> {
     const BLOCK_KEY: &str = "quantization_config.weight_block_size";
+    // A ModelOpt mixed-precision export written under `quant_method: fp8`
+    // (NVIDIA's DeepSeek-V4 NVFP4): its per-module formats are not sized.
+    if config.contains_key("quantized_layers") || config.contains_key("quant_algo") {
+        return Err(ConfigError::unsupported(
+            "quantization_config: a ModelOpt mixed-precision layout (quant_algo, \
+             quantized_layers) under quant_method `fp8` is not sized"
+                .to_string(),
+        ));
+    }
     let scheme = match config.get("weight_block_size").filter(|v| !v.is_null()) {
         None => QuantScheme::Fp8Tensor,
         Some(block) => {
@@ -271,6 +280,62 @@ fn fine_grained_fp8(config: &Object) -> Result<Quantization, ConfigError> {
         skip,
         input,
     )
+}
+
+/// DeepSeek-V4's own FP8 checkpoints: `expert_dtype: "fp4"` stores the
+/// routed experts as FP4 (E2M1) with one E8M0 scale per 32 inputs, the
+/// MXFP4 layout, and the rest as the config's FP8 blocks; the compressor
+/// and indexer projections stay bf16 (`DeepseekV4PreTrainedModel.
+/// _keep_in_fp32_modules`, which transformers' FP8 quantizer leaves
+/// unconverted). With `scale_fmt: "ue8m0"` the block scales are one byte
+/// each; they are counted as fp32 here (noted in the assumptions).
+pub(crate) fn deepseek_v4_layout(q: &mut Quantization, experts_fp4: bool, ue8m0: bool) {
+    if q.method != "fp8" {
+        return;
+    }
+    keep_unconverted(
+        q,
+        &[
+            "compressor.kv_proj",
+            "compressor.gate_proj",
+            "indexer.kv_proj",
+            "indexer.gate_proj",
+            "scorer.weights_proj",
+        ],
+    );
+    if experts_fp4 {
+        q.groups.insert(
+            0,
+            QuantGroup {
+                targets: vec!["Experts".to_string()],
+                scheme: QuantScheme::Mxfp4,
+                input_scale_bytes: 0,
+            },
+        );
+        q.assumptions.push(
+            "expert_dtype fp4: routed experts stored as FP4 with an E8M0 scale per 32 inputs"
+                .to_string(),
+        );
+    }
+    if ue8m0 {
+        q.assumptions.push(
+            "scale_fmt ue8m0: the FP8 block scales are counted as fp32 (4 bytes); the \
+             checkpoint stores 1 byte each"
+                .to_string(),
+        );
+    }
+}
+
+/// Modules a model class keeps out of transformers' FP8 conversion
+/// (`_keep_in_fp32_modules`, read by `get_modules_to_not_convert`): the
+/// checkpoint stores them unquantized though its config does not list
+/// them (GLM-5's `indexer.weights_proj`).
+pub(crate) fn keep_unconverted(q: &mut Quantization, modules: &[&str]) {
+    if q.method != "fp8" {
+        return;
+    }
+    q.not_converted
+        .extend(modules.iter().map(|m| (*m).to_string()));
 }
 
 /// GPTQ (AutoGPTQ, GPTQModel, optimum): `bits` (default 4), `group_size`

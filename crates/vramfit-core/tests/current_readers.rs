@@ -1,0 +1,108 @@
+//! Real configs of current architectures (2026) against their published
+//! parameter counts, and the caches their layers keep. Configs and figures
+//! are listed with their sources in `tests/fixtures/SOURCES.md`.
+
+mod support;
+
+use support::{check, read, Expect, Published, B};
+use vramfit_core::model::{AttentionKind, Family};
+
+fn cases() -> Vec<(&'static str, Expect)> {
+    use Published::Rounded;
+    vec![
+        (
+            // "284B total, 13B activated"; the activated figure leaves
+            // out the input embedding.
+            "deepseek-ai__DeepSeek-V4-Flash.json",
+            Expect {
+                family: Family::DeepseekV4,
+                total: Rounded {
+                    value: 284,
+                    unit: B,
+                },
+                active: Some(Rounded { value: 13, unit: B }),
+            },
+        ),
+        (
+            // "1.6T total, 49B activated".
+            "deepseek-ai__DeepSeek-V4-Pro.json",
+            Expect {
+                family: Family::DeepseekV4,
+                total: Rounded {
+                    value: 16,
+                    unit: 100 * B,
+                },
+                active: Some(Rounded { value: 49, unit: B }),
+            },
+        ),
+    ]
+}
+
+#[test]
+fn current_totals_match_published_figures() {
+    let wrong: Vec<String> = cases().iter().flat_map(|(f, e)| check(f, e)).collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    for file in support::CURRENT {
+        assert!(
+            cases().iter().any(|(f, _)| f == file) || STRUCTURAL.contains(file),
+            "{file} is listed but not checked"
+        );
+    }
+}
+
+/// Fixtures checked by structure only (their published figure is not a
+/// parameter count of the text model alone).
+const STRUCTURAL: &[&str] = &[];
+
+#[test]
+fn deepseek_v4_caches_a_window_and_compressed_entries() {
+    let s = read("deepseek-ai__DeepSeek-V4-Flash.json");
+    // compress_ratios (cut to 43 layers): 0, 0, then 4 and 128 in turn,
+    // the last layer 4: 2 window-only, 21 overlapping (with an indexer),
+    // 20 heavily compressed layers.
+    let count = |ratio: u64| {
+        s.attention
+            .iter()
+            .filter(|k| matches!(k, AttentionKind::Compressed { ratio: r, .. } if *r == ratio))
+            .count() as u64
+    };
+    let window_only = s
+        .attention
+        .iter()
+        .filter(|k| **k == AttentionKind::SlidingWindow { window: 128 })
+        .count() as u64;
+    assert_eq!((window_only, count(4), count(128)), (2, 21, 20));
+    // One shared key/value head of 512 per token, stored once.
+    assert_eq!(s.num_kv_heads, 1);
+    // Elements at a context of S: every layer keeps 512 × min(S, 128);
+    // ratio-4 layers add (512 + 128) per 4 tokens, ratio-128 ones 512 per
+    // 128 tokens; compressor buffers at bf16: 3·2048 + 4·1024 + 3·512 +
+    // 4·256 = 12,800 (ratio 4), 2·127·512 = 130,048 (ratio 128).
+    let elements =
+        |ctx: u64| 43 * 512 * ctx.min(128) + 21 * (640 * (ctx / 4)) + 20 * (512 * (ctx / 128));
+    let state = 21 * 12_800 + 20 * 130_048;
+    for ctx in [1u64, 100, 1_000, 65_536, 1_048_576] {
+        let bf16 = 2 * (elements(ctx) + state);
+        assert_eq!(s.kv_cache_bytes(ctx, 1, 16_000), bf16, "context {ctx}");
+    }
+    // At one million tokens the cache is under a sixth of what full
+    // attention on one 512-wide head in every layer would keep
+    // ((21 · 160 + 20 · 4) / (43 · 512) = 15.6 %).
+    let full = 2 * 43 * 512 * 1_048_576u64;
+    let cache = s.kv_cache_bytes(1_048_576, 1, 16_000);
+    assert!(cache * 6 < full && cache * 7 > full, "{cache} of {full}");
+}
+
+#[test]
+fn deepseek_v4_stores_fp4_experts_and_fp8_blocks() {
+    let s = read("deepseek-ai__DeepSeek-V4-Flash.json");
+    let q = s.quantization.as_ref().expect("quantization_config");
+    // Experts: E2M1 two per byte and an E8M0 scale per 32 inputs.
+    let experts = s.params.routed_experts;
+    assert_eq!(s.quantized_params.routed_experts, experts);
+    assert_eq!(s.published_bytes.routed_experts, experts / 2 + experts / 32);
+    assert!(q.assumptions.iter().any(|a| a.contains("expert_dtype fp4")));
+    // The compressor and indexer projections stay bf16: the quantized
+    // attention parameters leave them out.
+    assert!(s.quantized_params.attention < s.params.attention);
+}
