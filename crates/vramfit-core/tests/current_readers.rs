@@ -35,6 +35,34 @@ fn cases() -> Vec<(&'static str, Expect)> {
                 active: Some(Rounded { value: 49, unit: B }),
             },
         ),
+        (
+            // "25.2B total, 3.8B active" (the text model; the vision
+            // encoder is counted apart).
+            "google__gemma-4-26B-A4B.json",
+            Expect {
+                family: Family::Gemma4,
+                total: Rounded {
+                    value: 252,
+                    unit: B / 10,
+                },
+                active: Some(Rounded {
+                    value: 38,
+                    unit: B / 10,
+                }),
+            },
+        ),
+        (
+            // "30.7B" (dense); the NVFP4 export keeps the shapes.
+            "nvidia__Gemma-4-31B-IT-NVFP4.json",
+            Expect {
+                family: Family::Gemma4,
+                total: Rounded {
+                    value: 307,
+                    unit: B / 10,
+                },
+                active: None,
+            },
+        ),
     ]
 }
 
@@ -52,7 +80,7 @@ fn current_totals_match_published_figures() {
 
 /// Fixtures checked by structure only (their published figure is not a
 /// parameter count of the text model alone).
-const STRUCTURAL: &[&str] = &[];
+const STRUCTURAL: &[&str] = &["nvidia__Gemma-4-26B-A4B-NVFP4.json"];
 
 #[test]
 fn deepseek_v4_caches_a_window_and_compressed_entries() {
@@ -105,4 +133,44 @@ fn deepseek_v4_stores_fp4_experts_and_fp8_blocks() {
     // The compressor and indexer projections stay bf16: the quantized
     // attention parameters leave them out.
     assert!(s.quantized_params.attention < s.params.attention);
+}
+
+#[test]
+fn gemma4_global_layers_have_their_own_heads_and_widths() {
+    let s = read("google__gemma-4-26B-A4B.json");
+    // 25 sliding layers (8 key/value heads of 256, window 1024) and 5
+    // global ones (2 heads of 512, keys doubling as values but cached as
+    // both).
+    let global = s
+        .attention
+        .iter()
+        .filter(|k| **k == AttentionKind::Full)
+        .count();
+    assert_eq!(global, 5);
+    assert_eq!(
+        s.kv_bytes_per_token(16_000),
+        2 * (25 * 2 * 8 * 256 + 5 * 2 * 2 * 512)
+    );
+    // At 256K tokens the sliding layers stop at 1024.
+    let ctx = 262_144u64;
+    let elements = 25 * 2 * 8 * 256 * 1024 + 5 * 2 * 2 * 512 * ctx;
+    assert_eq!(s.kv_cache_bytes(ctx, 1, 16_000), 2 * elements);
+    // The SigLIP-like encoder (27 layers of 1152) and its embedder.
+    let v = s.vision.as_ref().expect("vision tower counted");
+    assert_eq!(v.layers, 27);
+    let layer = 4 * 1152 * 1152 + 3 * 1152 * 4304 + 2 * 72 + 4 * 1152;
+    let tower = 27 * layer + 1152 * 768 + 2 * 10_240 * 1152 + 2 * 1152 + 2816 * 1152;
+    assert_eq!(v.params, tower);
+}
+
+#[test]
+fn gemma4_nvfp4_export_quantizes_the_experts_only() {
+    // NVIDIA's export ignores every layer's attention, MLP and router:
+    // what is quantized is the experts (stored beside the MLP).
+    let s = read("nvidia__Gemma-4-26B-A4B-NVFP4.json");
+    assert_eq!(s.quantized_params.routed_experts, s.params.routed_experts);
+    assert_eq!(
+        s.quantized_params.total(),
+        s.quantized_params.routed_experts
+    );
 }

@@ -73,4 +73,7 @@ pub fn check(file: &str, expect: &Expect) -> Vec<String> {
 pub const CURRENT: &[&str] = &[
     "deepseek-ai__DeepSeek-V4-Flash.json",
     "deepseek-ai__DeepSeek-V4-Pro.json",
+    "google__gemma-4-26B-A4B.json",
+    "nvidia__Gemma-4-31B-IT-NVFP4.json",
+    "nvidia__Gemma-4-26B-A4B-NVFP4.json",
 ];

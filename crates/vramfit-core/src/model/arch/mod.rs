@@ -14,6 +14,7 @@ mod approx;
 mod coverage;
 mod deepseek4;
 mod gemma;
+mod gemma4;
 mod gpt;
 mod hybrid;
 mod llama;
@@ -81,6 +82,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(nas::ALL)
         .chain(more::ALL)
         .chain(deepseek4::ALL)
+        .chain(gemma4::ALL)
         .copied()
 }
 

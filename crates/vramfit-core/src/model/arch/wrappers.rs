@@ -19,9 +19,10 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 21] = [
+pub(crate) const WRAPPERS: [Wrapper; 22] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
+    wrap("gemma4", "text_config", "gemma4_text", "Gemma4Config"),
     wrap("mistral3", "text_config", "mistral", "Mistral3Config"),
     wrap("llava", "text_config", "llama", "LlavaConfig"),
     wrap("llava_next", "text_config", "llama", "LlavaNextConfig"),

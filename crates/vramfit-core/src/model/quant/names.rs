@@ -42,7 +42,11 @@ const PARAMETER_ROUTERS: [&str; 10] = [
 
 /// Text model types whose experts are one fused 3-D parameter per
 /// projection (no per-expert index in the name).
-const FUSED_EXPERTS: [&str; 3] = ["gpt_oss", "llama4", "llama4_text"];
+const FUSED_EXPERTS: [&str; 4] = ["gpt_oss", "llama4", "llama4_text", "gemma4_text"];
+
+/// Text model types whose own module names are the only ones their
+/// checkpoints have (the Llama-style path is not a spelling of theirs).
+const OWN_NAMES_ONLY: [&str; 1] = ["gemma4_text"];
 
 impl Naming {
     pub(crate) fn new(model_type: Option<&str>, multimodal: bool) -> Naming {
@@ -79,6 +83,9 @@ impl Naming {
             false => in_layer(&module),
         }];
         if let Some(alias) = self.alias(&module) {
+            if OWN_NAMES_ONLY.contains(&self.model_type.as_str()) {
+                fulls.clear();
+            }
             fulls.push(in_layer(&alias));
         }
         let mut names = Vec::with_capacity(fulls.len() * 3);
@@ -128,6 +135,11 @@ impl Naming {
                 })
             }
             "qwen2_moe" | "qwen3_next" => swap("mlp.shared_experts.", "mlp.shared_expert."),
+            // Gemma-4: experts and router sit beside the MLP.
+            "gemma4_text" => match module {
+                "mlp.gate" => Some("router.proj".to_string()),
+                _ => swap("mlp.experts.", "experts."),
+            },
             "granitemoe" | "granitemoeshared" => {
                 (module == "mlp.gate").then(|| "block_sparse_moe.router.layer".to_string())
             }

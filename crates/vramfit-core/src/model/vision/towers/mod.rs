@@ -4,6 +4,7 @@
 //! `model.`-prefixed spelling is added for matching quantization lists).
 
 mod encoders;
+mod gemma4;
 mod native;
 mod qwen;
 mod wrappers;
@@ -113,6 +114,7 @@ impl Builder {
 pub(crate) fn build(model_type: &str, cfg: &Keys, text: u64) -> Result<Option<Tower>, ConfigError> {
     let tower = match model_type {
         "gemma3" => wrappers::gemma3(cfg, text)?,
+        "gemma4" => gemma4::gemma4(cfg, text)?,
         "llava" | "llava_next" | "llava_onevision" => match wrappers::llava(cfg, text, model_type)?
         {
             Some(t) => t,
