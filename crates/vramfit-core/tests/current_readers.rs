@@ -63,6 +63,18 @@ fn cases() -> Vec<(&'static str, Expect)> {
                 active: None,
             },
         ),
+        (
+            // "309B total, 15B active".
+            "XiaomiMiMo__MiMo-V2-Flash.json",
+            Expect {
+                family: Family::MiMoV2,
+                total: Rounded {
+                    value: 309,
+                    unit: B,
+                },
+                active: Some(Rounded { value: 15, unit: B }),
+            },
+        ),
     ]
 }
 
@@ -80,7 +92,10 @@ fn current_totals_match_published_figures() {
 
 /// Fixtures checked by structure only (their published figure is not a
 /// parameter count of the text model alone).
-const STRUCTURAL: &[&str] = &["nvidia__Gemma-4-26B-A4B-NVFP4.json"];
+const STRUCTURAL: &[&str] = &[
+    "nvidia__Gemma-4-26B-A4B-NVFP4.json",
+    "XiaomiMiMo__MiMo-7B-Base.json",
+];
 
 #[test]
 fn deepseek_v4_caches_a_window_and_compressed_entries() {
@@ -173,4 +188,37 @@ fn gemma4_nvfp4_export_quantizes_the_experts_only() {
         s.quantized_params.total(),
         s.quantized_params.routed_experts
     );
+}
+
+#[test]
+fn mimo_v2_layers_differ_in_heads_and_cache_values_narrower_than_keys() {
+    let s = read("XiaomiMiMo__MiMo-V2-Flash.json");
+    // hybrid_layer_pattern: 9 full layers (4 key/value heads), 39 sliding
+    // ones (8 heads, window 128); keys 192 and values 128 wide.
+    let full = s
+        .attention
+        .iter()
+        .filter(|k| **k == AttentionKind::Full)
+        .count() as u64;
+    assert_eq!(full, 9);
+    let ctx = 65_536u64;
+    let elements = full * 4 * (192 + 128) * ctx + (48 - full) * 8 * (192 + 128) * 128;
+    assert_eq!(s.kv_cache_bytes(ctx, 1, 16_000), 2 * elements);
+    // Experts on the layers moe_layer_freq marks, a dense MLP on the first.
+    let moe = s.moe.as_ref().expect("experts");
+    assert_eq!((moe.moe_layers, moe.dense_layers), (47, 1));
+}
+
+#[test]
+fn mimo_7b_stores_one_mtp_layer_beside_qwen2_layers() {
+    let s = read("XiaomiMiMo__MiMo-7B-Base.json");
+    assert_eq!(s.family, Family::MiMo);
+    // One Qwen2 layer (q/k/v biases), its two norms, the two input norms
+    // and the final one, input_proj 2H → H; embedding and head shared.
+    let (h, kv, i) = (4096u64, 8 * 128u64, 11_008u64);
+    let layer = h * h + h + 2 * (kv * h + kv) + h * h + 3 * h * i + 2 * h;
+    assert_eq!(s.mtp_params, layer + 3 * h + 2 * h * h);
+    // Qwen2-7B shapes with MiMo's vocabulary: 36 layers.
+    let text = 36 * layer + 2 * 151_680 * h + h;
+    assert_eq!(s.params_total, text);
 }

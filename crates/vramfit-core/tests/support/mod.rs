@@ -76,4 +76,6 @@ pub const CURRENT: &[&str] = &[
     "google__gemma-4-26B-A4B.json",
     "nvidia__Gemma-4-31B-IT-NVFP4.json",
     "nvidia__Gemma-4-26B-A4B-NVFP4.json",
+    "XiaomiMiMo__MiMo-7B-Base.json",
+    "XiaomiMiMo__MiMo-V2-Flash.json",
 ];

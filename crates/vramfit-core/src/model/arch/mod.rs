@@ -18,6 +18,7 @@ mod gemma4;
 mod gpt;
 mod hybrid;
 mod llama;
+mod mimo;
 mod moe;
 mod more;
 mod nas;
@@ -83,6 +84,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(more::ALL)
         .chain(deepseek4::ALL)
         .chain(gemma4::ALL)
+        .chain(mimo::ALL)
         .copied()
 }
 
