@@ -95,6 +95,8 @@ fn current_totals_match_published_figures() {
 const STRUCTURAL: &[&str] = &[
     "nvidia__Gemma-4-26B-A4B-NVFP4.json",
     "XiaomiMiMo__MiMo-7B-Base.json",
+    "zai-org__GLM-5.json",
+    "zai-org__GLM-5.2.json",
 ];
 
 #[test]
@@ -221,4 +223,30 @@ fn mimo_7b_stores_one_mtp_layer_beside_qwen2_layers() {
     // Qwen2-7B shapes with MiMo's vocabulary: 36 layers.
     let text = 36 * layer + 2 * 151_680 * h + h;
     assert_eq!(s.params_total, text);
+}
+
+#[test]
+fn glm5_2_shares_indexers_and_caches_their_keys_where_they_run() {
+    let glm5 = read("zai-org__GLM-5.json");
+    let glm52 = read("zai-org__GLM-5.2.json");
+    // "744B" (GLM-5 model card). Its "40B active" is not compared: the
+    // reader counts 41.8B with the embedding, 40.8B without.
+    assert_eq!((glm5.params_total + B / 2) / B, 744);
+    // indexer_types: full on layers 0, 1, 2 and every fourth from 6: 21
+    // layers; the other 57 reuse the selection and hold no indexer.
+    let indexed = |s: &vramfit_core::model::ModelSpec| {
+        s.attention
+            .iter()
+            .filter(|k| matches!(k, AttentionKind::SparseMla { .. }))
+            .count() as u64
+    };
+    assert_eq!((indexed(&glm5), indexed(&glm52)), (78, 21));
+    // One indexer: wq_b 32·128×2048, wk 128×6144, k_norm 2·128,
+    // weights_proj 32×6144.
+    let indexer = 32 * 128 * 2048 + 128 * 6144 + 2 * 128 + 32 * 6144;
+    assert_eq!(glm5.params_total - glm52.params_total, 57 * indexer);
+    // Per token: the latent (512 + 64) in every layer, the indexer's key
+    // (128) where it runs.
+    assert_eq!(glm5.kv_bytes_per_token(16_000), 2 * 78 * (576 + 128));
+    assert_eq!(glm52.kv_bytes_per_token(16_000), 2 * (78 * 576 + 21 * 128));
 }

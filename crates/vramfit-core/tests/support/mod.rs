@@ -78,4 +78,6 @@ pub const CURRENT: &[&str] = &[
     "nvidia__Gemma-4-26B-A4B-NVFP4.json",
     "XiaomiMiMo__MiMo-7B-Base.json",
     "XiaomiMiMo__MiMo-V2-Flash.json",
+    "zai-org__GLM-5.json",
+    "zai-org__GLM-5.2.json",
 ];

@@ -57,13 +57,31 @@ pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
             sink.linear(attn, "conv.out_proj", h, channels);
             sink.bias(bias, attn, "conv.out_proj.bias", h);
         }
-        LinearMixer::Lightning { heads, head_dim } => {
+        LinearMixer::Lightning {
+            heads,
+            head_dim,
+            block,
+        } => {
             let attn = Group::Attention;
             let width = mul(&[heads, head_dim]);
             sink.linear(attn, "self_attn.qkv_proj", mul(&[3, width]), h);
             sink.linear(attn, "self_attn.output_gate", width, h);
             sink.linear(attn, "self_attn.out_proj", h, width);
             sink.vector(Group::Norms, "self_attn.norm", width);
+            // The decay buffers `MiniMaxLightningAttention` registers (and
+            // a checkpoint saved by transformers stores): slope_rate H,
+            // query_decay and key_decay H×B, diagonal_decay H×B×B.
+            sink.vector(attn, "self_attn.slope_rate", heads);
+            sink.emit(attn, "self_attn.query_decay", heads, block, 1, false);
+            sink.emit(attn, "self_attn.key_decay", heads, block, 1, false);
+            sink.emit(
+                attn,
+                "self_attn.diagonal_decay",
+                mul(&[heads, block]),
+                block,
+                1,
+                false,
+            );
         }
     }
 }
