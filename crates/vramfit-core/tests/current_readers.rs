@@ -97,6 +97,8 @@ const STRUCTURAL: &[&str] = &[
     "XiaomiMiMo__MiMo-7B-Base.json",
     "zai-org__GLM-5.json",
     "zai-org__GLM-5.2.json",
+    "nvidia__Qwen3.6-35B-A3B-NVFP4.json",
+    "Qwen__Qwen3.5-397B-A17B.json",
 ];
 
 #[test]
@@ -249,4 +251,46 @@ fn glm5_2_shares_indexers_and_caches_their_keys_where_they_run() {
     // (128) where it runs.
     assert_eq!(glm5.kv_bytes_per_token(16_000), 2 * 78 * (576 + 128));
     assert_eq!(glm52.kv_bytes_per_token(16_000), 2 * (78 * 576 + 21 * 128));
+}
+
+#[test]
+fn qwen3_5_counts_its_vision_encoder_and_mtp_layer_apart() {
+    let s = read("Qwen__Qwen3.5-397B-A17B.json");
+    // "397B total, 17B activated": the text model and the vision encoder
+    // (Qwen3-VL's without DeepStack mergers); the MTP layer is apart.
+    let v = s.vision.as_ref().expect("vision encoder counted");
+    assert_eq!(v.layers, 27);
+    assert_eq!((s.checkpoint.params + B / 2) / B, 397);
+    assert_eq!((s.params_active + B / 2) / B, 17);
+    // One MTP step: a gated-attention layer with experts, fc 2H → H and
+    // three norms, the model's embedding and head.
+    let h = s.hidden_size;
+    assert!(s.mtp_params > 2 * h * h + 3 * h);
+    assert!(s.mtp_params < s.params_total / 50);
+}
+
+#[test]
+fn qwen3_6_mixed_precision_quantizes_each_listed_module_in_its_format() {
+    // NVIDIA's ModelOpt MIXED_PRECISION export: experts, shared experts
+    // and the head in NVFP4, attention and DeltaNet projections in FP8;
+    // the rest (embedding, routers, DeltaNet b/a, vision) unquantized.
+    let s = read("nvidia__Qwen3.6-35B-A3B-NVFP4.json");
+    let q = s.quantization.as_ref().expect("quantization_config");
+    assert_eq!(q.groups.len(), 2);
+    assert_eq!(s.quantized_params.routed_experts, s.params.routed_experts);
+    // Shared experts, but not their sigmoid gate (1 × 2048 per layer).
+    assert_eq!(
+        s.quantized_params.shared_experts,
+        s.params.shared_experts - 40 * 2048
+    );
+    assert_eq!(s.quantized_params.lm_head, s.params.lm_head);
+    assert_eq!(
+        (s.quantized_params.embedding, s.quantized_params.router),
+        (0, 0)
+    );
+    // in_proj_b and in_proj_a (2 × 32 × 2048 per DeltaNet layer) stay
+    // bf16, like the norms, convolutions and scalars.
+    let a = s.params.attention - s.quantized_params.attention;
+    assert!(a >= 30 * 2 * 32 * 2048, "{a}");
+    assert!(a < s.params.attention / 20, "{a}");
 }

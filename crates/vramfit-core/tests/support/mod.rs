@@ -80,4 +80,6 @@ pub const CURRENT: &[&str] = &[
     "XiaomiMiMo__MiMo-V2-Flash.json",
     "zai-org__GLM-5.json",
     "zai-org__GLM-5.2.json",
+    "nvidia__Qwen3.6-35B-A3B-NVFP4.json",
+    "Qwen__Qwen3.5-397B-A17B.json",
 ];

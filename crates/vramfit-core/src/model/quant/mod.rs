@@ -62,8 +62,9 @@ pub struct Quantization {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QuantGroup {
     /// Module names, `re:` patterns or class names (`"Linear"`; `"Experts"`
-    /// for every routed expert) this format applies to; `["Linear"]` for
-    /// methods without groups.
+    /// for every routed expert; `"prefix:<module>"` for a module and all
+    /// under it) this format applies to; `["Linear"]` for methods without
+    /// groups.
     pub targets: Vec<String>,
     pub scheme: QuantScheme,
     /// Bytes of activation scales (and their zero points or global scales)

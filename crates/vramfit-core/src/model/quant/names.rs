@@ -134,7 +134,9 @@ impl Naming {
                     _ => m.replace("shared_experts.", "shared_expert."),
                 })
             }
-            "qwen2_moe" | "qwen3_next" => swap("mlp.shared_experts.", "mlp.shared_expert."),
+            "qwen2_moe" | "qwen3_next" | "qwen3_5_moe_text" => {
+                swap("mlp.shared_experts.", "mlp.shared_expert.")
+            }
             // Gemma-4: experts and router sit beside the MLP.
             "gemma4_text" => match module {
                 "mlp.gate" => Some("router.proj".to_string()),
