@@ -4,8 +4,10 @@
 
 mod support;
 
-use support::{check, read, Expect, Published, B};
-use vramfit_core::model::{AttentionKind, Family};
+use support::{check, fixture, read, Expect, Published, B};
+use vramfit_core::model::{
+    parse_config, parse_config_approximate, AttentionKind, ConfigErrorKind, Family,
+};
 
 fn cases() -> Vec<(&'static str, Expect)> {
     use Published::Rounded;
@@ -99,6 +101,9 @@ const STRUCTURAL: &[&str] = &[
     "zai-org__GLM-5.2.json",
     "nvidia__Qwen3.6-35B-A3B-NVFP4.json",
     "Qwen__Qwen3.5-397B-A17B.json",
+    "moonshotai__Kimi-K3.json",
+    "stepfun-ai__Step-3.7-Flash.json",
+    "MiniMaxAI__MiniMax-M3.json",
 ];
 
 #[test]
@@ -293,4 +298,25 @@ fn qwen3_6_mixed_precision_quantizes_each_listed_module_in_its_format() {
     let a = s.params.attention - s.quantized_params.attention;
     assert!(a >= 30 * 2 * 32 * 2048, "{a}");
     assert!(a < s.params.attention / 20, "{a}");
+}
+
+#[test]
+fn architectures_not_derived_are_refused_with_their_reason() {
+    // Kimi-K3 (a kimi_linear text model in a kimi_k3 wrapper), Step-3.7
+    // and MiniMax-M3: refused by name and reason, and not read
+    // approximately either.
+    for (file, model_type) in [
+        ("moonshotai__Kimi-K3.json", "kimi_k3"),
+        ("stepfun-ai__Step-3.7-Flash.json", "step3p7"),
+        ("MiniMaxAI__MiniMax-M3.json", "minimax_m3"),
+    ] {
+        let text = fixture(file);
+        let e = parse_config(&text).expect_err(file);
+        assert!(
+            matches!(&e.kind, ConfigErrorKind::Unsupported { .. }),
+            "{file}: {e}"
+        );
+        assert!(e.to_string().contains(model_type), "{file}: {e}");
+        assert!(parse_config_approximate(&text).is_err(), "{file}");
+    }
 }

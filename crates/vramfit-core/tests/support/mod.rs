@@ -82,4 +82,7 @@ pub const CURRENT: &[&str] = &[
     "zai-org__GLM-5.2.json",
     "nvidia__Qwen3.6-35B-A3B-NVFP4.json",
     "Qwen__Qwen3.5-397B-A17B.json",
+    "moonshotai__Kimi-K3.json",
+    "stepfun-ai__Step-3.7-Flash.json",
+    "MiniMaxAI__MiniMax-M3.json",
 ];
