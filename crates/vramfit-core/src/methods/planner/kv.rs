@@ -190,4 +190,21 @@ mod tests {
         assert_eq!(kv_per_gpu(&d, &layout(4_096, 1, 1, 2)), want);
         assert_eq!(kv_per_gpu(&d, &layout(4_096, 1, 8, 2)), want);
     }
+
+    #[test]
+    fn sparse_mla_adds_the_indexer_key_and_layer_widths_apply() {
+        let sparse = AttentionKind::SparseMla {
+            latent: 576,
+            index: 128,
+        };
+        let d = dims(vec![sparse; 2], 16);
+        assert_eq!(
+            kv_per_gpu(&d, &layout(4_096, 1, 8, 2)),
+            2 * (576 + 128) * 4_096 * 2
+        );
+        // Per-layer key + value widths (keys 192 and values 128 wide).
+        let mut d = dims(vec![AttentionKind::Full; 2], 1);
+        d.kv_dims_by_layer = Some(std::borrow::Cow::Owned(vec![320, 320]));
+        assert_eq!(kv_per_gpu(&d, &layout(1_024, 1, 1, 2)), 2 * 320 * 1_024 * 2);
+    }
 }
