@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table size
+.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table llamacpp-table vllm-table size
 
 setup:
 	@scripts/setup.sh
@@ -48,6 +48,16 @@ bench-browser: setup
 # The allocator's validation table (README): predicted vs measured.
 allocator-table:
 	cargo run -q -p vramfit-core --example allocator_table
+
+# The llamacpp method's validation table (README): GGUF sizes llama.cpp
+# printed vs predicted.
+llamacpp-table:
+	cargo run -q -p vramfit-core --example llamacpp_table
+
+# The vllm method's validation table (README): vLLM 0.19 start-up logs
+# (weights, peak, non-torch, KV memory and tokens) against the prediction.
+vllm-table:
+	cargo run -q -p vramfit-core --example vllm_table
 
 # On a machine with a CUDA GPU and torch, transformers, peft installed:
 # measure the grid of bench/grid.py and append the rows that the

@@ -340,6 +340,21 @@ fn config_error(e: &ConfigError) -> String {
             format!("it describes something vramfit does not model ({reason}).")
         }
         ConfigErrorKind::OutOfRange { key, value } => format!("{key} = {value} is out of range."),
+        ConfigErrorKind::UnknownModelType {
+            model_type,
+            architecture,
+        } => match (model_type, architecture) {
+            (Some(t), _) => format!(
+                "model type “{t}” is not one vramfit reads exactly, so it is not estimated."
+            ),
+            (None, Some(a)) => format!(
+                "it has no model_type and architecture “{a}” is not one vramfit reads exactly."
+            ),
+            (None, None) => "it names no model_type, so its layout is unknown.".into(),
+        },
+        ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
+            "key {key} describes layers in a way the {model_type} reader does not know, so it is not estimated."
+        ),
     }
 }
 

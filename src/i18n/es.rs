@@ -359,6 +359,21 @@ fn config_error(e: &ConfigError) -> String {
         ConfigErrorKind::OutOfRange { key, value } => {
             format!("{key} = {value} está fuera de rango.")
         }
+        ConfigErrorKind::UnknownModelType {
+            model_type,
+            architecture,
+        } => match (model_type, architecture) {
+            (Some(t), _) => format!(
+                "vramfit no lee exactamente el tipo de modelo «{t}», así que no lo estima."
+            ),
+            (None, Some(a)) => format!(
+                "no tiene model_type y vramfit no lee exactamente la arquitectura «{a}»."
+            ),
+            (None, None) => "no indica model_type, así que su estructura es desconocida.".into(),
+        },
+        ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
+            "la clave {key} describe las capas de una forma que el lector de {model_type} no conoce, así que no se estima."
+        ),
     }
 }
 

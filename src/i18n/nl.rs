@@ -355,6 +355,21 @@ fn config_error(e: &ConfigError) -> String {
         ConfigErrorKind::OutOfRange { key, value } => {
             format!("{key} = {value} valt buiten het bereik.")
         }
+        ConfigErrorKind::UnknownModelType {
+            model_type,
+            architecture,
+        } => match (model_type, architecture) {
+            (Some(t), _) => format!(
+                "vramfit leest modeltype “{t}” niet exact, dus het wordt niet geschat."
+            ),
+            (None, Some(a)) => format!(
+                "het heeft geen model_type en vramfit leest architectuur “{a}” niet exact."
+            ),
+            (None, None) => "het noemt geen model_type, dus de opbouw is onbekend.".into(),
+        },
+        ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
+            "sleutel {key} beschrijft de lagen op een manier die de {model_type}-lezer niet kent, dus het wordt niet geschat."
+        ),
     }
 }
 

@@ -17,16 +17,20 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
 };
 
 /**
  * Serves dist/ on a free loopback port; resolves to { url, close }.
  * `routes` maps a path prefix (`/hub/`) to a request handler, for fixture
  * servers that must share the page's origin (its Content-Security-Policy
- * allows 'self' and the real Hub only).
+ * allows 'self' and the real Hub only). `root(req)` names the folder to
+ * serve for each request (dist/ unless told: a test may switch releases),
+ * or `null` for no answer at all (a host that is down).
  */
-export async function serveDist({ routes = {} } = {}) {
-  await stat(join(DIST, 'index.html')).catch(() => {
+export async function serveDist({ routes = {}, root = () => DIST } = {}) {
+  await stat(join(root() ?? DIST, 'index.html')).catch(() => {
     throw new Error('dist/index.html is missing: run `make build` (trunk build --release) first');
   });
   const server = createServer(async (req, res) => {
@@ -35,9 +39,14 @@ export async function serveDist({ routes = {} } = {}) {
       routes[prefix](req, res);
       return;
     }
+    const dir = root(req);
+    if (!dir) {
+      req.socket.destroy();
+      return;
+    }
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const file = join(DIST, path.endsWith('/') ? `${path}index.html` : path);
-    if (!file.startsWith(DIST)) {
+    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
+    if (!file.startsWith(dir)) {
       res.writeHead(403).end();
       return;
     }
@@ -51,7 +60,15 @@ export async function serveDist({ routes = {} } = {}) {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => {
+      const closed = new Promise((ok) => server.close(ok));
+      // A service worker's keep-alive connections would hold the server.
+      server.closeAllConnections();
+      return closed;
+    },
+  };
 }
 
 /**
@@ -75,21 +92,24 @@ export function useServerAndBrowser(ready, options = {}) {
 
 /** Headless Debian Chromium with the flags this environment needs. */
 export function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch(CHROMIUM);
 }
+
+/** The launch options of `launchBrowser` (also for a persistent profile). */
+export const CHROMIUM = {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-quic',
+  ],
+};
 
 /**
  * A new page on the app, waiting until the first result is on screen.
@@ -129,4 +149,46 @@ export async function exportJson(page) {
     page.getByTestId('export-json').click(),
   ]);
   return { download, doc: JSON.parse(await readFile(await download.path(), 'utf8')) };
+}
+
+/** Waits until the service worker controls `page` (boot.js registers it). */
+export async function waitForWorker(page) {
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, {
+    timeout: 30_000,
+  });
+}
+
+/** Every cache of the page's origin: `{ name: [url, ...] }`, urls sorted. */
+export function pageCaches(page) {
+  return page.evaluate(async () => {
+    const out = {};
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      out[name] = (await cache.keys()).map((r) => r.url).sort();
+    }
+    return out;
+  });
+}
+
+/** The release dist/sw.js was written for: `{ id, files }`. */
+export async function builtRelease(dir = DIST) {
+  const source = await readFile(join(dir, 'sw.js'), 'utf8');
+  const id = source.match(/^ {2}id: "([0-9a-f]{16})",$/m)?.[1];
+  const files = [...source.matchAll(/^ {4}(\[".*"\]),$/gm)].map((m) => JSON.parse(m[1]));
+  return { id, files };
+}
+
+/** The URLs a release's cache holds (the HTML under the site's root). */
+export const cachedUrls = (base, files) =>
+  files.map(([path]) => (path === 'index.html' ? base : new URL(path, base).href)).sort();
+
+/** Waits until a new release's worker is installed and waiting. */
+export async function waitForWaitingWorker(page, timeout = 30_000) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const state = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state);
+    if (state === 'installed') return;
+    if (Date.now() > until) throw new Error(`no waiting worker after ${timeout} ms`);
+    await page.waitForTimeout(100);
+  }
 }

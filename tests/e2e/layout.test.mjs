@@ -2,7 +2,7 @@
 // keyboard, the page policy, and no network request nobody asked for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, useServerAndBrowser } from './helpers.mjs';
+import { openApp, useServerAndBrowser, waitForWorker } from './helpers.mjs';
 
 let server;
 let browser;
@@ -124,6 +124,8 @@ test('the page policy holds and nothing is fetched that nobody asked for', async
   await page.getByTestId('gpu-select').fill('A100');
   await page.getByTestId('export-json').click();
   await page.waitForTimeout(200);
+  // The offline worker (sw.js, from the site itself) runs under the policy.
+  await waitForWorker(page);
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
   const origin = new URL(server.url).origin;

@@ -122,6 +122,72 @@ const FILES: &[(&str, &str, &str)] = &[
     ),
     config!("openai-community/gpt2", "openai-community__gpt2.json"),
     config!("allenai/OLMo-2-1124-7B", "allenai__OLMo-2-1124-7B.json"),
+    // Models of the vLLM 0.19 start-up logs (data/engines/vllm-0.19-h100.csv).
+    config!(
+        "codellama/CodeLlama-7b-hf",
+        "codellama__CodeLlama-7b-hf.json"
+    ),
+    config!(
+        "deepseek-ai/DeepSeek-V2-Lite-Chat",
+        "deepseek-ai__DeepSeek-V2-Lite-Chat.json"
+    ),
+    config!(
+        "RedHatAI/Qwen2.5-7B-Instruct-FP8-dynamic",
+        "RedHatAI__Qwen2.5-7B-Instruct-FP8-dynamic.json"
+    ),
+    config!("google/gemma-3-4b-it", "google__gemma-3-4b-it.json"),
+    config!("google/gemma-3-12b-it", "google__gemma-3-12b-it.json"),
+    config!("google/gemma-3-27b-it", "google__gemma-3-27b-it.json"),
+    config!("google/gemma-7b", "google__gemma-7b.json"),
+    config!(
+        "ibm-granite/granite-3.1-2b-instruct",
+        "ibm-granite__granite-3.1-2b-instruct.json"
+    ),
+    config!(
+        "ibm-granite/granite-3.1-8b-instruct",
+        "ibm-granite__granite-3.1-8b-instruct.json"
+    ),
+    config!(
+        "ibm-granite/granite-3.3-8b-instruct",
+        "ibm-granite__granite-3.3-8b-instruct.json"
+    ),
+    config!(
+        "ibm-granite/granite-vision-3.3-2b",
+        "ibm-granite__granite-vision-3.3-2b.json"
+    ),
+    config!(
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "meta-llama__Llama-3.1-8B-Instruct.json"
+    ),
+    config!("microsoft/phi-2", "microsoft__phi-2.json"),
+    config!("microsoft/phi-4", "microsoft__phi-4.json"),
+    config!(
+        "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
+        "mistralai__Mistral-Small-3.1-24B-Instruct-2503.json"
+    ),
+    config!(
+        "mistralai/Mixtral-8x7B-Instruct-v0.1",
+        "mistralai__Mixtral-8x7B-Instruct-v0.1.json"
+    ),
+    config!("moonshotai/Kimi-Dev-72B", "moonshotai__Kimi-Dev-72B.json"),
+    config!(
+        "moonshotai/Kimi-VL-A3B-Instruct",
+        "moonshotai__Kimi-VL-A3B-Instruct.json"
+    ),
+    config!("Qwen/Qwen1.5-MoE-A2.7B", "Qwen__Qwen1.5-MoE-A2.7B.json"),
+    config!("Qwen/Qwen2.5-7B-Instruct", "Qwen__Qwen2.5-7B-Instruct.json"),
+    config!(
+        "Qwen/Qwen2.5-72B-Instruct",
+        "Qwen__Qwen2.5-72B-Instruct.json"
+    ),
+    config!(
+        "RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16",
+        "RedHatAI__Meta-Llama-3.1-8B-Instruct-quantized.w4a16.json"
+    ),
+    config!(
+        "RedHatAI/Mistral-Small-3.1-24B-Instruct-2503-quantized.w8a8",
+        "RedHatAI__Mistral-Small-3.1-24B-Instruct-2503-quantized.w8a8.json"
+    ),
 ];
 
 /// Where a config's text was copied from: its row of `SOURCES.md`, each

@@ -5,10 +5,12 @@
 pub mod allocator;
 pub mod dense;
 pub mod lesson;
+pub mod llamacpp;
 pub mod planner;
 pub mod quick;
 pub mod range;
 pub mod scope;
+pub mod vllm;
 
 use crate::scenario::{Field, Mode, Scenario, ScenarioError};
 use crate::verdict::Verdict;

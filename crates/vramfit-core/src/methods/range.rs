@@ -81,7 +81,7 @@
 //! ```
 
 use crate::methods::{MethodId, MethodResult, OutOfScope};
-use crate::model::{AttentionKind, Family, FfnKind, ModelSpec};
+use crate::model::{AttentionKind, FfnKind, ModelSpec};
 use crate::scenario::{Mode, Scenario, WeightFormat};
 use crate::units::{bytes_for_bits, percent_of, saturate, sum, GB};
 
@@ -231,55 +231,6 @@ pub fn frozen_weights_bytes(spec: &ModelSpec, mode: Mode) -> u64 {
     }
 }
 
-/// How a family stores the projections that adapters attach to (the
-/// module layout of its `transformers` modeling code). Llama's layout
-/// unless listed: separate `q, k, v, o`, gated MLP `gate, up, down`.
-#[derive(Debug, Clone, Copy)]
-struct Layout {
-    /// q, k and v are one matrix (Phi-3 `qkv_proj`, GPT-2 `c_attn`).
-    fused_qkv: bool,
-    /// The query projection also yields an output gate, doubling its width
-    /// (Qwen3-Next).
-    gated_query: bool,
-    /// The MLP has a gate (`gate, up, down`) rather than `up, down`
-    /// (GPT-2, Nemotron-H).
-    gated_mlp: bool,
-    /// gate and up are one matrix (Phi-3 `gate_up_proj`).
-    fused_gate_up: bool,
-}
-
-impl Layout {
-    fn of(family: Family) -> Layout {
-        let llama = Layout {
-            fused_qkv: false,
-            gated_query: false,
-            gated_mlp: true,
-            fused_gate_up: false,
-        };
-        match family {
-            Family::Phi3 => Layout {
-                fused_qkv: true,
-                fused_gate_up: true,
-                ..llama
-            },
-            Family::Gpt2 => Layout {
-                fused_qkv: true,
-                gated_mlp: false,
-                ..llama
-            },
-            Family::NemotronH => Layout {
-                gated_mlp: false,
-                ..llama
-            },
-            Family::Qwen3Next => Layout {
-                gated_query: true,
-                ..llama
-            },
-            _ => llama,
-        }
-    }
-}
-
 /// Parameters of one rank-`r` adapter on an `input → output` projection:
 /// `A` is `r × input`, `B` is `output × r`, so `r × (input + output)`.
 fn adapter(rank: u64, input: u64, output: u64) -> u128 {
@@ -294,10 +245,14 @@ fn adapter(rank: u64, input: u64, output: u64) -> u128 {
 ///        kv_a: H → r_kv + d_rope, kv_b: r_kv → H_q·(d_nope + d_v), o: H_q·d_v → H
 /// linear / state-space, none:  0
 /// ```
-fn attention_adapter_params(spec: &ModelSpec, kind: AttentionKind, rank: u64) -> u128 {
+fn attention_adapter_params(spec: &ModelSpec, i: usize, kind: AttentionKind, rank: u64) -> u128 {
     let h = spec.hidden_size;
+    let kv_heads = match &spec.kv_heads_by_layer {
+        Some(by_layer) => by_layer.get(i).copied().unwrap_or(0),
+        None => spec.num_kv_heads,
+    };
     let heads = spec.num_attention_heads;
-    let layout = Layout::of(spec.family);
+    let layout = spec.projections;
     match kind {
         AttentionKind::Full
         | AttentionKind::SlidingWindow { .. }
@@ -305,7 +260,7 @@ fn attention_adapter_params(spec: &ModelSpec, kind: AttentionKind, rank: u64) ->
             let heads_width = heads.saturating_mul(spec.head_dim);
             let gate = if layout.gated_query { 2 } else { 1 };
             let q = heads_width.saturating_mul(gate);
-            let kv = spec.num_kv_heads.saturating_mul(spec.head_dim);
+            let kv = kv_heads.saturating_mul(spec.head_dim);
             let qkv = if layout.fused_qkv {
                 adapter(rank, h, q.saturating_add(kv.saturating_mul(2)))
             } else {
@@ -334,10 +289,9 @@ fn attention_adapter_params(spec: &ModelSpec, kind: AttentionKind, rank: u64) ->
 /// Adapter parameters on one dense MLP of width `I`:
 /// `gate, up: H → I, down: I → H`, so `3 × r × (H + I)`; `2 × r × (H + I)`
 /// without a gate; `r × (H + 2I) + r × (I + H)` with gate and up fused.
-fn mlp_adapter_params(spec: &ModelSpec, rank: u64) -> u128 {
+fn mlp_adapter_params(spec: &ModelSpec, width: u64, rank: u64) -> u128 {
     let h = spec.hidden_size;
-    let width = spec.intermediate_size.unwrap_or(0);
-    let layout = Layout::of(spec.family);
+    let layout = spec.projections;
     if !layout.gated_mlp {
         2 * adapter(rank, h, width)
     } else if layout.fused_gate_up {
@@ -356,18 +310,21 @@ fn mlp_adapter_params(spec: &ModelSpec, rank: u64) -> u128 {
 /// mixture-of-experts models). The rank is the scenario's (default 16).
 pub fn adapter_params(spec: &ModelSpec, rank: u64) -> u64 {
     let with_mlp = spec.moe.is_none();
-    let total = spec
-        .attention
-        .iter()
-        .zip(&spec.ffn)
-        .fold(0u128, |acc, (attention, ffn)| {
+    let width = |i: usize| match &spec.ffn_width_by_layer {
+        Some(widths) => widths.get(i).copied().unwrap_or(0),
+        None => spec.intermediate_size.unwrap_or(0),
+    };
+    let total = spec.attention.iter().zip(&spec.ffn).enumerate().fold(
+        0u128,
+        |acc, (i, (attention, ffn))| {
             let mlp = match (with_mlp, ffn) {
-                (true, FfnKind::Dense) => mlp_adapter_params(spec, rank),
+                (true, FfnKind::Dense) => mlp_adapter_params(spec, width(i), rank),
                 _ => 0,
             };
-            acc.saturating_add(attention_adapter_params(spec, *attention, rank))
+            acc.saturating_add(attention_adapter_params(spec, i, *attention, rank))
                 .saturating_add(mlp)
-        });
+        },
+    );
     saturate(total)
 }
 

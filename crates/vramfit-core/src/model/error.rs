@@ -34,7 +34,8 @@ pub enum ConfigErrorKind {
     MissingKeys { keys: Vec<String> },
     /// A key holds a value of the wrong JSON type (a string where a number
     /// is expected, ...). `expected` is one of `"integer"`, `"boolean"`,
-    /// `"string"`, `"list of integers"`, `"list of strings"`, `"object"`.
+    /// `"string"`, `"number"`, `"list of integers"`, `"list of strings"`,
+    /// `"list of objects"`, `"object"`.
     WrongType { key: String, expected: &'static str },
     /// Keys that cannot all be true at once.
     Contradictory { keys: Vec<String>, reason: String },
@@ -44,6 +45,17 @@ pub enum ConfigErrorKind {
     /// A number outside the accepted range (zero, negative, fractional or
     /// absurdly large). `value` is the value as written.
     OutOfRange { key: String, value: String },
+    /// No reader follows this model type's `transformers` code, so its
+    /// tensors cannot be counted exactly. `model_type` and `architecture`
+    /// are as written (either may be absent).
+    UnknownModelType {
+        model_type: Option<String>,
+        architecture: Option<String>,
+    },
+    /// A per-layer key (a list with one entry per layer, or naming layers)
+    /// that the reader of this model type does not know: it could make
+    /// layers differ in ways the count would miss.
+    UnknownLayerPattern { key: String, model_type: String },
 }
 
 impl ConfigError {
@@ -73,6 +85,13 @@ impl ConfigError {
         Self::new(ConfigErrorKind::Unsupported { reason })
     }
 
+    pub(crate) fn unknown_model_type(model_type: Option<&str>, architecture: Option<&str>) -> Self {
+        Self::new(ConfigErrorKind::UnknownModelType {
+            model_type: model_type.map(str::to_string),
+            architecture: architecture.map(str::to_string),
+        })
+    }
+
     pub(crate) fn out_of_range(key: &str, value: impl fmt::Display) -> Self {
         Self::new(ConfigErrorKind::OutOfRange {
             key: key.to_string(),
@@ -86,9 +105,13 @@ impl ConfigError {
             ConfigErrorKind::MissingKeys { keys } | ConfigErrorKind::Contradictory { keys, .. } => {
                 keys.iter().map(String::as_str).collect()
             }
-            ConfigErrorKind::WrongType { key, .. } | ConfigErrorKind::OutOfRange { key, .. } => {
-                vec![key.as_str()]
-            }
+            ConfigErrorKind::WrongType { key, .. }
+            | ConfigErrorKind::OutOfRange { key, .. }
+            | ConfigErrorKind::UnknownLayerPattern { key, .. } => vec![key.as_str()],
+            ConfigErrorKind::UnknownModelType { model_type, .. } => match model_type {
+                Some(_) => vec!["model_type"],
+                None => vec!["architectures"],
+            },
             _ => Vec::new(),
         }
     }
@@ -129,6 +152,29 @@ impl fmt::Display for ConfigError {
             ConfigErrorKind::OutOfRange { key, value } => {
                 write!(f, "key {key} has an out-of-range value: {value}")
             }
+            ConfigErrorKind::UnknownModelType {
+                model_type,
+                architecture,
+            } => match (model_type, architecture) {
+                (Some(t), _) => write!(
+                    f,
+                    "model type \"{t}\" is not one vramfit reads exactly, so it is not read"
+                ),
+                (None, Some(a)) => write!(
+                    f,
+                    "config.json has no model_type and architecture \"{a}\" is not one \
+                     vramfit reads exactly"
+                ),
+                (None, None) => write!(
+                    f,
+                    "config.json names no model_type (nor architectures), so its layout is unknown"
+                ),
+            },
+            ConfigErrorKind::UnknownLayerPattern { key, model_type } => write!(
+                f,
+                "key {key} describes layers in a way the {model_type} reader does not know, \
+                 so it is not read"
+            ),
         }
     }
 }

@@ -9,9 +9,6 @@ use std::cell::RefCell;
 /// written as a float holds exactly.
 const MAX_JSON_INTEGER: u64 = 1 << 53;
 
-/// Keys under which multimodal wrappers nest their text model.
-const TEXT_SCOPES: [&str; 3] = ["text_config", "llm_config", "language_config"];
-
 /// Python's `json.dumps` writes the non-standard tokens `NaN`, `Infinity`
 /// and `-Infinity` (seen in real configs, e.g. `"time_step_limit": [0.0,
 /// Infinity]`). Outside string literals they become `null`, padded with
@@ -92,34 +89,55 @@ pub(crate) fn parse_object(text: &str) -> Result<Map<String, Value>, ConfigError
 }
 
 /// Typed, read-only lookups in a config: a key is looked up first in the
-/// nested text model (`text_config`, `llm_config` or `language_config`),
-/// then in the outer object. A `null` value counts as absent.
+/// nested text model (a multimodal wrapper's `text_config`), then in the
+/// outer object. A `null` value counts as absent.
 pub(crate) struct Reader<'a> {
     inner: Option<&'a Map<String, Value>>,
     outer: &'a Map<String, Value>,
-    /// Values the family's config class uses for absent keys.
+    /// Values the config class uses for absent keys.
     defaults: &'static [(&'static str, u64)],
+    /// Values the config class uses for absent sizes, applied only to a
+    /// nested text model (multimodal checkpoints write few of them).
+    nested_defaults: &'static [(&'static str, u64)],
     /// Keys whose value came from `defaults`.
     used_defaults: RefCell<Vec<String>>,
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(outer: &'a Map<String, Value>) -> Self {
-        let inner = TEXT_SCOPES
-            .iter()
-            .find_map(|k| outer.get(*k).and_then(Value::as_object));
+    /// Uses `defaults` for keys that are absent (not merely `null`), and
+    /// `nested` too when the text model is nested.
+    pub(crate) fn with_defaults(
+        &self,
+        defaults: &'static [(&'static str, u64)],
+        nested: &'static [(&'static str, u64)],
+    ) -> Reader<'a> {
         Reader {
-            inner,
-            outer,
-            defaults: &[],
+            inner: self.inner,
+            outer: self.outer,
+            defaults,
+            nested_defaults: nested,
             used_defaults: RefCell::new(Vec::new()),
         }
     }
 
-    /// Uses `defaults` for keys that are absent (not merely `null`).
-    pub(crate) fn with_defaults(mut self, defaults: &'static [(&'static str, u64)]) -> Self {
-        self.defaults = defaults;
-        self
+    /// A reader of `inner` as the text model, `outer` as the wrapper.
+    pub(crate) fn nested_in(
+        outer: &'a Map<String, Value>,
+        inner: Option<&'a Map<String, Value>>,
+    ) -> Reader<'a> {
+        Reader {
+            inner,
+            outer,
+            defaults: &[],
+            nested_defaults: &[],
+            used_defaults: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The key/value pairs in the text model's scope: the nested object's,
+    /// else the outer one's.
+    pub(crate) fn scope(&self) -> &'a Map<String, Value> {
+        self.inner.unwrap_or(self.outer)
     }
 
     /// Keys whose value came from the family defaults, in reading order.
@@ -136,7 +154,15 @@ impl<'a> Reader<'a> {
         if keys.iter().any(written) {
             return None;
         }
-        let (key, value) = self.defaults.iter().find(|(d, _)| keys.contains(d))?;
+        let nested: &[(&str, u64)] = match self.inner {
+            Some(_) => self.nested_defaults,
+            None => &[],
+        };
+        let (key, value) = self
+            .defaults
+            .iter()
+            .chain(nested)
+            .find(|(d, _)| keys.contains(d))?;
         let mut used = self.used_defaults.borrow_mut();
         if !used.iter().any(|u| u == key) {
             used.push(key.to_string());
@@ -189,6 +215,24 @@ impl<'a> Reader<'a> {
             }
         }
         Ok(self.default_for(keys))
+    }
+
+    /// A JSON number (integer or not), or `None` when absent.
+    pub(crate) fn number(&self, key: &str) -> Result<Option<f64>, ConfigError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(f) if f.is_finite() && f >= 0.0 => Ok(Some(f)),
+                _ => Err(ConfigError::out_of_range(key, n)),
+            },
+            Some(_) => Err(ConfigError::wrong_type(key, "number")),
+        }
+    }
+
+    /// Whether `key` is written (even as `null`) in the text scope or the
+    /// outer object.
+    pub(crate) fn written(&self, key: &str) -> bool {
+        self.inner.is_some_and(|m| m.contains_key(key)) || self.outer.contains_key(key)
     }
 
     /// A boolean, or `None` when absent.

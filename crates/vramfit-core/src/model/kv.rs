@@ -9,11 +9,13 @@
 //! MLA:             (r_kv + d_rope) · S
 //! linear / Mamba:  state (fixed, whatever S)
 //! none:            0
+//! (+ side state:   the state of a mixer beside attention, Falcon-H1)
 //!
 //! kv_cache = B · (Σ cached elements · b_kv + Σ state elements · b_model) / 8
 //! ```
 //!
-//! Symbols: `H_kv` key/value heads, `d` head dimension, `W` window, `C`
+//! Symbols: `H_kv` key/value heads of the layer (they differ per layer in
+//! Nemotron-NAS), `d` head dimension, `W` window, `C`
 //! chunk, `r_kv + d_rope` MLA latent width, `B` sequences, `b_kv` bits per
 //! cached element (the caller's KV format), `b_model` bits of the model
 //! dtype (recurrent state is kept at the model dtype). The factor 2 is one
@@ -67,9 +69,25 @@ impl AttentionKind {
 }
 
 impl ModelSpec {
-    /// `2 · H_kv · d`: K and V elements of one token in one attention layer.
-    fn kv_width(&self) -> u128 {
-        2 * self.num_kv_heads as u128 * self.head_dim as u128
+    /// `2 · H_kv · d`: K and V elements of one token in attention layer `i`
+    /// (`H_kv` of that layer where layers differ).
+    fn kv_width(&self, i: usize) -> u128 {
+        let heads = match &self.kv_heads_by_layer {
+            Some(by_layer) => by_layer.get(i).copied().unwrap_or(0),
+            None => self.num_kv_heads,
+        };
+        2 * heads as u128 * self.head_dim as u128
+    }
+
+    /// State elements one sequence keeps in layer `i` beside its cache of
+    /// tokens: its recurrent state, and that of a mixer running beside its
+    /// attention (Falcon-H1).
+    fn layer_state(&self, kind: AttentionKind) -> u128 {
+        let side = match kind {
+            AttentionKind::Linear { .. } | AttentionKind::None => 0,
+            _ => self.side_state as u128,
+        };
+        kind.state().saturating_add(side)
     }
 
     /// Bytes one more token of context adds to one sequence's cache, across
@@ -83,11 +101,13 @@ impl ModelSpec {
     /// once the context reaches its window, and linear / Mamba layers never
     /// grow. Use [`ModelSpec::kv_cache_bytes`] for a given context.
     pub fn kv_bytes_per_token(&self, kv_milli_bits: u64) -> u64 {
-        let kv_width = self.kv_width();
         let elements = self
             .attention
             .iter()
-            .fold(0u128, |acc, k| acc.saturating_add(k.token_width(kv_width)));
+            .enumerate()
+            .fold(0u128, |acc, (i, k)| {
+                acc.saturating_add(k.token_width(self.kv_width(i)))
+            });
         bytes_for_bits(saturate(elements), kv_milli_bits)
     }
 
@@ -97,16 +117,19 @@ impl ModelSpec {
     /// `context` and `batch`; saturates at `u64::MAX` instead of
     /// overflowing.
     pub fn kv_cache_bytes(&self, context: u64, batch: u64, kv_milli_bits: u64) -> u64 {
-        let kv_width = self.kv_width();
         let model_bits = self.dtype.milli_bits() as u128;
-        let per_sequence = self.attention.iter().fold(0u128, |acc, k| {
-            let cached = k
-                .token_width(kv_width)
-                .saturating_mul(k.cached_tokens(context))
-                .saturating_mul(kv_milli_bits as u128);
-            let state = k.state().saturating_mul(model_bits);
-            acc.saturating_add(cached).saturating_add(state)
-        });
+        let per_sequence = self
+            .attention
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (i, k)| {
+                let cached = k
+                    .token_width(self.kv_width(i))
+                    .saturating_mul(k.cached_tokens(context))
+                    .saturating_mul(kv_milli_bits as u128);
+                let state = self.layer_state(*k).saturating_mul(model_bits);
+                acc.saturating_add(cached).saturating_add(state)
+            });
         let milli_bits = per_sequence.saturating_mul(batch as u128);
         saturate(milli_bits.saturating_add(4_000) / 8_000)
     }

@@ -1,11 +1,13 @@
 //! What each layer is: its token mixer (which decides its cache) and its
-//! feed-forward part, read from whichever encoding the config uses.
+//! feed-forward part. Each reader builds the list of [`Block`]s from the
+//! encoding its config class uses (a list of layer types, a pattern
+//! string, a period, per-layer objects); [`plan`] turns it into the
+//! per-layer plan.
 
 use super::error::ConfigError;
-use super::family::Family;
 use super::json::Reader;
-use super::mixer::{self, LinearMixer};
-use super::shape::{Shape, LAYER_LISTS, LAYER_PATTERNS, MAX_DIM, MAX_LAYERS};
+use super::mixer::LinearMixer;
+use super::shape::{Shape, MAX_CONTEXT};
 use serde::Serialize;
 
 /// The attention (token mixer) of one layer, which decides what it caches.
@@ -22,10 +24,13 @@ pub enum AttentionKind {
     /// Multi-head latent attention; caches `latent` elements per token
     /// (`kv_lora_rank + qk_rope_head_dim`), once, not as K and V.
     Mla { latent: u64 },
-    /// Linear attention / state-space layer; keeps `state` elements per
-    /// sequence, whatever the context.
+    /// Linear attention, state-space or short-convolution layer; keeps
+    /// `state` elements per sequence, whatever the context.
     Linear { state: u64 },
-    /// No token mixer (a Nemotron-H MLP or MoE block); caches nothing.
+    /// No token mixer, or one that keeps nothing across tokens (a
+    /// Nemotron-H MLP block; a Nemotron-NAS layer whose attention is
+    /// skipped or replaced by a linear map; a Gemma-3n layer reading an
+    /// earlier layer's cache); caches nothing.
     None,
 }
 
@@ -33,12 +38,77 @@ pub enum AttentionKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FfnKind {
-    /// A dense MLP.
+    /// A dense MLP (or a single linear map replacing it).
     Dense,
     /// Routed experts (plus shared experts, if any).
     Moe,
     /// No feed-forward part (a Nemotron-H mixer block, Mamba).
     None,
+}
+
+/// A layer's token mixer as its config states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mixer {
+    Full,
+    Sliding,
+    Chunked,
+    /// The model's recurrent mixer ([`LinearMixer`]).
+    Linear,
+    /// A single `H × H` linear map in place of attention (Nemotron-NAS
+    /// `replace_with_linear`).
+    Replaced,
+    /// Attention that reads an earlier layer's keys and values (Gemma-3n's
+    /// KV-sharing layers): queries and output only, no cache of its own.
+    SharedKv,
+    None,
+}
+
+/// A layer's feed-forward part as the encoding states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// Every layer has one; MoE or dense by the MoE keys.
+    Auto,
+    Dense,
+    Moe,
+    /// A single `H × H` linear map in place of the MLP.
+    Replaced,
+    None,
+}
+
+/// One layer as a reader states it; `None` sizes are the model's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Block {
+    pub mixer: Mixer,
+    pub slot: Slot,
+    /// Key/value heads of this layer's attention.
+    pub kv_heads: Option<u64>,
+    /// Width of this layer's dense MLP.
+    pub width: Option<u64>,
+    /// Window of this layer's sliding attention.
+    pub window: Option<u64>,
+}
+
+impl Block {
+    pub(crate) const fn new(mixer: Mixer, slot: Slot) -> Block {
+        Block {
+            mixer,
+            slot,
+            kv_heads: None,
+            width: None,
+            window: None,
+        }
+    }
+}
+
+/// The sizes of one layer, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LayerShape {
+    pub mixer: Mixer,
+    pub kv_heads: u64,
+    /// Width of the dense MLP (0 without one).
+    pub ffn_width: u64,
+    /// The MLP is a single linear map.
+    pub ffn_replaced: bool,
 }
 
 /// The per-layer plan of a model.
@@ -47,57 +117,113 @@ pub(crate) struct Plan {
     pub attention: Vec<AttentionKind>,
     pub ffn: Vec<FfnKind>,
     pub mixer: Option<LinearMixer>,
+    pub layers: Vec<LayerShape>,
 }
 
-/// A layer's mixer before sizes are attached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mixer {
-    Full,
-    Sliding,
-    Chunked,
-    Linear,
-    None,
+impl Plan {
+    /// Each layer's dense MLP width (0 without one), when some dense layer
+    /// is not `intermediate` wide.
+    pub(crate) fn ffn_widths(&self, intermediate: Option<u64>) -> Option<Vec<u64>> {
+        let differs = self
+            .layers
+            .iter()
+            .zip(&self.ffn)
+            .any(|(l, f)| *f == FfnKind::Dense && Some(l.ffn_width) != intermediate);
+        differs.then(|| {
+            self.layers
+                .iter()
+                .zip(&self.ffn)
+                .map(|(l, f)| if *f == FfnKind::Dense { l.ffn_width } else { 0 })
+                .collect()
+        })
+    }
+
+    /// The key/value heads of the attention layers: `(shared, by_layer)`.
+    /// `shared` is the count every attention layer has (`model` when none
+    /// attends); when they differ it is the largest, and `by_layer` lists
+    /// each layer's (0 for a layer without attention).
+    pub(crate) fn kv_heads(&self, model: u64) -> (u64, Option<Vec<u64>>) {
+        let attends =
+            |l: &LayerShape| matches!(l.mixer, Mixer::Full | Mixer::Sliding | Mixer::Chunked);
+        let mut heads = self
+            .layers
+            .iter()
+            .filter(|l| attends(l))
+            .map(|l| l.kv_heads);
+        let Some(first) = heads.next() else {
+            return (model, None);
+        };
+        let (min, max) = heads.fold((first, first), |(lo, hi), h| (lo.min(h), hi.max(h)));
+        if min == max {
+            return (first, None);
+        }
+        let by_layer = self
+            .layers
+            .iter()
+            .map(|l| if attends(l) { l.kv_heads } else { 0 })
+            .collect();
+        (max, Some(by_layer))
+    }
 }
 
-/// A layer's feed-forward part as the encoding states it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    /// Every layer has one; MoE or dense by the MoE keys.
-    Auto,
-    Dense,
-    Moe,
-    None,
+/// Window and chunk sizes that turn a [`Mixer`] into an [`AttentionKind`].
+/// A window or chunk of `None`, or at least the model's context, is full
+/// attention.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Sizes {
+    pub window: Option<u64>,
+    pub chunk: Option<u64>,
 }
 
-/// A layer's mixer and feed-forward part.
-type Block = (Mixer, Slot);
-
-/// Builds the per-layer plan. `routes(i)` says whether layer `i` holds
-/// routed experts (`None` for a dense model).
+/// Builds the per-layer plan from one block per layer. `routes(i)` says
+/// whether layer `i` holds routed experts (`None` for a dense model);
+/// `list_key` names the encoding for a length error.
 pub(crate) fn plan(
-    r: &Reader,
     shape: &Shape,
+    blocks: Vec<Block>,
+    list_key: &'static str,
+    sizes: Sizes,
+    mixer: Option<LinearMixer>,
     routes: Option<&dyn Fn(u64) -> bool>,
 ) -> Result<Plan, ConfigError> {
-    let blocks = blocks(r, shape)?;
-    let mixer = match blocks.iter().any(|(m, _)| *m == Mixer::Linear) {
-        true => Some(mixer::read(r, shape.family, shape.hidden)?),
-        false => None,
-    };
-    let sizes = Sizes::read(r, &blocks)?;
-    let attention = blocks
-        .iter()
-        .map(|(m, _)| sizes.kind(*m, shape, mixer))
-        .collect::<Result<Vec<_>, _>>()?;
-    let ffn = blocks
-        .iter()
-        .enumerate()
-        .map(|(i, (_, slot))| ffn_kind(*slot, i as u64, routes))
-        .collect::<Result<Vec<_>, _>>()?;
+    check_length(list_key, blocks.len() as u64, shape.layers)?;
+    if blocks.iter().any(|b| b.mixer == Mixer::Linear) && mixer.is_none() {
+        return Err(ConfigError::unsupported(format!(
+            "{list_key} has recurrent layers but the config describes no recurrent mixer"
+        )));
+    }
+    if sizes.chunk.is_none() && blocks.iter().any(|b| b.mixer == Mixer::Chunked) {
+        return Err(ConfigError::missing(vec![
+            "attention_chunk_size".to_string()
+        ]));
+    }
+    let mut attention = Vec::with_capacity(blocks.len());
+    let mut ffn = Vec::with_capacity(blocks.len());
+    let mut layers = Vec::with_capacity(blocks.len());
+    for (i, b) in blocks.iter().enumerate() {
+        attention.push(kind(b, sizes, shape, mixer));
+        let f = ffn_kind(b.slot, i as u64, routes)?;
+        ffn.push(f);
+        let width = match (b.slot, f) {
+            (Slot::Replaced, _) => shape.hidden,
+            (_, FfnKind::Dense) => match b.width.or(shape.intermediate) {
+                Some(w) => w,
+                None => return Err(ConfigError::missing(vec!["intermediate_size".to_string()])),
+            },
+            _ => 0,
+        };
+        layers.push(LayerShape {
+            mixer: b.mixer,
+            kv_heads: b.kv_heads.unwrap_or(shape.kv_heads),
+            ffn_width: width,
+            ffn_replaced: b.slot == Slot::Replaced,
+        });
+    }
     Ok(Plan {
         attention,
         ffn,
         mixer,
+        layers,
     })
 }
 
@@ -108,89 +234,38 @@ fn ffn_kind(
 ) -> Result<FfnKind, ConfigError> {
     match (slot, routes) {
         (Slot::None, _) => Ok(FfnKind::None),
-        (Slot::Dense, _) => Ok(FfnKind::Dense),
+        (Slot::Dense | Slot::Replaced, _) => Ok(FfnKind::Dense),
         (Slot::Moe, Some(_)) => Ok(FfnKind::Moe),
-        (Slot::Moe, None) => Err(ConfigError::missing(vec!["n_routed_experts".to_string()])),
+        (Slot::Moe, None) => Err(ConfigError::missing(vec!["num_experts".to_string()])),
         (Slot::Auto, Some(routes)) if routes(i) => Ok(FfnKind::Moe),
         (Slot::Auto, _) => Ok(FfnKind::Dense),
     }
 }
 
-/// Window, chunk and latent sizes that turn a [`Mixer`] into an
-/// [`AttentionKind`].
-struct Sizes {
-    window: Option<u64>,
-    chunk: Option<u64>,
-}
-
-impl Sizes {
-    fn read(r: &Reader, blocks: &[Block]) -> Result<Sizes, ConfigError> {
-        let chunk = r.dim(&["attention_chunk_size"], 1 << 40)?;
-        if chunk.is_none() && blocks.iter().any(|(m, _)| *m == Mixer::Chunked) {
-            return Err(ConfigError::missing(vec![
-                "attention_chunk_size".to_string()
-            ]));
-        }
-        Ok(Sizes {
-            window: effective_window(r)?,
-            chunk,
-        })
-    }
-
-    /// A window or chunk of `null`, or at least the model's context, is
-    /// full attention.
-    fn kind(
-        &self,
-        mixer: Mixer,
-        shape: &Shape,
-        linear: Option<LinearMixer>,
-    ) -> Result<AttentionKind, ConfigError> {
-        let limited = |size: Option<u64>| size.filter(|s| shape.max_context.is_none_or(|c| *s < c));
-        let full = match shape.mla {
-            Some(mla) => AttentionKind::Mla {
-                latent: mla.latent(),
-            },
-            None => AttentionKind::Full,
-        };
-        Ok(match mixer {
-            Mixer::Full => full,
-            Mixer::Sliding => limited(self.window)
-                .map(|window| AttentionKind::SlidingWindow { window })
-                .unwrap_or(full),
-            Mixer::Chunked => limited(self.chunk)
-                .map(|chunk| AttentionKind::Chunked { chunk })
-                .unwrap_or(full),
-            Mixer::Linear => AttentionKind::Linear {
-                state: linear.map(|m| m.state_elements()).unwrap_or(0),
-            },
-            Mixer::None => AttentionKind::None,
-        })
-    }
-}
-
-/// `sliding_window` (or `sliding_window_size`), unless `use_sliding_window`
-/// is false (Qwen2/Qwen3 keep a window value they do not use).
-fn effective_window(r: &Reader) -> Result<Option<u64>, ConfigError> {
-    if r.flag("use_sliding_window")? == Some(false) {
-        return Ok(None);
-    }
-    r.dim(&["sliding_window", "sliding_window_size"], 1 << 40)
-}
-
-/// One `(mixer, feed-forward)` entry per layer.
-fn blocks(r: &Reader, shape: &Shape) -> Result<Vec<Block>, ConfigError> {
-    let n = shape.layers;
-    let blocks = match explicit_blocks(r, shape)? {
-        Some((key, blocks)) => {
-            check_length(key, blocks.len() as u64, n)?;
-            blocks
-        }
-        None => derived_blocks(r, shape)?,
+fn kind(b: &Block, sizes: Sizes, shape: &Shape, linear: Option<LinearMixer>) -> AttentionKind {
+    let limited = |size: Option<u64>| size.filter(|s| shape.max_context.is_none_or(|c| *s < c));
+    let full = match shape.mla {
+        Some(mla) => AttentionKind::Mla {
+            latent: mla.latent(),
+        },
+        None => AttentionKind::Full,
     };
-    Ok(blocks)
+    match b.mixer {
+        Mixer::Full => full,
+        Mixer::Sliding => limited(b.window.or(sizes.window))
+            .map(|window| AttentionKind::SlidingWindow { window })
+            .unwrap_or(full),
+        Mixer::Chunked => limited(sizes.chunk)
+            .map(|chunk| AttentionKind::Chunked { chunk })
+            .unwrap_or(full),
+        Mixer::Linear => AttentionKind::Linear {
+            state: linear.map(|m| m.state_elements()).unwrap_or(0),
+        },
+        Mixer::Replaced | Mixer::SharedKv | Mixer::None => AttentionKind::None,
+    }
 }
 
-fn check_length(key: &'static str, listed: u64, layers: u64) -> Result<(), ConfigError> {
+pub(crate) fn check_length(key: &'static str, listed: u64, layers: u64) -> Result<(), ConfigError> {
     if listed == layers {
         return Ok(());
     }
@@ -200,156 +275,82 @@ fn check_length(key: &'static str, listed: u64, layers: u64) -> Result<(), Confi
     ))
 }
 
-/// Layers listed one by one: `layer_types` / `layers_block_type`,
-/// `hybrid_override_pattern`, Jamba's attention period, or Qwen3-Next's
-/// `full_attention_interval`.
-fn explicit_blocks(
-    r: &Reader,
-    shape: &Shape,
-) -> Result<Option<(&'static str, Vec<Block>)>, ConfigError> {
-    for key in LAYER_LISTS {
-        if let Some(list) = r.text_list(key)? {
-            return listed_blocks(key, &list).map(|b| Some((key, b)));
-        }
-    }
-    for key in LAYER_PATTERNS {
-        if let Some(pattern) = r.text(key)? {
-            return pattern_blocks(key, pattern).map(|b| Some((key, b)));
-        }
-    }
-    let n = shape.layers;
-    if shape.family == Family::Jamba || r.has(&["attn_layer_period"]) {
-        let period = r.dim(&["attn_layer_period"], MAX_LAYERS)?.unwrap_or(8);
-        let offset = r.count(&["attn_layer_offset"], MAX_LAYERS)?.unwrap_or(4);
-        let blocks = (0..n).map(|i| match i % period == offset {
-            true => (Mixer::Full, Slot::Auto),
-            false => (Mixer::Linear, Slot::Auto),
-        });
-        return Ok(Some(("attn_layer_period", blocks.collect())));
-    }
-    if let Some(every) = r.dim(&["full_attention_interval"], MAX_LAYERS)? {
-        let blocks = (0..n).map(|i| match (i + 1).is_multiple_of(every) {
-            true => (Mixer::Full, Slot::Auto),
-            false => (Mixer::Linear, Slot::Auto),
-        });
-        return Ok(Some(("full_attention_interval", blocks.collect())));
-    }
-    if matches!(shape.family, Family::Mamba | Family::Mamba2) {
-        let blocks = (0..n).map(|_| (Mixer::Linear, Slot::None)).collect();
-        return Ok(Some(("num_hidden_layers", blocks)));
-    }
-    Ok(None)
+// ---------------------------------------------------------------------------
+// Encodings
+
+/// `n` layers of one kind, each with a feed-forward part.
+pub(crate) fn uniform(n: u64, mixer: Mixer) -> Vec<Block> {
+    (0..n).map(|_| Block::new(mixer, Slot::Auto)).collect()
 }
 
-/// Entries of `layer_types`. When the list also names `mlp`/`moe` blocks
-/// (Nemotron-H), each entry is a block holding only that part.
-fn listed_blocks(key: &str, list: &[&str]) -> Result<Vec<Block>, ConfigError> {
-    let block_style = list.iter().any(|t| matches!(*t, "mlp" | "moe" | "dense"));
-    list.iter()
-        .map(|t| {
-            let (mixer, slot) = layer_type(t).ok_or_else(|| {
-                ConfigError::unsupported(format!("{key} entry \"{t}\" is not a known layer type"))
-            })?;
-            let slot = match (block_style, slot) {
-                (true, Slot::Auto) => Slot::None,
-                _ => slot,
-            };
-            Ok((mixer, slot))
-        })
+/// Layer `i` is `when(i)` ? `yes` : `no`, each with a feed-forward part.
+pub(crate) fn by_index(n: u64, when: impl Fn(u64) -> bool, yes: Mixer, no: Mixer) -> Vec<Block> {
+    (0..n)
+        .map(|i| Block::new(if when(i) { yes } else { no }, Slot::Auto))
         .collect()
 }
 
-fn layer_type(name: &str) -> Option<(Mixer, Slot)> {
-    let mixer = match name {
-        "full_attention" | "attention" | "global_attention" | "global" | "full" => Mixer::Full,
-        "sliding_attention" | "sliding_window" | "local_attention" | "local" | "sliding" => {
-            Mixer::Sliding
-        }
-        "chunked_attention" | "chunked" => Mixer::Chunked,
-        "linear_attention" | "mamba" | "mamba2" | "ssm" | "linear" => Mixer::Linear,
-        "mlp" | "dense" => return Some((Mixer::None, Slot::Dense)),
-        "moe" => return Some((Mixer::None, Slot::Moe)),
-        _ => return None,
-    };
-    Some((mixer, Slot::Auto))
+/// The window of a config: `sliding_window` (or `key`), unless
+/// `use_sliding_window` is false where the class has that switch.
+pub(crate) fn window(r: &Reader, key: &str, switch: bool) -> Result<Option<u64>, ConfigError> {
+    if switch && r.flag("use_sliding_window")? != Some(true) {
+        return Ok(None);
+    }
+    r.dim(&[key], MAX_CONTEXT)
 }
 
-/// Nemotron-H / Jamba-style pattern, one block per character: `M` Mamba,
-/// `*` attention, `-` MLP, `E` MoE.
-fn pattern_blocks(key: &str, pattern: &str) -> Result<Vec<Block>, ConfigError> {
-    pattern
-        .chars()
-        .map(|c| match c {
-            'M' => Ok((Mixer::Linear, Slot::None)),
-            '*' => Ok((Mixer::Full, Slot::None)),
-            '-' => Ok((Mixer::None, Slot::Dense)),
-            'E' => Ok((Mixer::None, Slot::Moe)),
-            _ => Err(ConfigError::unsupported(format!(
-                "{key} character '{c}' is not one of M, *, -, E"
+/// Entries of a list of layer types, each with a feed-forward part unless
+/// the list also names `mlp`/`moe` blocks (Nemotron-H), when each entry
+/// is a block holding only that part. `names` maps an entry to its mixer;
+/// an entry it does not know is refused, naming it.
+pub(crate) fn listed(
+    key: &str,
+    list: &[&str],
+    names: &dyn Fn(&str) -> Option<Mixer>,
+) -> Result<Vec<Block>, ConfigError> {
+    list.iter()
+        .map(|t| match names(t) {
+            Some(mixer) => Ok(Block::new(mixer, Slot::Auto)),
+            None => Err(ConfigError::unsupported(format!(
+                "{key} entry \"{t}\" is not a layer type this model type has"
             ))),
         })
         .collect()
 }
 
-/// Layers derived from window and chunk keys, every layer with a
-/// feed-forward part:
-/// - `sliding_window_pattern` N (Gemma-3): layer `i` is global when
-///   `(i + 1) mod N = 0`, local otherwise (5 local : 1 global for N = 6);
-/// - Gemma-2: even layers local, odd layers global;
-/// - `use_sliding_window` with `max_window_layers` (Qwen2): layers with
-///   index ≥ `max_window_layers` are local;
-/// - any other model with a window (Mistral-7B-v0.1, Phi-3): all local;
-/// - `attention_chunk_size` (Llama-4): layers that use RoPE
-///   (`no_rope_layers[i] = 1`, by default all but every 4th) are chunked;
-/// - otherwise all full.
-fn derived_blocks(r: &Reader, shape: &Shape) -> Result<Vec<Block>, ConfigError> {
-    let n = shape.layers;
-    let local: Box<dyn Fn(u64) -> bool> = if effective_window(r)?.is_some() {
-        sliding_rule(r, shape)?
-    } else if r.has(&["attention_chunk_size"]) {
-        return chunked_blocks(r, n);
-    } else {
-        Box::new(|_| false)
-    };
-    Ok((0..n)
-        .map(|i| match local(i) {
-            true => (Mixer::Sliding, Slot::Auto),
-            false => (Mixer::Full, Slot::Auto),
-        })
-        .collect())
+/// The usual names in `layer_types`: full and sliding attention.
+pub(crate) fn attention_types(name: &str) -> Option<Mixer> {
+    match name {
+        "full_attention" => Some(Mixer::Full),
+        "sliding_attention" => Some(Mixer::Sliding),
+        _ => None,
+    }
 }
 
-fn sliding_rule(r: &Reader, shape: &Shape) -> Result<Box<dyn Fn(u64) -> bool>, ConfigError> {
-    if let Some(every) = r.dim(&["sliding_window_pattern"], MAX_LAYERS)? {
-        return Ok(Box::new(move |i| !(i + 1).is_multiple_of(every)));
+/// `layer_types` read with `names`, when the config has it.
+pub(crate) fn layer_types(
+    r: &Reader,
+    names: &dyn Fn(&str) -> Option<Mixer>,
+) -> Result<Option<Vec<Block>>, ConfigError> {
+    match r.text_list("layer_types")? {
+        Some(list) => listed("layer_types", &list, names).map(Some),
+        None => Ok(None),
     }
-    if shape.family == Family::Gemma2 {
-        return Ok(Box::new(|i: u64| i.is_multiple_of(2)));
-    }
-    if r.flag("use_sliding_window")? == Some(true) {
-        if let Some(first) = r.count(&["max_window_layers"], MAX_DIM)? {
-            return Ok(Box::new(move |i| i >= first));
-        }
-    }
-    Ok(Box::new(|_| true))
 }
 
-fn chunked_blocks(r: &Reader, n: u64) -> Result<Vec<Block>, ConfigError> {
-    let uses_rope: Vec<bool> = match r.uint_list("no_rope_layers")? {
-        Some(list) => {
-            check_length("no_rope_layers", list.len() as u64, n)?;
-            list.iter().map(|v| *v != 0).collect()
-        }
-        None => {
-            let every = r.dim(&["no_rope_layer_interval"], MAX_LAYERS)?.unwrap_or(4);
-            (0..n).map(|i| !(i + 1).is_multiple_of(every)).collect()
-        }
-    };
-    Ok(uses_rope
-        .into_iter()
-        .map(|rope| match rope {
-            true => (Mixer::Chunked, Slot::Auto),
-            false => (Mixer::Full, Slot::Auto),
+/// Nemotron-H pattern, one block per character: `M` Mamba, `*` attention,
+/// `-` MLP, `E` MoE.
+pub(crate) fn nemotron_pattern(key: &str, pattern: &str) -> Result<Vec<Block>, ConfigError> {
+    pattern
+        .chars()
+        .map(|c| match c {
+            'M' => Ok(Block::new(Mixer::Linear, Slot::None)),
+            '*' => Ok(Block::new(Mixer::Full, Slot::None)),
+            '-' => Ok(Block::new(Mixer::None, Slot::Dense)),
+            'E' => Ok(Block::new(Mixer::None, Slot::Moe)),
+            _ => Err(ConfigError::unsupported(format!(
+                "{key} character '{c}' is not one of M, *, -, E"
+            ))),
         })
-        .collect())
+        .collect()
 }

@@ -1,17 +1,18 @@
-//! Linear-attention and state-space token mixers: layers whose cache is a
-//! fixed-size state per sequence instead of one entry per token.
+//! Linear-attention, state-space and short-convolution token mixers: layers
+//! whose cache is a fixed-size state per sequence instead of one entry per
+//! token. Each reader says under which names its config class keeps their
+//! sizes.
 
 use super::error::ConfigError;
-use super::family::Family;
 use super::json::Reader;
-use super::shape::{MAX_DIM, MAX_HEADS};
+use super::shape::{Missing, MAX_DIM, MAX_HEADS};
 use serde::Serialize;
 
 /// The recurrent mixer of a model's linear-attention / Mamba layers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum LinearMixer {
-    /// Gated DeltaNet (Qwen3-Next `linear_attention` layers).
+    /// Gated DeltaNet (Qwen3-Next, Qwen3.5 `linear_attention` layers).
     GatedDeltaNet {
         key_heads: u64,
         value_heads: u64,
@@ -19,7 +20,7 @@ pub enum LinearMixer {
         value_head_dim: u64,
         conv_kernel: u64,
     },
-    /// Mamba-2 (Nemotron-H `M` layers, `mamba2`).
+    /// Mamba-2 (Nemotron-H `M` layers, `mamba2`, Falcon-H1, Granite-4).
     Mamba2 {
         heads: u64,
         head_dim: u64,
@@ -28,6 +29,10 @@ pub enum LinearMixer {
         conv_kernel: u64,
         conv_bias: bool,
         proj_bias: bool,
+        /// Bias on the output projection (Falcon-H1 `projectors_bias`).
+        out_bias: bool,
+        /// A gated RMSNorm of the inner width before the output.
+        norm: bool,
     },
     /// Mamba (selective SSM; `mamba`, Jamba's Mamba layers).
     Mamba {
@@ -40,6 +45,16 @@ pub enum LinearMixer {
         /// Jamba normalizes Δ, B and C (three extra norm vectors).
         dt_norms: bool,
     },
+    /// Gated short convolution (LFM2 `conv` layers): `in_proj H → 3H`, a
+    /// depthwise convolution of `kernel` taps, `out_proj H → H`.
+    ShortConv {
+        channels: u64,
+        kernel: u64,
+        bias: bool,
+    },
+    /// Lightning (linear) attention (MiniMax-Text-01 `linear_attention`
+    /// layers): a state of `head_dim × head_dim` per head.
+    Lightning { heads: u64, head_dim: u64 },
 }
 
 impl LinearMixer {
@@ -50,13 +65,17 @@ impl LinearMixer {
     /// Gated DeltaNet: H_v·d_k·d_v + (2·H_k·d_k + H_v·d_v)·(K − 1)
     /// Mamba-2:        H·P·N + (H·P + 2·G·N)·(K − 1)
     /// Mamba:          D_in·N + D_in·(K − 1)
+    /// short conv:     C·(K − 1)
+    /// lightning:      H·d·d
     /// ```
     ///
     /// Symbols: `H_k`/`H_v` key/value heads and `d_k`/`d_v` their widths,
     /// `H` SSM heads of width `P`, `N` state size, `G` groups, `D_in` inner
-    /// width, `K` convolution kernel. The convolution keeps the last `K − 1`
-    /// inputs (as vLLM's state cache does). Sources: `transformers`
-    /// `Qwen3NextGatedDeltaNet`, `NemotronHMamba2Mixer`, `MambaMixer`.
+    /// width, `K` convolution kernel, `C` channels, `d` head width. The
+    /// convolution keeps the last `K − 1` inputs (as vLLM's state cache
+    /// does). Sources: `transformers` `Qwen3NextGatedDeltaNet`,
+    /// `NemotronHMamba2Mixer`, `MambaMixer`, `Lfm2ShortConv`,
+    /// `MiniMaxLightningAttention`.
     pub fn state_elements(&self) -> u64 {
         let conv_window = |k: u64| k.saturating_sub(1);
         match *self {
@@ -90,6 +109,10 @@ impl LinearMixer {
                 conv_kernel,
                 ..
             } => mul(&[inner, state_size]).saturating_add(mul(&[inner, conv_window(conv_kernel)])),
+            LinearMixer::ShortConv {
+                channels, kernel, ..
+            } => mul(&[channels, conv_window(kernel)]),
+            LinearMixer::Lightning { heads, head_dim } => mul(&[heads, head_dim, head_dim]),
         }
     }
 }
@@ -99,39 +122,13 @@ pub(crate) fn mul(factors: &[u64]) -> u64 {
     factors.iter().fold(1u64, |acc, f| acc.saturating_mul(*f))
 }
 
-/// Reads the mixer the config describes: Gated DeltaNet when it has
-/// `linear_*` keys, Mamba for `mamba` models and Jamba, Mamba-2 otherwise.
-pub(crate) fn read(r: &Reader, family: Family, hidden: u64) -> Result<LinearMixer, ConfigError> {
-    if r.has(&[
-        "linear_key_head_dim",
-        "linear_num_key_heads",
-        "linear_num_value_heads",
-    ]) {
-        return gated_delta_net(r);
-    }
-    if matches!(family, Family::Mamba | Family::Jamba) || r.has(&["mamba_d_state"]) {
-        return mamba(r, hidden);
-    }
-    let mamba2_keys = [
-        "mamba_num_heads",
-        "ssm_state_size",
-        "mamba_head_dim",
-        "state_size",
-    ];
-    if family == Family::Mamba2 || family == Family::NemotronH || r.has(&mamba2_keys) {
-        return mamba2(r, family, hidden);
-    }
-    Err(ConfigError::unsupported(
-        "linear-attention layers without linear_* (Gated DeltaNet) or mamba/ssm keys".to_string(),
-    ))
-}
-
-fn gated_delta_net(r: &Reader) -> Result<LinearMixer, ConfigError> {
+/// Gated DeltaNet sizes under Qwen3-Next's names (`linear_*`).
+pub(crate) fn gated_delta_net(r: &Reader) -> Result<LinearMixer, ConfigError> {
     let key_heads = r.dim(&["linear_num_key_heads"], MAX_HEADS)?;
     let value_heads = r.dim(&["linear_num_value_heads"], MAX_HEADS)?;
     let key_head_dim = r.dim(&["linear_key_head_dim"], MAX_DIM)?;
     let value_head_dim = r.dim(&["linear_value_head_dim"], MAX_DIM)?;
-    let mut missing = super::shape::Missing::default();
+    let mut missing = Missing::default();
     let mixer = LinearMixer::GatedDeltaNet {
         key_heads: missing.need(key_heads, "linear_num_key_heads"),
         value_heads: missing.need(value_heads, "linear_num_value_heads"),
@@ -143,73 +140,103 @@ fn gated_delta_net(r: &Reader) -> Result<LinearMixer, ConfigError> {
     Ok(mixer)
 }
 
-fn mamba2(r: &Reader, family: Family, hidden: u64) -> Result<LinearMixer, ConfigError> {
-    let own = family == Family::Mamba2;
-    let head_keys: &[&str] = if own {
-        &["num_heads"]
-    } else {
-        &["mamba_num_heads"]
+/// The names (and class defaults) of a Mamba-2 mixer's sizes.
+pub(crate) struct Mamba2Keys {
+    pub heads: &'static str,
+    pub head_dim: &'static str,
+    pub state: &'static str,
+    pub groups: &'static str,
+    pub conv: &'static str,
+    pub expand: &'static str,
+    pub conv_bias: &'static str,
+    pub proj_bias: &'static str,
+    /// Inner width written directly (Falcon-H1 `mamba_d_ssm`).
+    pub inner: Option<&'static str>,
+    /// Defaults: head width, state size, groups.
+    pub default_head_dim: u64,
+    pub default_state: u64,
+    pub default_groups: u64,
+}
+
+/// Mamba-2 sizes: `heads` written or `expand · H / head_dim` (or
+/// `inner / head_dim`).
+pub(crate) fn mamba2(
+    r: &Reader,
+    hidden: u64,
+    keys: &Mamba2Keys,
+    out_bias: bool,
+    norm: bool,
+) -> Result<LinearMixer, ConfigError> {
+    let inner = match keys.inner {
+        Some(key) => r.dim(&[key], MAX_DIM)?,
+        None => None,
     };
-    let dim_keys: &[&str] = if own {
-        &["head_dim"]
-    } else {
-        &["mamba_head_dim"]
+    let inner = match inner {
+        Some(w) => w,
+        None => mul(&[r.dim(&[keys.expand], MAX_HEADS)?.unwrap_or(2), hidden]),
     };
-    let head_dim = r.dim(dim_keys, MAX_DIM)?.unwrap_or(64);
-    let expand = r.dim(&["expand", "mamba_expand"], MAX_HEADS)?.unwrap_or(2);
-    let heads = match r.dim(head_keys, MAX_HEADS)? {
-        Some(h) => h,
-        None => mul(&[expand, hidden]) / head_dim,
+    let heads = r.dim(&[keys.heads], MAX_HEADS)?;
+    let head_dim = match r.get(keys.head_dim) {
+        Some(v) if v.is_string() => None, // "auto": inner / heads
+        _ => r.dim(&[keys.head_dim], MAX_DIM)?,
+    };
+    let (heads, head_dim) = match (heads, head_dim) {
+        (Some(h), Some(d)) => (h, d),
+        (Some(h), None) => (h, inner / h.max(1)),
+        (None, d) => {
+            let d = d.unwrap_or(keys.default_head_dim).max(1);
+            (inner / d, d)
+        }
     };
     Ok(LinearMixer::Mamba2 {
         heads,
         head_dim,
-        state_size: r
-            .dim(&["ssm_state_size", "state_size", "mamba_d_state"], MAX_DIM)?
-            .unwrap_or(128),
+        state_size: r.dim(&[keys.state], MAX_DIM)?.unwrap_or(keys.default_state),
         groups: r
-            .dim(&["n_groups", "mamba_n_groups"], MAX_HEADS)?
-            .unwrap_or(1),
-        conv_kernel: r
-            .dim(&["conv_kernel", "mamba_d_conv"], MAX_DIM)?
-            .unwrap_or(4),
-        conv_bias: first_flag(r, &["use_conv_bias", "mamba_conv_bias"])?.unwrap_or(true),
-        proj_bias: first_flag(r, &["use_bias", "mamba_proj_bias"])?.unwrap_or(false),
+            .dim(&[keys.groups], MAX_HEADS)?
+            .unwrap_or(keys.default_groups),
+        conv_kernel: r.dim(&[keys.conv], MAX_DIM)?.unwrap_or(4),
+        conv_bias: r.flag(keys.conv_bias)?.unwrap_or(true),
+        proj_bias: r.flag(keys.proj_bias)?.unwrap_or(false),
+        out_bias,
+        norm,
     })
 }
 
-fn mamba(r: &Reader, hidden: u64) -> Result<LinearMixer, ConfigError> {
-    let expand = r.dim(&["mamba_expand", "expand"], MAX_HEADS)?.unwrap_or(2);
-    let inner = match r.dim(&["mamba_intermediate_size"], MAX_DIM)? {
-        Some(w) => w,
-        None => mul(&[expand, hidden]),
+/// The names of a Mamba mixer's sizes.
+pub(crate) struct MambaKeys {
+    pub expand: &'static str,
+    pub inner: Option<&'static str>,
+    pub state: &'static str,
+    pub conv: &'static str,
+    pub dt_rank: &'static str,
+    pub conv_bias: &'static str,
+    pub proj_bias: &'static str,
+    pub dt_norms: bool,
+}
+
+/// Mamba sizes: inner width `expand · H` (or written), `dt_rank` written
+/// or `"auto"` = ⌈H / 16⌉.
+pub(crate) fn mamba(r: &Reader, hidden: u64, keys: &MambaKeys) -> Result<LinearMixer, ConfigError> {
+    let inner = match keys.inner {
+        Some(key) => r.dim(&[key], MAX_DIM)?,
+        None => None,
     };
-    // `time_step_rank` may be written as "auto": ⌈hidden / 16⌉.
-    let dt_rank = match r.get("time_step_rank").or(r.get("mamba_dt_rank")) {
+    let inner = match inner {
+        Some(w) => w,
+        None => mul(&[r.dim(&[keys.expand], MAX_HEADS)?.unwrap_or(2), hidden]),
+    };
+    let dt_rank = match r.get(keys.dt_rank) {
         Some(v) if v.is_string() => None,
-        _ => r.dim(&["time_step_rank", "mamba_dt_rank", "dt_rank"], MAX_DIM)?,
+        _ => r.dim(&[keys.dt_rank], MAX_DIM)?,
     };
     Ok(LinearMixer::Mamba {
         inner,
-        state_size: r
-            .dim(&["mamba_d_state", "state_size", "d_state"], MAX_DIM)?
-            .unwrap_or(16),
-        conv_kernel: r
-            .dim(&["mamba_d_conv", "conv_kernel", "d_conv"], MAX_DIM)?
-            .unwrap_or(4),
+        state_size: r.dim(&[keys.state], MAX_DIM)?.unwrap_or(16),
+        conv_kernel: r.dim(&[keys.conv], MAX_DIM)?.unwrap_or(4),
         dt_rank: dt_rank.unwrap_or(hidden.div_ceil(16)),
-        conv_bias: first_flag(r, &["mamba_conv_bias", "use_conv_bias", "conv_bias"])?
-            .unwrap_or(true),
-        proj_bias: first_flag(r, &["mamba_proj_bias", "use_bias", "bias"])?.unwrap_or(false),
-        dt_norms: r.has(&["mamba_d_state"]),
+        conv_bias: r.flag(keys.conv_bias)?.unwrap_or(true),
+        proj_bias: r.flag(keys.proj_bias)?.unwrap_or(false),
+        dt_norms: keys.dt_norms,
     })
-}
-
-fn first_flag(r: &Reader, keys: &[&str]) -> Result<Option<bool>, ConfigError> {
-    for key in keys {
-        if let Some(b) = r.flag(key)? {
-            return Ok(Some(b));
-        }
-    }
-    Ok(None)
 }

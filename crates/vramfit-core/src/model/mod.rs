@@ -4,26 +4,36 @@
 //! [`ModelSpec`] or a [`ConfigError`] naming the keys at fault. It is the
 //! edge: a `ModelSpec` is validated, and every helper on it is total.
 //!
-//! The parser is driven by keys; family rules ([`Family`]) cover only what
-//! keys do not say (Gemma's implicit tied embeddings, Phi-3's fused
-//! projections, GPT-2's biases and learned positions, q/k norms, gpt-oss
-//! sinks and biases, Qwen2's q/k/v biases). It reads:
+//! Each `model_type` has its own reader ([`Family`]), which follows that
+//! model type's `transformers` code: the names and defaults of its config
+//! class (the tie default included) and the tensors of its modeling code
+//! (biases, norms, fused projections, parallel blocks, position tables,
+//! the MLP's shape). A model type no reader knows is refused
+//! ([`ConfigErrorKind::UnknownModelType`]), as is a per-layer key its
+//! reader does not know ([`ConfigErrorKind::UnknownLayerPattern`]);
+//! [`parse_config_approximate`] reads an unknown type as a Llama-style
+//! decoder and says so ([`Reading::Approximate`]). `docs/coverage.md`
+//! lists the readers. Readers cover:
 //!
-//! - sizes under their usual names and GPT-2's (`n_embd`, `n_layer`,
-//!   `n_head`, `n_positions`, `n_inner` = 4·`n_embd` when absent);
+//! - sizes under each class's names (`n_embd`, `n_layer`, `d_model`,
+//!   `ffn_dim`, `padded_vocab_size`, ...) and its defaults for absent keys;
 //! - the text model of multimodal wrappers (`text_config`, with the outer
 //!   keys as fallback);
-//! - per-layer attention kinds from `layer_types`, `sliding_window`
-//!   (+ `use_sliding_window`, `max_window_layers`), `sliding_window_pattern`,
-//!   Gemma-2's alternation, `attention_chunk_size`, `full_attention_interval`
-//!   and `hybrid_override_pattern`;
-//! - MLA ranks, MoE experts and the layers that route, and the
-//!   `quantization_config` (FP8 blocks, MXFP4, GPTQ/AWQ);
+//! - per-layer kinds from `layer_types`, windows, chunking, periods,
+//!   patterns, `block_configs`;
+//! - MLA ranks, MoE experts and the layers that route;
+//! - the `quantization_config` of every method whose stored layout is
+//!   known (FP8, MXFP4, GPTQ, AWQ, bitsandbytes, compressed-tensors,
+//!   ModelOpt, FBGEMM, EETQ; others refused by name), with the modules each
+//!   keeps unquantized;
+//! - the vision tower and projector of vision-language models
+//!   (`vision_config`), or a flag saying it is not counted;
 //! - the non-standard JSON tokens `NaN` and `Infinity` Python writes.
 //!
 //! From the shapes it counts parameters per group ([`ParamGroups`]), total
-//! and active, the bytes of the checkpoint as published, and the KV cache
-//! ([`ModelSpec::kv_cache_bytes`]).
+//! and active, the bytes of the checkpoint as published (text model, and
+//! with the vision tower in [`ModelSpec::checkpoint`]), and the KV cache
+//! ([`ModelSpec::kv_cache_bytes`]). See `docs/quantization.md`.
 //!
 //! ```
 //! use vramfit_core::model::{parse_config, AttentionKind};
@@ -38,6 +48,7 @@
 //! assert_eq!(spec.kv_bytes_per_token(16_000), 131_072);
 //! ```
 
+mod arch;
 mod dtype;
 mod error;
 mod family;
@@ -49,6 +60,7 @@ mod moe;
 mod params;
 mod quant;
 mod shape;
+mod vision;
 
 #[cfg(test)]
 mod tests;
@@ -61,25 +73,64 @@ pub use layers::{AttentionKind, FfnKind};
 pub use mixer::LinearMixer;
 pub use moe::MoeSpec;
 pub use params::ParamGroups;
-pub use quant::{QuantScheme, Quantization};
+pub use quant::{
+    CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme, Quantization, Scope,
+    StoredBytes,
+};
 pub use shape::MlaSpec;
+pub use vision::{CheckpointTotals, Includes, VisionKind, VisionSpec};
 
 use json::Reader;
 use serde::Serialize;
 
+/// How a model stores the projections adapters attach to (its modeling
+/// code's module layout), for methods that count per-projection adapters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Projections {
+    /// q, k and v are one matrix (`qkv_proj`, `c_attn`, `query_key_value`).
+    pub fused_qkv: bool,
+    /// The query projection also yields an output gate, doubling its width
+    /// (Qwen3-Next, Qwen3.5).
+    pub gated_query: bool,
+    /// The MLP has a gate (`gate, up, down`) rather than `up, down`.
+    pub gated_mlp: bool,
+    /// gate and up are one matrix (`gate_up_proj`, `dense_h_to_4h`).
+    pub fused_gate_up: bool,
+}
+
+/// How a config was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reading {
+    /// By its model type's own reader, tensor by tensor.
+    Exact,
+    /// An unknown model type read as a Llama-style decoder
+    /// ([`parse_config_approximate`]); [`ModelSpec::assumed_keys`] says
+    /// which keys were given Llama's meaning.
+    Approximate,
+}
+
 /// What vramfit understood of a model's `config.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModelSpec {
+    /// Exact, or approximate with the keys it assumed.
+    pub reading: Reading,
+    /// Keys read with a Llama-style meaning the model type's own code may
+    /// not give them (approximate readings only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumed_keys: Vec<String>,
     /// `_name_or_path`, where the config has one.
     pub name: Option<String>,
     /// `model_type` of the text model (`"gemma3_text"`, ...).
     pub model_type: Option<String>,
     /// First entry of `architectures`.
     pub architecture: Option<String>,
-    /// The family whose rules were applied ([`Family::Generic`]: keys only).
+    /// The reader that read the text model ([`Family::Generic`]: the
+    /// approximate path only).
     pub family: Family,
-    /// The text model was read from a multimodal wrapper (`text_config`);
-    /// counts cover the text model only, not a vision tower.
+    /// The text model was read from a multimodal wrapper (`text_config`).
+    /// `params`, `params_total` and `published_bytes` cover the text model;
+    /// the vision tower is in `vision`, and `checkpoint` adds both.
     pub nested_text_config: bool,
     pub hidden_size: u64,
     pub num_layers: u64,
@@ -104,6 +155,22 @@ pub struct ModelSpec {
     pub attention: Vec<AttentionKind>,
     /// Feed-forward kind of each layer, one entry per layer.
     pub ffn: Vec<FfnKind>,
+    /// Key/value heads of each layer where attention layers differ
+    /// (Nemotron-NAS), 0 for a layer without attention; `None` when every
+    /// attention layer has `num_kv_heads` (then the largest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_heads_by_layer: Option<Vec<u64>>,
+    /// Width of each layer's dense MLP where layers differ (Nemotron-NAS),
+    /// 0 for a layer without one; `None` when every dense MLP is
+    /// `intermediate_size` wide.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ffn_width_by_layer: Option<Vec<u64>>,
+    /// The module layout of the projections.
+    pub projections: Projections,
+    /// Recurrent state elements per sequence that every attention layer
+    /// also keeps, for a mixer running beside its attention (Falcon-H1's
+    /// Mamba-2); 0 otherwise.
+    pub side_state: u64,
     pub mla: Option<MlaSpec>,
     /// The mixer of `Linear` layers.
     pub linear_mixer: Option<LinearMixer>,
@@ -128,6 +195,14 @@ pub struct ModelSpec {
     /// Keys absent from the config whose values were taken from the
     /// family's defaults (as `transformers` does), so the UI can say so.
     pub defaults_used: Vec<String>,
+    /// The vision tower and projector of a vision-language model.
+    pub vision: Option<VisionSpec>,
+    /// A multimodal config whose vision tower vramfit does not count, and
+    /// why (the totals then cover the text model only, and say so).
+    pub vision_not_counted: Option<String>,
+    /// Everything counted in the checkpoint, text model and vision tower,
+    /// with what it includes.
+    pub checkpoint: CheckpointTotals,
 }
 
 impl ModelSpec {
@@ -140,55 +215,92 @@ impl ModelSpec {
 /// Parses the text of a Hugging Face `config.json`.
 ///
 /// Never panics: anything that is not a usable config is a
-/// [`ConfigError`] naming the keys at fault.
+/// [`ConfigError`] naming the keys at fault, an unknown model type or an
+/// unknown per-layer key included.
 pub fn parse_config(text: &str) -> Result<ModelSpec, ConfigError> {
     let object = json::parse_object(text)?;
-    let r = Reader::new(&object);
-    let model_type = r.text("model_type")?;
-    let architecture = first_architecture(&r);
-    let family = family_of(model_type, architecture.as_deref());
-    let r = r.with_defaults(family.defaults());
-    let shape = shape::read(&r, family)?;
-    let mut moe = moe::read(&r, family, shape.rules, shape.layers)?;
-    let routes = moe.as_ref().map(|m| m.selection.clone());
-    let routes_fn = routes.as_ref().map(|s| move |i| s.routes(i));
-    let plan = layers::plan(
-        &r,
-        &shape,
-        routes_fn.as_ref().map(|f| f as &dyn Fn(u64) -> bool),
-    )?;
-    check_dense_width(&shape, &plan)?;
-    if let Some(m) = moe.as_mut() {
-        m.moe_layers = count(&plan.ffn, FfnKind::Moe);
-        m.dense_layers = count(&plan.ffn, FfnKind::Dense);
+    let resolved = arch::resolve(&object)?;
+    build(resolved, Reading::Exact, Vec::new())
+}
+
+/// Like [`parse_config`], but a model type no reader knows is read as a
+/// Llama-style decoder (gated MLP, two RMSNorms per layer, untied head
+/// unless `tie_word_embeddings`, every layer full attention) and marked
+/// [`Reading::Approximate`], with the keys given that meaning in
+/// [`ModelSpec::assumed_keys`]. A config whose keys describe experts,
+/// latent attention, recurrent layers or windows is still refused: the
+/// Llama reading would drop them.
+pub fn parse_config_approximate(text: &str) -> Result<ModelSpec, ConfigError> {
+    let object = json::parse_object(text)?;
+    match arch::resolve(&object) {
+        Ok(resolved) => build(resolved, Reading::Exact, Vec::new()),
+        Err(e) if matches!(e.kind, ConfigErrorKind::UnknownModelType { .. }) => {
+            let (resolved, assumed) = arch::approximate(&object, e)?;
+            build(resolved, Reading::Approximate, assumed)
+        }
+        Err(e) => Err(e),
     }
+}
+
+/// Reads a resolved config into a [`ModelSpec`].
+fn build(
+    resolved: arch::Resolved,
+    reading: Reading,
+    assumed_keys: Vec<String>,
+) -> Result<ModelSpec, ConfigError> {
+    let r = &resolved.reader;
+    let arch::Blueprint { shape, moe, plan } = (resolved.arch.read)(r)?;
+    arch::check_layer_keys(r, resolved.arch, &resolved.model_type, shape.layers)?;
     let arch = params::Arch {
         shape: &shape,
         moe: moe.as_ref(),
         mixer: plan.mixer,
     };
     let (params, unrouted) = params::count(&arch, &plan);
-    let quantization = quant::read(&r)?;
-    let (quantized_params, published_bytes) =
-        quant::weigh(&arch, &plan, quantization.as_ref(), shape.dtype);
+    let quantization = quant::read(r, shape.dtype)?;
+    let naming = quant::Naming::new(
+        Some(&resolved.model_type),
+        r.get_outer("vision_config").is_some(),
+    );
+    let weighed = quant::weigh(&arch, &plan, quantization.as_ref(), shape.dtype, &naming);
+    let (quantized_params, published_bytes) = (weighed.quantized, weighed.bytes);
+    let (vision, vision_not_counted) =
+        match vision::read(r, shape.hidden, shape.dtype, quantization.as_ref())? {
+            vision::Reading::None => (None, None),
+            vision::Reading::Counted(v) => (Some(v), None),
+            vision::Reading::NotCounted(why) => (None, Some(why)),
+        };
+    let checkpoint = checkpoint_totals(
+        params.total(),
+        &weighed,
+        vision.as_ref(),
+        vision_not_counted.is_some(),
+    );
     let params_total = params.total();
     let excluded_embedding = match shape.rules.active_excludes_embedding {
         true => params.embedding,
         false => 0,
     };
+    let (num_kv_heads, kv_heads_by_layer) = plan.kv_heads(shape.kv_heads);
+    let side_state = match (shape.rules.parallel_mixer, plan.mixer) {
+        (true, Some(m)) => m.state_elements(),
+        _ => 0,
+    };
     Ok(ModelSpec {
+        reading,
+        assumed_keys,
         name: r
             .get_outer("_name_or_path")
             .and_then(|v| v.as_str())
             .map(str::to_string),
-        model_type: model_type.map(str::to_string),
-        architecture,
-        family,
+        model_type: Some(resolved.model_type.clone()),
+        architecture: first_architecture(r),
+        family: shape.family,
         nested_text_config: r.is_nested(),
         hidden_size: shape.hidden,
         num_layers: shape.layers,
         num_attention_heads: shape.heads,
-        num_kv_heads: shape.kv_heads,
+        num_kv_heads,
         head_dim: shape.head_dim,
         vocab_size: shape.vocab,
         intermediate_size: shape.intermediate,
@@ -197,6 +309,15 @@ pub fn parse_config(text: &str) -> Result<ModelSpec, ConfigError> {
         dtype: shape.dtype,
         dtype_assumed: shape.dtype_assumed,
         mtp_params: params::mtp_params(&arch, &plan),
+        kv_heads_by_layer,
+        ffn_width_by_layer: plan.ffn_widths(shape.intermediate),
+        projections: Projections {
+            fused_qkv: shape.rules.fused_qkv,
+            gated_query: shape.rules.gated_query,
+            gated_mlp: shape.rules.gated_mlp,
+            fused_gate_up: shape.rules.fused_gate_up,
+        },
+        side_state,
         attention: plan.attention,
         ffn: plan.ffn,
         mla: shape.mla,
@@ -211,11 +332,49 @@ pub fn parse_config(text: &str) -> Result<ModelSpec, ConfigError> {
         quantized_params,
         published_bytes,
         defaults_used: r.used_defaults(),
+        vision,
+        vision_not_counted,
+        checkpoint,
     })
 }
 
-fn count(kinds: &[FfnKind], wanted: FfnKind) -> u64 {
-    kinds.iter().filter(|k| **k == wanted).count() as u64
+/// The coverage list by architecture (`docs/coverage.md`): every model
+/// type read exactly, what its reader counts and where its rules come
+/// from, the multimodal wrappers read through, and what is refused.
+/// Rendered from the readers, so it cannot drift from them.
+pub fn coverage_markdown() -> String {
+    arch::coverage_markdown()
+}
+
+/// Text model plus vision tower: parameters, bytes as published, and the
+/// quantized part, with what they include.
+fn checkpoint_totals(
+    text_params: u64,
+    text: &quant::Weighed,
+    vision: Option<&VisionSpec>,
+    not_counted: bool,
+) -> CheckpointTotals {
+    let mut quantized_bytes = text.stored;
+    let (mut params, mut bytes) = (text_params, text.bytes.total());
+    let mut quantized_params = text.quantized.total();
+    let includes = match (vision, not_counted) {
+        (Some(v), _) => {
+            params = params.saturating_add(v.params);
+            bytes = bytes.saturating_add(v.bytes);
+            quantized_params = quantized_params.saturating_add(v.quantized_params);
+            quantized_bytes.add(&v.stored, 1);
+            Includes::TextModelAndVisionTower
+        }
+        (None, true) => Includes::TextModelOnlyVisionNotCounted,
+        (None, false) => Includes::TextModel,
+    };
+    CheckpointTotals {
+        includes,
+        params,
+        bytes,
+        quantized_params,
+        quantized_bytes,
+    }
 }
 
 /// The first entry of `architectures` (outer object first), if a string.
@@ -224,20 +383,4 @@ fn first_architecture(r: &Reader) -> Option<String> {
         .get_outer("architectures")
         .or_else(|| r.get("architectures"))?;
     list.as_array()?.first()?.as_str().map(str::to_string)
-}
-
-/// The family from `model_type`, else from the architecture's class name.
-fn family_of(model_type: Option<&str>, architecture: Option<&str>) -> Family {
-    match model_type.map(Family::of) {
-        Some(f) if f != Family::Generic => f,
-        _ => architecture.map(Family::of).unwrap_or(Family::Generic),
-    }
-}
-
-/// A layer with a dense MLP needs its width.
-fn check_dense_width(shape: &shape::Shape, plan: &layers::Plan) -> Result<(), ConfigError> {
-    if shape.intermediate.is_none() && plan.ffn.contains(&FfnKind::Dense) {
-        return Err(ConfigError::missing(vec!["intermediate_size".to_string()]));
-    }
-    Ok(())
 }

@@ -1,7 +1,8 @@
 //! Mixture of experts: how many experts, how wide, which layers route.
+//! Each reader says under which names its config class keeps them
+//! ([`MoeKeys`]).
 
 use super::error::ConfigError;
-use super::family::{Family, Rules};
 use super::json::Reader;
 use super::shape::{MAX_DIM, MAX_HEADS, MAX_LAYERS};
 use serde::Serialize;
@@ -71,133 +72,168 @@ impl Selection {
     }
 }
 
-/// Reads the MoE keys; `None` for a dense model (no experts, or zero).
+/// How a config class states its shared experts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Shared {
+    None,
+    /// One shared MLP whose width is under this key (Qwen2-MoE
+    /// `shared_expert_intermediate_size`); 0 or absent: none.
+    Width(&'static str),
+    /// This many shared experts (the key), fused into one MLP as wide as
+    /// that many routed experts (DeepSeek `n_shared_experts`).
+    Count(&'static str),
+    /// Always one, as wide as a routed expert (Llama-4).
+    One,
+}
+
+/// How a config class states which layers route.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Select {
+    All,
+    /// `first_k_dense_replace` and `moe_layer_freq` (DeepSeek, GLM-4.5).
+    FirstDense,
+    /// `decoder_sparse_step` and `mlp_only_layers` (Qwen-MoE).
+    SparseStep,
+    /// `moe_layers`, else `interleave_moe_layer_step` (Llama-4).
+    Interleaved,
+    /// `expert_layer_period` and `expert_layer_offset`, class defaults 2
+    /// and 1 (Jamba).
+    Period,
+}
+
+/// The names of a config class's MoE keys.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MoeKeys {
+    pub experts: &'static [&'static str],
+    pub top_k: &'static [&'static str],
+    /// Width of one expert.
+    pub width: &'static [&'static str],
+    pub shared: Shared,
+    pub select: Select,
+    /// Router keeps an `e_score_correction_bias` when `topk_method` is
+    /// absent.
+    pub score_bias_default: bool,
+    /// `moe_latent_size` (Nemotron-H).
+    pub latent: bool,
+}
+
+impl MoeKeys {
+    /// Mixtral's names.
+    pub(crate) const MIXTRAL: MoeKeys = MoeKeys {
+        experts: &["num_local_experts", "num_experts"],
+        top_k: &["num_experts_per_tok"],
+        width: &["intermediate_size"],
+        shared: Shared::None,
+        select: Select::All,
+        score_bias_default: false,
+        latent: false,
+    };
+}
+
+/// Reads the MoE keys; `None` for a config without experts (absent or 0).
 /// The layer counts are left at 0 for the caller to fill from the plan.
 pub(crate) fn read(
     r: &Reader,
-    family: Family,
-    rules: Rules,
+    keys: &MoeKeys,
     layers: u64,
 ) -> Result<Option<MoeSpec>, ConfigError> {
-    let expert_keys = [
-        "num_local_experts",
-        "num_experts",
-        "n_routed_experts",
-        "moe_num_experts",
-    ];
-    let routed = r.count(&expert_keys, MAX_HEADS)?.unwrap_or(0);
+    let routed = r.count(keys.experts, MAX_HEADS)?.unwrap_or(0);
     if routed == 0 {
         return Ok(None);
     }
-    let top_k = r.dim(
-        &["num_experts_per_tok", "experts_per_token", "moe_topk"],
-        MAX_HEADS,
-    )?;
-    let width = r.dim(
-        &["moe_intermediate_size", "expert_intermediate_size"],
-        MAX_DIM,
-    )?;
-    let width = match width {
-        Some(w) => Some(w),
-        None => r.dim(&["intermediate_size"], MAX_DIM)?,
-    };
+    let top_k = r.dim(keys.top_k, MAX_HEADS)?;
+    let width = r.dim(keys.width, MAX_DIM)?;
     let (Some(top_k), Some(width)) = (top_k, width) else {
-        let mut keys = Vec::new();
+        let mut missing = Vec::new();
         if top_k.is_none() {
-            keys.push("num_experts_per_tok".to_string());
+            missing.extend(keys.top_k.first().map(|k| k.to_string()));
         }
         if width.is_none() {
-            keys.push("moe_intermediate_size".to_string());
+            missing.extend(keys.width.first().map(|k| k.to_string()));
         }
-        return Err(ConfigError::missing(keys));
+        return Err(ConfigError::missing(missing));
     };
     if top_k > routed {
         return Err(ConfigError::contradictory(
-            &["num_experts_per_tok", "num_experts"],
+            &[
+                keys.top_k.first().copied().unwrap_or(""),
+                keys.experts.first().copied().unwrap_or(""),
+            ],
             format!("{top_k} experts per token but only {routed} experts"),
         ));
     }
-    let (shared_experts, shared_intermediate) = shared(r, family, width)?;
-    let selection = selection(r, family, layers)?;
+    let (shared_experts, shared_intermediate) = shared(r, keys.shared, width)?;
     Ok(Some(MoeSpec {
         routed_experts: routed,
         experts_per_token: top_k,
         expert_intermediate: width,
         shared_experts,
         shared_intermediate,
-        latent: r.dim(&["moe_latent_size"], MAX_DIM)?,
+        latent: match keys.latent {
+            true => r.dim(&["moe_latent_size"], MAX_DIM)?,
+            false => None,
+        },
         moe_layers: 0,
         dense_layers: 0,
-        score_bias: score_bias(r, rules)?,
-        selection,
+        score_bias: score_bias(r, keys.score_bias_default)?,
+        selection: selection(r, keys.select, layers)?,
     }))
 }
 
-/// Shared experts `(count, total width)`:
-/// - `shared_expert_intermediate_size` (Qwen2-MoE, Qwen3-Next): one MLP;
-/// - `moe_shared_expert_intermediate_size` (Nemotron-H): one MLP;
-/// - `n_shared_experts` (DeepSeek): `n` experts fused into one MLP of
-///   width `n × moe_intermediate_size`;
-/// - Llama-4: always one, as wide as a routed expert.
-fn shared(r: &Reader, family: Family, width: u64) -> Result<(u64, u64), ConfigError> {
-    let single = [
-        "shared_expert_intermediate_size",
-        "moe_shared_expert_intermediate_size",
-    ];
-    if let Some(w) = r.count(&single, MAX_DIM)?.filter(|w| *w > 0) {
-        return Ok((1, w));
-    }
-    if let Some(n) = r
-        .count(&["n_shared_experts"], MAX_HEADS)?
-        .filter(|n| *n > 0)
-    {
-        return Ok((n, n.saturating_mul(width)));
-    }
-    if family == Family::Llama4 {
-        return Ok((1, width));
-    }
-    Ok((0, 0))
+/// Shared experts `(count, total width)`.
+fn shared(r: &Reader, shared: Shared, width: u64) -> Result<(u64, u64), ConfigError> {
+    Ok(match shared {
+        Shared::None => (0, 0),
+        Shared::Width(key) => match r.count(&[key], MAX_DIM)?.filter(|w| *w > 0) {
+            Some(w) => (1, w),
+            None => (0, 0),
+        },
+        Shared::Count(key) => match r.count(&[key], MAX_HEADS)?.filter(|n| *n > 0) {
+            Some(n) => (n, n.saturating_mul(width)),
+            None => (0, 0),
+        },
+        Shared::One => (1, width),
+    })
 }
 
-fn selection(r: &Reader, family: Family, layers: u64) -> Result<Selection, ConfigError> {
-    if r.has(&["first_k_dense_replace", "moe_layer_freq"]) {
-        return Ok(Selection::FirstDense {
+fn selection(r: &Reader, select: Select, layers: u64) -> Result<Selection, ConfigError> {
+    Ok(match select {
+        Select::All => Selection::All,
+        Select::FirstDense => Selection::FirstDense {
             first_dense: r
                 .count(&["first_k_dense_replace"], MAX_LAYERS)?
                 .unwrap_or(0),
             every: r.dim(&["moe_layer_freq"], MAX_LAYERS)?.unwrap_or(1),
-        });
-    }
-    if r.has(&["decoder_sparse_step", "mlp_only_layers"]) {
-        return Ok(Selection::SparseStep {
+        },
+        Select::SparseStep => Selection::SparseStep {
             step: r.dim(&["decoder_sparse_step"], MAX_LAYERS)?.unwrap_or(1),
             mlp_only: r.uint_list("mlp_only_layers")?.unwrap_or_default(),
-        });
-    }
-    if let Some(listed) = r.uint_list("moe_layers")? {
-        return Ok(Selection::Listed(listed));
-    }
-    if let Some(step) = r.dim(&["interleave_moe_layer_step"], MAX_LAYERS)? {
-        return Ok(Selection::Listed(
-            (0..layers)
-                .filter(|i| (i + 1).is_multiple_of(step))
-                .collect(),
-        ));
-    }
-    if family == Family::Jamba || r.has(&["expert_layer_period"]) {
-        return Ok(Selection::Period {
+        },
+        Select::Interleaved => match r.uint_list("moe_layers")? {
+            Some(listed) => Selection::Listed(listed),
+            None => {
+                let step = r
+                    .dim(&["interleave_moe_layer_step"], MAX_LAYERS)?
+                    .unwrap_or(1);
+                Selection::Listed(
+                    (0..layers)
+                        .filter(|i| (i + 1).is_multiple_of(step))
+                        .collect(),
+                )
+            }
+        },
+        Select::Period => Selection::Period {
             period: r.dim(&["expert_layer_period"], MAX_LAYERS)?.unwrap_or(2),
             offset: r.count(&["expert_layer_offset"], MAX_LAYERS)?.unwrap_or(1),
-        });
-    }
-    Ok(Selection::All)
+        },
+    })
 }
 
 /// DeepSeek-V3-style routers keep one correction bias per expert when
-/// `topk_method` is `"noaux_tc"`; without `topk_method`, the family decides.
-fn score_bias(r: &Reader, rules: Rules) -> Result<bool, ConfigError> {
+/// `topk_method` is `"noaux_tc"`; without `topk_method`, the class decides.
+fn score_bias(r: &Reader, default: bool) -> Result<bool, ConfigError> {
     Ok(match r.text("topk_method")? {
         Some(method) => method == "noaux_tc",
-        None => rules.score_bias_default,
+        None => default,
     })
 }

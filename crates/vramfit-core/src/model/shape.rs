@@ -1,5 +1,6 @@
 //! The model-wide dimensions read from a config: sizes, heads, head
-//! dimension, vocabulary, storage type, MLA ranks.
+//! dimension, vocabulary, storage type, MLA ranks. Each reader says under
+//! which names its config class stores them ([`Keys`]).
 
 use super::dtype::Dtype;
 use super::error::ConfigError;
@@ -13,13 +14,56 @@ pub(crate) const MAX_DIM: u64 = 1 << 24;
 pub(crate) const MAX_LAYERS: u64 = 1 << 14;
 /// Largest accepted number of heads or experts.
 pub(crate) const MAX_HEADS: u64 = 1 << 16;
+/// Largest accepted context or window.
+pub(crate) const MAX_CONTEXT: u64 = 1 << 40;
 
-/// Spellings of the number of decoder layers (`n_layer`: GPT-2).
-pub(crate) const LAYER_KEYS: [&str; 4] = ["num_hidden_layers", "n_layer", "num_layers", "n_layers"];
-/// Per-layer lists whose length is the number of layers.
-pub(crate) const LAYER_LISTS: [&str; 2] = ["layer_types", "layers_block_type"];
-/// Per-layer pattern strings (Nemotron-H: one character per layer).
-pub(crate) const LAYER_PATTERNS: [&str; 1] = ["hybrid_override_pattern"];
+/// The names a config class gives its sizes: its `__init__` parameters
+/// first, then the names its `attribute_map` redirects to them. The first
+/// name is the one an error reports.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Keys {
+    pub hidden: &'static [&'static str],
+    pub layers: &'static [&'static str],
+    /// Empty for attention-free models.
+    pub heads: &'static [&'static str],
+    /// Empty when every head has its own keys and values.
+    pub kv_heads: &'static [&'static str],
+    pub vocab: &'static [&'static str],
+    /// Width of a dense MLP; empty when the class derives it.
+    pub intermediate: &'static [&'static str],
+    /// Longest context (`max_position_embeddings`).
+    pub context: &'static [&'static str],
+    /// An explicit head dimension the modeling code honours; empty when it
+    /// always uses `hidden / heads`.
+    pub head_dim: &'static [&'static str],
+}
+
+impl Keys {
+    /// The names of `LlamaConfig` and the many classes written like it.
+    pub(crate) const STANDARD: Keys = Keys {
+        hidden: &["hidden_size"],
+        layers: &["num_hidden_layers"],
+        heads: &["num_attention_heads"],
+        kv_heads: &["num_key_value_heads"],
+        vocab: &["vocab_size"],
+        intermediate: &["intermediate_size"],
+        context: &["max_position_embeddings"],
+        head_dim: &["head_dim"],
+    };
+
+    /// GPT-2's names (`n_embd`, `n_layer`, `n_head`, `n_positions`,
+    /// `n_inner`) with the `attribute_map` spellings after them.
+    pub(crate) const GPT2: Keys = Keys {
+        hidden: &["n_embd", "hidden_size"],
+        layers: &["n_layer", "num_hidden_layers"],
+        heads: &["n_head", "num_attention_heads"],
+        kv_heads: &[],
+        vocab: &["vocab_size"],
+        intermediate: &["n_inner"],
+        context: &["n_positions", "max_position_embeddings"],
+        head_dim: &[],
+    };
+}
 
 /// Multi-head latent attention (DeepSeek-V2/V3): keys and values are
 /// rebuilt from one compressed latent per token.
@@ -71,16 +115,34 @@ pub(crate) struct Shape {
     pub max_context: Option<u64>,
     /// Rows of the learned position embedding (0 without one).
     pub positions: u64,
+    /// Width of the token embedding and output head when it differs from
+    /// the hidden size (OPT's `word_embed_proj_dim`, with projections in
+    /// and out).
+    pub embed_width: u64,
     pub tied: bool,
-    /// `attention_bias`: biases on q, k, v and o.
-    pub attention_bias: bool,
-    /// `mlp_bias`: biases on every MLP projection.
-    pub mlp_bias: bool,
     pub mla: Option<MlaSpec>,
     pub dtype: Dtype,
     pub dtype_assumed: bool,
     /// Multi-token-prediction layers stored with the checkpoint.
     pub mtp_layers: u64,
+    /// DeepSeek sparse attention's indexer in every MLA layer: `(heads,
+    /// head_dim)` (`index_n_heads`, `index_head_dim`).
+    pub indexer: Option<(u64, u64)>,
+    /// Gemma-3n's per-layer embeddings, AltUp and LAuReL blocks.
+    pub gemma3n: Option<Gemma3nParts>,
+}
+
+/// The parts of a Gemma-3n text model beyond Gemma's layers.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Gemma3nParts {
+    /// `altup_num_inputs`: parallel streams of AltUp.
+    pub altup: u64,
+    /// `laurel_rank`: width of LAuReL's low-rank residual.
+    pub laurel_rank: u64,
+    /// `hidden_size_per_layer_input`.
+    pub per_layer_hidden: u64,
+    /// `vocab_size_per_layer_input`.
+    pub per_layer_vocab: u64,
 }
 
 /// Collects required keys that are absent, so that all of them are named
@@ -107,32 +169,43 @@ impl Missing {
     }
 }
 
-/// Reads and validates the model-wide dimensions.
-pub(crate) fn read(r: &Reader, family: Family) -> Result<Shape, ConfigError> {
-    let rules = Rules::of(family);
-    let attention_free = matches!(family, Family::Mamba | Family::Mamba2);
+fn first(keys: &[&'static str]) -> &'static str {
+    keys.first().copied().unwrap_or("")
+}
+
+/// Reads and validates the model-wide dimensions under `keys`, with the
+/// reader's [`Rules`] (its tie default included).
+pub(crate) fn read_with(
+    r: &Reader,
+    family: Family,
+    keys: &Keys,
+    rules: Rules,
+) -> Result<Shape, ConfigError> {
     let mut missing = Missing::default();
-    let hidden = r.dim(&["hidden_size", "n_embd", "d_model"], MAX_DIM)?;
-    let vocab = r.dim(&["vocab_size", "n_vocab", "padded_vocab_size"], MAX_DIM)?;
-    let layers = match r.dim(&LAYER_KEYS, MAX_LAYERS)? {
-        Some(n) => Some(n),
-        None => listed_layers(r)?,
-    };
-    let heads = match attention_free {
+    let hidden = r.dim(keys.hidden, MAX_DIM)?;
+    let vocab = r.dim(keys.vocab, MAX_DIM)?;
+    // No layer key: the reader counts the layers from its own list.
+    let layers = match keys.layers.is_empty() {
         true => Some(0),
-        false => r.dim(&["num_attention_heads", "n_head", "n_heads"], MAX_HEADS)?,
+        false => r.dim(keys.layers, MAX_LAYERS)?,
     };
-    let hidden = missing.need(hidden, "hidden_size");
-    let vocab = missing.need(vocab, "vocab_size");
-    let layers = missing.need(layers, "num_hidden_layers");
-    let heads = missing.need(heads, "num_attention_heads");
+    let heads = match keys.heads.is_empty() {
+        true => Some(0),
+        false => r.dim(keys.heads, MAX_HEADS)?,
+    };
+    let hidden = missing.need(hidden, first(keys.hidden));
+    let vocab = missing.need(vocab, first(keys.vocab));
+    let layers = missing.need(layers, first(keys.layers));
+    let heads = missing.need(heads, first(keys.heads));
     let mla = read_mla(r, &mut missing)?;
     missing.check()?;
 
-    let kv_heads = kv_heads(r, heads)?;
-    let head_dim = head_dim(r, family, hidden, heads, mla)?;
-    check_groups(heads, kv_heads, mla)?;
-    let (dtype, dtype_assumed) = dtype(r, family)?;
+    let kv_heads = match keys.kv_heads.is_empty() {
+        true => heads,
+        false => r.dim(keys.kv_heads, MAX_HEADS)?.unwrap_or(heads),
+    };
+    let head_dim = head_dim(r, keys, hidden, heads, mla)?;
+    let (dtype, dtype_assumed) = dtype(r)?;
     Ok(Shape {
         family,
         rules,
@@ -141,83 +214,53 @@ pub(crate) fn read(r: &Reader, family: Family) -> Result<Shape, ConfigError> {
         heads,
         kv_heads,
         head_dim,
-        vocab: padded_vocab(r, vocab)?,
-        intermediate: intermediate(r, family, hidden)?,
-        max_context: r.dim(
-            &[
-                "max_position_embeddings",
-                "n_positions",
-                "n_ctx",
-                "max_sequence_length",
-                "seq_length",
-            ],
-            1 << 40,
-        )?,
-        positions: positions(r, rules)?,
+        vocab,
+        intermediate: r.dim(keys.intermediate, MAX_DIM)?,
+        max_context: r.dim(keys.context, MAX_CONTEXT)?,
+        positions: 0,
+        embed_width: hidden,
         tied: r.flag("tie_word_embeddings")?.unwrap_or(rules.tied_default),
-        attention_bias: r.flag("attention_bias")?.unwrap_or(false),
-        mlp_bias: r.flag("mlp_bias")?.unwrap_or(false),
         mla,
         dtype,
         dtype_assumed,
-        mtp_layers: r
-            .count(&["num_nextn_predict_layers"], MAX_LAYERS)?
-            .unwrap_or(0),
+        mtp_layers: 0,
+        indexer: None,
+        gemma3n: None,
     })
 }
 
-/// Number of layers from a per-layer list or pattern, when no count is given.
-fn listed_layers(r: &Reader) -> Result<Option<u64>, ConfigError> {
-    for key in LAYER_LISTS {
-        if let Some(list) = r.text_list(key)? {
-            return cap_layers(key, list.len() as u64);
+impl Shape {
+    /// Grouped-query attention shares each key/value head among
+    /// `heads / kv_heads` query heads, so `kv_heads` must divide `heads`.
+    pub(crate) fn check_groups(&self, kv_key: &str) -> Result<(), ConfigError> {
+        let (heads, kv) = (self.heads, self.kv_heads);
+        if self.mla.is_some() || heads == 0 || (kv >= 1 && kv <= heads && heads.is_multiple_of(kv))
+        {
+            return Ok(());
         }
+        Err(ConfigError::contradictory(
+            &["num_attention_heads", kv_key],
+            format!("{kv} key/value heads cannot be shared evenly by {heads} query heads"),
+        ))
     }
-    for key in LAYER_PATTERNS {
-        if let Some(pattern) = r.text(key)? {
-            return cap_layers(key, pattern.chars().count() as u64);
-        }
-    }
-    Ok(None)
-}
 
-fn cap_layers(key: &str, n: u64) -> Result<Option<u64>, ConfigError> {
-    if (1..=MAX_LAYERS).contains(&n) {
-        Ok(Some(n))
-    } else {
-        Err(ConfigError::out_of_range(key, format!("{n} layers")))
+    /// The width of a dense MLP, which the config must give.
+    pub(crate) fn need_intermediate(&self, key: &str) -> Result<u64, ConfigError> {
+        self.intermediate
+            .ok_or_else(|| ConfigError::missing(vec![key.to_string()]))
     }
-}
-
-/// Key/value heads: `num_key_value_heads` (or a synonym); one when
-/// `multi_query` is true; otherwise as many as query heads (multi-head
-/// attention).
-fn kv_heads(r: &Reader, heads: u64) -> Result<u64, ConfigError> {
-    let keys = [
-        "num_key_value_heads",
-        "num_kv_heads",
-        "n_head_kv",
-        "multi_query_group_num",
-    ];
-    if let Some(kv) = r.dim(&keys, MAX_HEADS)? {
-        return Ok(kv);
-    }
-    Ok(match r.flag("multi_query")? {
-        Some(true) => 1,
-        _ => heads,
-    })
 }
 
 /// Head dimension `d_head`.
 ///
 /// - MLA: `qk_nope_head_dim + qk_rope_head_dim` (the query/key width; a
 ///   `head_dim` key in such configs holds only the rotary part);
-/// - an explicit `head_dim` (or `attention_head_dim`) wins: Qwen3-32B has
-///   `head_dim` 128 though 5120 / 64 = 80;
+/// - an explicit `head_dim` wins where the modeling code reads one:
+///   Qwen3-32B has `head_dim` 128 though 5120 / 64 = 80;
 /// - else `hidden_size / num_attention_heads`, which must divide exactly.
 fn head_dim(
     r: &Reader,
-    family: Family,
+    keys: &Keys,
     hidden: u64,
     heads: u64,
     mla: Option<MlaSpec>,
@@ -228,34 +271,20 @@ fn head_dim(
     if heads == 0 {
         return Ok(0);
     }
-    // Mamba-2's `head_dim` is the SSM head width, not an attention one.
-    if family != Family::Mamba2 {
-        if let Some(d) = r.dim(&["head_dim", "attention_head_dim"], MAX_DIM)? {
-            return Ok(d);
-        }
+    if let Some(d) = r.dim(keys.head_dim, MAX_DIM)? {
+        return Ok(d);
     }
     if !hidden.is_multiple_of(heads) {
         return Err(ConfigError::contradictory(
-            &["hidden_size", "num_attention_heads"],
+            &[first(keys.hidden), first(keys.heads)],
             format!(
-                "hidden_size {hidden} is not a multiple of num_attention_heads {heads} \
-                 and there is no head_dim"
+                "{} {hidden} is not a multiple of {} {heads} and there is no head_dim",
+                first(keys.hidden),
+                first(keys.heads)
             ),
         ));
     }
     Ok(hidden / heads)
-}
-
-/// Grouped-query attention shares each key/value head among
-/// `heads / kv_heads` query heads, so `kv_heads` must divide `heads`.
-fn check_groups(heads: u64, kv_heads: u64, mla: Option<MlaSpec>) -> Result<(), ConfigError> {
-    if mla.is_some() || heads == 0 || (kv_heads <= heads && heads.is_multiple_of(kv_heads)) {
-        return Ok(());
-    }
-    Err(ConfigError::contradictory(
-        &["num_attention_heads", "num_key_value_heads"],
-        format!("{kv_heads} key/value heads cannot be shared evenly by {heads} query heads"),
-    ))
 }
 
 /// The MLA ranks, when the config has `kv_lora_rank`.
@@ -275,56 +304,15 @@ fn read_mla(r: &Reader, missing: &mut Missing) -> Result<Option<MlaSpec>, Config
     }))
 }
 
-/// Width of a dense MLP: `intermediate_size_mlp` (Llama-4, whose
-/// `intermediate_size` is the expert width), `intermediate_size`, GPT-2's
-/// `n_inner`; GPT-2 without `n_inner` uses `4 × n_embd`.
-fn intermediate(r: &Reader, family: Family, hidden: u64) -> Result<Option<u64>, ConfigError> {
-    let keys = [
-        "intermediate_size_mlp",
-        "intermediate_size",
-        "n_inner",
-        "ffn_dim",
-        "ffn_hidden_size",
-    ];
-    let width = r.dim(&keys, MAX_DIM)?;
-    let gpt2_style = family == Family::Gpt2 || r.has(&["n_embd"]);
-    Ok(width.or(gpt2_style.then(|| hidden.saturating_mul(4))))
-}
-
-/// Rows of GPT-2's learned position embedding (`n_positions`).
-fn positions(r: &Reader, rules: Rules) -> Result<u64, ConfigError> {
-    if !rules.learned_positions {
-        return Ok(0);
-    }
-    let rows = r.dim(
-        &["n_positions", "max_position_embeddings", "n_ctx"],
-        MAX_DIM,
-    )?;
-    rows.ok_or_else(|| ConfigError::missing(vec!["n_positions".to_string()]))
-}
-
-/// `vocab_size` rounded up to `pad_vocab_size_multiple` where a config
-/// asks for it (original Mamba checkpoints).
-fn padded_vocab(r: &Reader, vocab: u64) -> Result<u64, ConfigError> {
-    match r.dim(&["pad_vocab_size_multiple"], MAX_DIM)? {
-        Some(m) => Ok(vocab.div_ceil(m).saturating_mul(m)),
-        None => Ok(vocab),
-    }
-}
-
-/// Storage type: `torch_dtype` or `dtype` (text model first). Without one,
-/// GPT-2-era checkpoints are float32 and later ones bfloat16; the spec
-/// then says the type was assumed.
-fn dtype(r: &Reader, family: Family) -> Result<(Dtype, bool), ConfigError> {
+/// Storage type: `torch_dtype` or `dtype` (text model first). Without one
+/// the spec says the type was assumed (bfloat16; readers of float32-era
+/// families assume float32).
+fn dtype(r: &Reader) -> Result<(Dtype, bool), ConfigError> {
     for key in ["torch_dtype", "dtype"] {
         match r.text(key)? {
             Some("auto") | None => {}
             Some(text) => return Dtype::parse(key, text).map(|d| (d, false)),
         }
     }
-    let assumed = match family {
-        Family::Gpt2 => Dtype::F32,
-        _ => Dtype::Bf16,
-    };
-    Ok((assumed, true))
+    Ok((Dtype::Bf16, true))
 }

@@ -78,11 +78,16 @@ fn layer_context(kind: AttentionKind, context: u64) -> u64 {
 /// The KV cache on the most loaded GPU, in bytes (rounded to the nearest
 /// byte): the `stage_layers` layers with the largest caches.
 pub fn kv_per_gpu(d: &Dims, l: &KvLayout) -> u64 {
-    let local = local_kv_heads(d.kv_heads, l.tp);
+    let layer_heads = |i: usize| match &d.kv_heads_by_layer {
+        Some(by_layer) => by_layer.get(i).copied().unwrap_or(0),
+        None => d.kv_heads,
+    };
     let mut per_layer: Vec<u128> = d
         .attention
         .iter()
-        .map(|kind| {
+        .enumerate()
+        .map(|(i, kind)| {
+            let local = local_kv_heads(layer_heads(i), l.tp);
             let tokens = resident_tokens(
                 layer_context(*kind, l.context),
                 l.shared_prefix,

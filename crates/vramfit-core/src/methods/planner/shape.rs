@@ -28,6 +28,8 @@ pub struct Dims<'a> {
     pub q_heads: u64,
     /// Key/value heads (MHA: the query heads; MQA: one).
     pub kv_heads: u64,
+    /// Key/value heads of each layer where they differ (Nemotron-NAS).
+    pub kv_heads_by_layer: Option<Cow<'a, [u64]>>,
     pub head_dim: u64,
     /// Attention kind of each layer (all full for a custom model).
     pub attention: Cow<'a, [AttentionKind]>,
@@ -47,10 +49,12 @@ impl Dims<'_> {
     pub fn of<'s>(s: &'s Scenario, k: &PlannerSettings) -> Result<Dims<'s>, OutOfScope> {
         let dims = match s.model.as_deref() {
             Some(m) => {
-                let linear = m
-                    .attention
-                    .iter()
-                    .any(|a| matches!(a, AttentionKind::Linear { .. }));
+                // A recurrent state beside attention (Falcon-H1) is a
+                // linear layer too.
+                let linear = m.side_state > 0
+                    || m.attention
+                        .iter()
+                        .any(|a| matches!(a, AttentionKind::Linear { .. }));
                 if linear {
                     return Err(OutOfScope::Feature(Feature::LinearLayers));
                 }
@@ -65,6 +69,7 @@ impl Dims<'_> {
                     vocab: m.vocab_size,
                     q_heads: m.num_attention_heads,
                     kv_heads: m.num_kv_heads,
+                    kv_heads_by_layer: m.kv_heads_by_layer.as_deref().map(Cow::Borrowed),
                     head_dim: m.head_dim,
                     attention: Cow::Borrowed(&m.attention),
                     gpt_oss: m.family == Family::GptOss,
@@ -90,6 +95,7 @@ impl Dims<'_> {
                         .attention_heads
                         .unwrap_or((hidden / s.head_dim.max(1)).max(1)),
                     kv_heads: s.kv_heads,
+                    kv_heads_by_layer: None,
                     head_dim: s.head_dim,
                     attention: Cow::Owned(vec![AttentionKind::Full; s.layers as usize]),
                     gpt_oss: false,
@@ -139,6 +145,7 @@ impl Dims<'static> {
             vocab: 128_000,
             q_heads: 32,
             kv_heads: 8,
+            kv_heads_by_layer: None,
             head_dim: 128,
             attention: Cow::Owned(vec![AttentionKind::Full; 32]),
             gpt_oss: false,

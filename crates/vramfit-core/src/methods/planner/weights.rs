@@ -16,7 +16,6 @@
 //! rounded up to the byte ("una cota de colocación conservadora").
 
 use super::shape::Dims;
-use crate::model::QuantScheme;
 use crate::scenario::{Mode, Scenario, WeightFormat};
 use crate::units::saturate;
 
@@ -66,12 +65,8 @@ pub fn payload_milli_bits(s: &Scenario) -> u64 {
         ) => 4_000,
         Some(WeightFormat::AsPublished) => match s.model.as_deref() {
             Some(m) => match m.quantization.as_ref().map(|q| q.scheme) {
-                Some(
-                    QuantScheme::Fp8Block { .. } | QuantScheme::Fp8Tensor | QuantScheme::Fp8Channel,
-                ) => 8_000,
-                Some(QuantScheme::Mxfp4) => 4_000,
-                Some(QuantScheme::IntGroup { bits, .. }) => bits.saturating_mul(1_000),
-                Some(QuantScheme::Unknown) | None => m.dtype.milli_bits(),
+                Some(scheme) => scheme.value_milli_bits(),
+                None => m.dtype.milli_bits(),
             },
             None => s.weight_milli_bits,
         },

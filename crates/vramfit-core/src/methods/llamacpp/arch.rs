@@ -1,0 +1,437 @@
+//! From a parsed config to the llama.cpp architecture it loads as, and the
+//! facts of its GGUF layout that config keys do not state directly.
+//!
+//! Sources: llama.cpp `convert_hf_to_gguf.py` and its `conversion/*.py`
+//! classes (which tensors are written), `src/models/<arch>.cpp`
+//! (`load_arch_tensors`: which tensors the loader expects, their shapes;
+//! `load_arch_hparams`: the model type and the sliding-window pattern).
+
+use super::refusal::LlamaCppRefusal;
+use crate::model::{AttentionKind, FfnKind, MlaSpec, ModelSpec, QuantScheme};
+use serde::{Deserialize, Serialize};
+
+/// The llama.cpp architecture a model loads as (GGUF
+/// `general.architecture`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arch {
+    /// `llama`: Llama 1–3, Mistral and Mixtral (`LlamaModel` converts all
+    /// three).
+    Llama,
+    Qwen2,
+    Qwen2Moe,
+    Qwen3,
+    Qwen3Moe,
+    Gemma,
+    Gemma2,
+    Gemma3,
+    Phi3,
+    /// `deepseek2`: DeepSeek-V2, V2-Lite, V3 and R1 (MLA).
+    Deepseek2,
+    /// `gpt-oss` (`LLM_ARCH_OPENAI_MOE`).
+    GptOss,
+    Olmo2,
+    Gpt2,
+}
+
+impl Arch {
+    /// The GGUF architecture name (`src/llama-arch.cpp`, `LLM_ARCH_NAMES`).
+    pub const fn gguf_name(self) -> &'static str {
+        match self {
+            Arch::Llama => "llama",
+            Arch::Qwen2 => "qwen2",
+            Arch::Qwen2Moe => "qwen2moe",
+            Arch::Qwen3 => "qwen3",
+            Arch::Qwen3Moe => "qwen3moe",
+            Arch::Gemma => "gemma",
+            Arch::Gemma2 => "gemma2",
+            Arch::Gemma3 => "gemma3",
+            Arch::Phi3 => "phi3",
+            Arch::Deepseek2 => "deepseek2",
+            Arch::GptOss => "gpt-oss",
+            Arch::Olmo2 => "olmo2",
+            Arch::Gpt2 => "gpt2",
+        }
+    }
+
+    /// The architecture of a Hugging Face `model_type` (of the text model),
+    /// `None` where the layout is not derived here.
+    pub fn of_model_type(model_type: &str) -> Option<Arch> {
+        Some(match model_type {
+            "llama" | "mistral" | "mixtral" => Arch::Llama,
+            "qwen2" => Arch::Qwen2,
+            "qwen2_moe" => Arch::Qwen2Moe,
+            "qwen3" => Arch::Qwen3,
+            "qwen3_moe" => Arch::Qwen3Moe,
+            "gemma" => Arch::Gemma,
+            "gemma2" => Arch::Gemma2,
+            "gemma3" | "gemma3_text" => Arch::Gemma3,
+            "phi3" => Arch::Phi3,
+            "deepseek_v2" | "deepseek_v3" => Arch::Deepseek2,
+            "gpt_oss" => Arch::GptOss,
+            "olmo2" => Arch::Olmo2,
+            "gpt2" => Arch::Gpt2,
+            _ => return None,
+        })
+    }
+
+    /// Whether llama.cpp gives this architecture a sliding-window cache
+    /// (`hparams.swa_type` set in `load_arch_hparams`). Mistral's
+    /// `sliding_window` and Phi-3's are ignored: `llama` has no SWA, and
+    /// `phi3` disables it ("Phi SWA is currently disabled").
+    pub const fn has_sliding_window(self) -> bool {
+        matches!(
+            self,
+            Arch::Gemma2 | Arch::Gemma3 | Arch::GptOss | Arch::Olmo2
+        )
+    }
+
+    /// Whether every routed layer holds experts, from the first layer
+    /// (`true`) or after a run of leading dense layers (`deepseek2`'s
+    /// `leading_dense_block_count`).
+    const fn moe_everywhere(self) -> bool {
+        !matches!(self, Arch::Deepseek2)
+    }
+
+    /// Whether the file always holds `output.weight` (no tied variant in
+    /// the loader).
+    const fn output_required(self) -> bool {
+        matches!(self, Arch::Qwen2Moe | Arch::GptOss | Arch::Olmo2)
+    }
+}
+
+/// What a layer keeps in the KV cache, as llama.cpp builds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LayerCache {
+    /// K and V for every cell of the context.
+    Full,
+    /// K and V for the sliding-window cache (`llama_kv_cache_iswa`).
+    Sliding { window: u64 },
+    /// MLA: one row of `kv_lora_rank + qk_rope_head_dim` per cell, no V.
+    Latent,
+}
+
+/// The feed-forward part of a layer, in GGUF terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LayerFfn {
+    /// `ffn_gate`, `ffn_up`, `ffn_down` of width `n_ff`.
+    Dense { n_ff: u64 },
+    /// Router, merged experts `ffn_*_exps` of width `n_ff_exp`, and a
+    /// shared expert `ffn_*_shexp` of width `n_ff_shexp` (0: none).
+    Moe { n_ff_exp: u64, n_ff_shexp: u64 },
+}
+
+/// One layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LayerLayout {
+    pub cache: LayerCache,
+    pub ffn: LayerFfn,
+}
+
+/// Everything the tensor inventory, the KV cache and the buffers read.
+#[derive(Debug, Clone)]
+pub(crate) struct Layout {
+    pub arch: Arch,
+    pub n_layer: u64,
+    pub n_embd: u64,
+    pub n_head: u64,
+    /// `head_count_kv` as written to the GGUF (1 for MLA).
+    pub n_head_kv: u64,
+    /// Key and value head dimension (non-MLA).
+    pub head_dim: u64,
+    /// Rows of `token_embd` and of the logits.
+    pub n_vocab: u64,
+    /// No `output.weight` in the file: the loader duplicates `token_embd`.
+    pub tied: bool,
+    pub layers: Vec<LayerLayout>,
+    /// Routed experts per MoE layer (`hparams.n_expert`, 0 for dense).
+    pub n_expert: u64,
+    pub n_expert_used: u64,
+    /// llama.cpp's `LLM_TYPE_70B` (the quantizer gives `attn_v` more bits).
+    pub type_70b: bool,
+    /// Values of the `rope_freqs` tensor (Llama-3.1 rope scaling), 0: none.
+    pub rope_freqs: u64,
+    /// Values of each of `rope_factors_long` / `_short` (LongRoPE), 0: none.
+    pub rope_factors: u64,
+    /// Rows of GPT-2's learned position embedding.
+    pub positions: u64,
+    pub qkv_bias: bool,
+    pub o_bias: bool,
+    pub mlp_bias: bool,
+    /// DeepSeek's e-score correction bias (`exp_probs_b`).
+    pub expert_score_bias: bool,
+    pub mla: Option<MlaSpec>,
+}
+
+/// Tokens in the Gemma 3 tokenizer. `convert_hf_to_gguf.py` (`Gemma3Model.
+/// modify_tensors`) cuts `token_embd` to the tokenizer's length; the 4B–27B
+/// configs say `vocab_size` 262,208 but their tokenizer holds 262,144.
+const GEMMA3_TOKENIZER: u64 = 262_144;
+
+impl Layout {
+    /// The layout of a parsed model, or why it is not derived.
+    pub(crate) fn of(spec: &ModelSpec) -> Result<Layout, LlamaCppRefusal> {
+        let unsupported = || LlamaCppRefusal::UnsupportedArchitecture {
+            model_type: spec.model_type.clone(),
+            family: spec.family,
+        };
+        let arch = spec
+            .model_type
+            .as_deref()
+            .and_then(Arch::of_model_type)
+            .ok_or_else(unsupported)?;
+        let layout_err = |what: &str| LlamaCppRefusal::UnsupportedLayout {
+            model_type: spec.model_type.clone(),
+            what: what.to_string(),
+        };
+        // The converter dequantizes FP8 and GPTQ checkpoints
+        // (`ModelBase.dequant_model`) and repacks gpt-oss's MXFP4 experts;
+        // llama-quantize then chooses every type afresh, so the
+        // checkpoint's own format does not enter the sizes. It reads no
+        // AWQ checkpoint.
+        if let Some(q) = spec.quantization.as_ref() {
+            let fp8 = matches!(q.method.as_str(), "fp8" | "fbgemm_fp8");
+            match q.scheme {
+                QuantScheme::AwqGemm { .. }
+                | QuantScheme::AwqGemv { .. }
+                | QuantScheme::AwqGemvFast { .. } => {
+                    return Err(layout_err(
+                        "an AWQ checkpoint, which the converter does not read",
+                    ))
+                }
+                QuantScheme::Mxfp4 if arch != Arch::GptOss => {
+                    return Err(layout_err("MXFP4 weights outside gpt-oss"))
+                }
+                QuantScheme::Fp8Block { .. } | QuantScheme::Fp8Tensor | QuantScheme::Fp8Channel
+                    if fp8 => {}
+                QuantScheme::Gptq { .. } | QuantScheme::Mxfp4 => {}
+                _ => {
+                    return Err(layout_err(
+                        "a quantized checkpoint the converter does not read",
+                    ))
+                }
+            }
+        }
+        let layers = layers(spec, arch).map_err(|w| layout_err(&w))?;
+        let moe = spec.moe.as_ref();
+        let n_expert = match layers.iter().any(|l| matches!(l.ffn, LayerFfn::Moe { .. })) {
+            true => moe.map(|m| m.routed_experts).unwrap_or(0),
+            false => 0,
+        };
+        let tied = match arch {
+            Arch::Gemma | Arch::Gemma2 => true,
+            _ => spec.tied_embeddings,
+        };
+        if tied && arch.output_required() {
+            return Err(layout_err("tied input and output embeddings"));
+        }
+        let mla = match arch {
+            Arch::Deepseek2 => Some(spec.mla.ok_or_else(|| layout_err("no MLA ranks"))?),
+            _ => None,
+        };
+        let n_vocab = match arch {
+            Arch::Gemma3 => spec.vocab_size.min(GEMMA3_TOKENIZER),
+            _ => spec.vocab_size,
+        };
+        let n_layer = spec.num_layers;
+        let (qkv_bias, o_bias) =
+            attention_biases(spec, arch, &layers).map_err(|w| layout_err(&w))?;
+        let mlp_bias = mlp_biases(spec, arch, &layers).map_err(|w| layout_err(&w))?;
+        let positions = match arch {
+            Arch::Gpt2 => spec
+                .params
+                .embedding
+                .checked_div(spec.hidden_size)
+                .unwrap_or(0)
+                .saturating_sub(spec.vocab_size),
+            _ => 0,
+        };
+        Ok(Layout {
+            arch,
+            n_layer,
+            n_embd: spec.hidden_size,
+            n_head: spec.num_attention_heads,
+            n_head_kv: match arch {
+                Arch::Deepseek2 => 1,
+                _ => spec.num_kv_heads,
+            },
+            head_dim: spec.head_dim,
+            n_vocab,
+            tied,
+            n_expert,
+            n_expert_used: moe.map(|m| m.experts_per_token).unwrap_or(0),
+            type_70b: type_70b(arch, spec, n_expert),
+            rope_freqs: rope_freqs(arch, spec),
+            rope_factors: rope_factors(arch, spec),
+            positions,
+            qkv_bias,
+            o_bias,
+            mlp_bias,
+            expert_score_bias: arch == Arch::Deepseek2 && moe.is_some_and(|m| m.score_bias),
+            mla,
+            layers,
+        })
+    }
+
+    /// `n_head / n_head_kv` of the first layer (`hparams.n_gqa()`), which
+    /// the quantizer reads.
+    pub(crate) fn n_gqa(&self) -> u64 {
+        self.n_head.checked_div(self.n_head_kv).unwrap_or(0)
+    }
+}
+
+/// The per-layer plan in llama.cpp's terms, or what does not fit it.
+fn layers(spec: &ModelSpec, arch: Arch) -> Result<Vec<LayerLayout>, String> {
+    let moe = spec.moe.as_ref();
+    let mut out = Vec::with_capacity(spec.attention.len());
+    let mut seen_moe = false;
+    for (i, (attention, ffn)) in spec.attention.iter().zip(&spec.ffn).enumerate() {
+        let cache = match (*attention, arch) {
+            (AttentionKind::Mla { .. }, Arch::Deepseek2) => LayerCache::Latent,
+            (AttentionKind::Full, a) if a != Arch::Deepseek2 => LayerCache::Full,
+            (AttentionKind::SlidingWindow { window }, a) if a.has_sliding_window() => {
+                LayerCache::Sliding { window }
+            }
+            (AttentionKind::SlidingWindow { .. }, a) if a != Arch::Deepseek2 => LayerCache::Full,
+            (kind, _) => return Err(format!("a layer of kind {kind:?} (layer {i})")),
+        };
+        let ffn = match (ffn, moe) {
+            (FfnKind::Dense, _) => {
+                if seen_moe || (arch.moe_everywhere() && moe.is_some()) {
+                    return Err(format!("a dense MLP between expert layers (layer {i})"));
+                }
+                LayerFfn::Dense {
+                    n_ff: spec
+                        .intermediate_size
+                        .ok_or_else(|| "no intermediate_size".to_string())?,
+                }
+            }
+            (FfnKind::Moe, Some(m)) => {
+                seen_moe = true;
+                if m.latent.is_some() {
+                    return Err("experts on a latent projection".to_string());
+                }
+                let shared_ok = match arch {
+                    Arch::Qwen2Moe | Arch::Deepseek2 => m.shared_intermediate > 0,
+                    _ => m.shared_intermediate == 0,
+                };
+                if !shared_ok {
+                    return Err("shared experts unlike the architecture's".to_string());
+                }
+                LayerFfn::Moe {
+                    n_ff_exp: m.expert_intermediate,
+                    n_ff_shexp: m.shared_intermediate,
+                }
+            }
+            _ => return Err(format!("a layer without feed-forward part (layer {i})")),
+        };
+        if matches!(
+            (arch, ffn),
+            (
+                Arch::Qwen2Moe | Arch::Qwen3Moe | Arch::GptOss,
+                LayerFfn::Dense { .. }
+            )
+        ) {
+            return Err(format!("a dense MLP (layer {i})"));
+        }
+        out.push(LayerLayout { cache, ffn });
+    }
+    if out.is_empty() {
+        return Err("no layers".to_string());
+    }
+    Ok(out)
+}
+
+/// Whether q/k/v and o carry biases, read from the attention parameter
+/// count: `params.attention` less the bias-free projections (and gpt-oss's
+/// sinks) leaves `L·(q + 2·kv)` for q/k/v biases and `L·H` for an o bias.
+/// Any other remainder is a layout not derived here.
+fn attention_biases(
+    spec: &ModelSpec,
+    arch: Arch,
+    layers: &[LayerLayout],
+) -> Result<(bool, bool), String> {
+    if arch == Arch::Deepseek2 {
+        return Ok((false, false));
+    }
+    let l = layers.len() as u128;
+    let h = spec.hidden_size as u128;
+    let q = spec.num_attention_heads as u128 * spec.head_dim as u128;
+    let kv = spec.num_kv_heads as u128 * spec.head_dim as u128;
+    let sinks = match arch {
+        Arch::GptOss => spec.num_attention_heads as u128,
+        _ => 0,
+    };
+    let base = l * (h * (q + 2 * kv) + q * h + sinks);
+    let extra = (spec.params.attention as u128).checked_sub(base);
+    match extra {
+        Some(0) => Ok((false, false)),
+        Some(e) if e == l * (q + 2 * kv) => Ok((true, false)),
+        Some(e) if e == l * (q + 2 * kv + h) => Ok((true, true)),
+        Some(e) if e == l * h => Ok((false, true)),
+        _ => Err("attention tensors beyond q, k, v, o and their biases".to_string()),
+    }
+}
+
+/// Whether the dense MLPs carry biases (Llama's `mlp_bias`, GPT-2), read
+/// from `params.dense_mlp` as for [`attention_biases`].
+fn mlp_biases(spec: &ModelSpec, arch: Arch, layers: &[LayerLayout]) -> Result<bool, String> {
+    let (count, width) = layers.iter().fold((0u128, 0u128), |(c, w), l| match l.ffn {
+        LayerFfn::Dense { n_ff } => (c + 1, n_ff as u128),
+        LayerFfn::Moe { .. } => (c, w),
+    });
+    if count == 0 {
+        return Ok(false);
+    }
+    let h = spec.hidden_size as u128;
+    let gated = arch != Arch::Gpt2;
+    let matrices: u128 = if gated { 3 } else { 2 };
+    let extra = (spec.params.dense_mlp as u128).checked_sub(count * matrices * h * width);
+    let bias = count * ((matrices - 1) * width + h);
+    match extra {
+        Some(0) => Ok(false),
+        Some(e) if e == bias => Ok(true),
+        _ => Err("MLP tensors beyond gate, up, down and their biases".to_string()),
+    }
+}
+
+/// llama.cpp's `LLM_TYPE_70B`, the only model type the quantizer reads:
+/// `llama` with 80 layers and grouped KV heads (not the 8-expert types),
+/// `qwen2` with 80 layers (`src/models/llama.cpp`, `src/models/qwen2.cpp`,
+/// `load_arch_hparams`).
+fn type_70b(arch: Arch, spec: &ModelSpec, n_expert: u64) -> bool {
+    match arch {
+        Arch::Llama => {
+            n_expert != 8 && spec.num_layers == 80 && spec.num_attention_heads != spec.num_kv_heads
+        }
+        Arch::Qwen2 => spec.num_layers == 80,
+        _ => false,
+    }
+}
+
+/// Values of `rope_freqs.weight`, which `LlamaModel.generate_extra_tensors`
+/// writes (f32, `head_dim / 2`) when `rope_scaling.rope_type` is `llama3`.
+///
+/// The parsed config does not keep `rope_scaling`; the Llama 3.1 recipe is
+/// recognised by its traces: the Llama 3 tokenizer (128,256 tokens) with a
+/// context beyond Llama 3's 8,192. Either way it is `2·head_dim` bytes.
+fn rope_freqs(arch: Arch, spec: &ModelSpec) -> u64 {
+    let llama3_scaled = spec.vocab_size == 128_256 && spec.max_context.is_some_and(|c| c > 8_192);
+    match arch == Arch::Llama && llama3_scaled {
+        true => spec.head_dim / 2,
+        false => 0,
+    }
+}
+
+/// Values of each LongRoPE factor tensor (`rope_factors_long` / `_short`,
+/// f32, `n_rot / 2`) that `Phi3MiniModel.generate_extra_tensors` writes for
+/// the long-context Phi-3 models. The parsed config keeps neither
+/// `rope_scaling` nor `partial_rotary_factor`; a context beyond Phi-3's
+/// original 4,096 marks LongRoPE and `n_rot` is taken as `head_dim`
+/// (Phi-4-mini rotates 3/4 of it: 128 bytes too many).
+fn rope_factors(arch: Arch, spec: &ModelSpec) -> u64 {
+    match arch == Arch::Phi3 && spec.max_context.is_some_and(|c| c > 4_096) {
+        true => spec.head_dim / 2,
+        false => 0,
+    }
+}

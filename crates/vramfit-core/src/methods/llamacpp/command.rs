@@ -1,0 +1,66 @@
+//! The `llama-server` line that reproduces an estimate.
+
+use super::LlamaCppInputs;
+use crate::model::ModelSpec;
+
+/// `llama-server -m <model>-<TYPE>.gguf -c N -ngl N -ctk T -ctv T -fa on|off`,
+/// plus the flags whose values differ from llama.cpp's defaults
+/// (`common/arg.cpp`).
+///
+/// The file name is the model's name (the last part of `_name_or_path`,
+/// else its `model_type`) and the file type, the way GGUF files are
+/// usually named; characters other than letters, digits, `.`, `_` and `-`
+/// become `-`, so the line can be pasted into a shell as is.
+pub(super) fn llama_server(
+    model: &ModelSpec,
+    inputs: &LlamaCppInputs,
+    n_ctx: u64,
+    n_gpu_layers: u64,
+) -> String {
+    let defaults = LlamaCppInputs::default();
+    let name = model
+        .name
+        .as_deref()
+        .and_then(|n| n.rsplit('/').find(|part| !part.is_empty()))
+        .or(model.model_type.as_deref())
+        .unwrap_or("model");
+    let name: String = name
+        .chars()
+        .map(
+            |c| match c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                true => c,
+                false => '-',
+            },
+        )
+        .collect();
+    let mut line = format!(
+        "llama-server -m {name}-{}.gguf -c {n_ctx} -ngl {n_gpu_layers} -ctk {} -ctv {} -fa {}",
+        inputs.file_type.name(),
+        inputs.cache_type_k.name(),
+        inputs.cache_type_v.name(),
+        if inputs.flash_attn { "on" } else { "off" },
+    );
+    if inputs.n_batch != defaults.n_batch {
+        line.push_str(&format!(" -b {}", inputs.n_batch));
+    }
+    if inputs.n_ubatch != defaults.n_ubatch {
+        line.push_str(&format!(" -ub {}", inputs.n_ubatch));
+    }
+    let auto_slots = inputs.n_parallel == defaults.n_parallel && inputs.kv_unified;
+    if !auto_slots {
+        line.push_str(&format!(" -np {}", inputs.n_parallel));
+        if inputs.kv_unified {
+            line.push_str(" -kvu");
+        }
+    }
+    if inputs.n_cpu_moe > 0 {
+        line.push_str(&format!(" --n-cpu-moe {}", inputs.n_cpu_moe));
+    }
+    if inputs.swa_full {
+        line.push_str(" --swa-full");
+    }
+    if !inputs.op_offload {
+        line.push_str(" --no-op-offload");
+    }
+    line
+}

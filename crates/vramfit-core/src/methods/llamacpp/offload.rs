@@ -1,0 +1,107 @@
+//! Which bytes go to the GPU and which stay on the host, and what fits.
+//!
+//! Source: llama.cpp `src/llama-model.cpp`, `llama_model::load_tensors`
+//! (`i_gpu_start`, `get_layer_buft_list`; since PR #18148 the output layer
+//! counts as the first layer `-ngl` offloads), `dev_input` (the input
+//! layer, `token_embd`, always on the host: "there is very little benefit
+//! to offloading the input layer"); `common/common.h`
+//! (`LLM_FFN_EXPS_REGEX`, `--n-cpu-moe`: the expert tensors of the first
+//! N blocks stay on the host); `src/llama-kv-cache.cpp` (with
+//! `offload_kqv`, the default, a layer's cache lives with its layer).
+
+use super::tensors::{GgufTensor, Role};
+
+/// Where the layers go for `-ngl n`: which repeating layers, and whether
+/// the output layer.
+///
+/// # Formula
+///
+/// ```text
+/// output layer first (since PR #18148):  layer i on the GPU ⇔ i ≥ L + 1 − min(n, L + 1)   (i = L: output)
+/// before:                                layer i on the GPU ⇔ i ≥ L − min(n, L),  output ⇔ n > L
+/// ```
+///
+/// `L` repeating layers. Since December 2025 `-ngl 1` offloads the output
+/// layer only and `-ngl L+1` everything but the input layer; before, `-ngl
+/// n ≤ L` offloaded the last `n` repeating layers and kept the output
+/// layer on the host. Source: `src/llama-model.cpp`, `load_tensors`
+/// (`i_gpu_start`, `act_gpu_layers`, `get_layer_buft_list`).
+///
+/// ```
+/// use vramfit_core::methods::llamacpp::layer_split;
+/// assert_eq!(layer_split(4, 2, true), (vec![false, false, false, true], true));
+/// assert_eq!(layer_split(4, 2, false), (vec![false, false, true, true], false));
+/// assert_eq!(layer_split(4, 5, false), (vec![true; 4], true));
+/// ```
+pub fn layer_split(n_layer: u64, n_gpu_layers: u64, output_first: bool) -> (Vec<bool>, bool) {
+    let total = n_layer.saturating_add(1);
+    let n = n_gpu_layers.min(total);
+    match output_first {
+        true => {
+            let start = total - n;
+            ((0..n_layer).map(|i| i >= start).collect(), n >= 1)
+        }
+        false => {
+            let start = n_layer - n.min(n_layer);
+            ((0..n_layer).map(|i| i >= start).collect(), n > n_layer)
+        }
+    }
+}
+
+/// Weight bytes on each side, and the largest host matrix product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct WeightSplit {
+    pub gpu: u64,
+    pub host: u64,
+    /// `(bytes, input values, output values)` of the largest host matrix
+    /// a product reads (not `token_embd`, which is only looked up).
+    pub staged: Option<(u64, u64, u64)>,
+}
+
+/// Splits the weights: block tensors follow their layer (experts of the
+/// first `n_cpu_moe` blocks stay on the host), `token_embd` and learned
+/// positions stay on the host, the rest of the model-wide tensors follow
+/// the output layer. A tied output head on the GPU is a copy of
+/// `token_embd` there (`TENSOR_DUPLICATED`).
+pub(crate) fn split_weights(
+    tensors: &[(GgufTensor, u64)],
+    gpu_layer: &[bool],
+    output_on_gpu: bool,
+    n_cpu_moe: u64,
+    tied: bool,
+    n_expert_used: u64,
+) -> WeightSplit {
+    let mut s = WeightSplit::default();
+    for (t, bytes) in tensors {
+        let on_gpu = match (t.layer, t.role) {
+            (Some(i), _) => {
+                let layer_gpu = gpu_layer.get(i as usize).copied().unwrap_or(false);
+                layer_gpu && !(t.expert && i < n_cpu_moe)
+            }
+            (None, Role::TokenEmbd | Role::PosEmbd) => false,
+            (None, _) => output_on_gpu,
+        };
+        if on_gpu {
+            s.gpu = s.gpu.saturating_add(*bytes);
+        } else {
+            s.host = s.host.saturating_add(*bytes);
+            let product = t.role.quantizable() && t.role != Role::TokenEmbd;
+            if product && s.staged.is_none_or(|(b, _, _)| *bytes > b) {
+                let fan_out = if t.expert { n_expert_used.max(1) } else { 1 };
+                s.staged = Some((*bytes, t.ne[0], t.ne[1].saturating_mul(fan_out)));
+            }
+        }
+        if tied && output_on_gpu && t.role == Role::TokenEmbd {
+            s.gpu = s.gpu.saturating_add(*bytes);
+        }
+    }
+    if tied && !output_on_gpu {
+        // The head reads token_embd on the host.
+        if let Some((t, bytes)) = tensors.iter().find(|(t, _)| t.role == Role::TokenEmbd) {
+            if s.staged.is_none_or(|(b, _, _)| *bytes > b) {
+                s.staged = Some((*bytes, t.ne[0], t.ne[1]));
+            }
+        }
+    }
+    s
+}

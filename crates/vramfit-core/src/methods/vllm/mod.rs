@@ -1,0 +1,629 @@
+//! The `vllm` method: what vLLM (V1 engine, 0.19) itself reports at
+//! start-up for a model, GPU and `vllm serve` options.
+//!
+//! vLLM sizes its KV cache from a measurement (`determine_available_memory`
+//! in `vllm/v1/worker/gpu_worker.py`):
+//!
+//! ```text
+//! requested  = ⌈M_total · gpu_memory_utilization⌉
+//! non_kv     = weights + torch peak increase + non-torch increase
+//! kv_memory  = requested − non_kv                 ("Available KV cache memory")
+//! blocks     = ⌊⌊kv_memory / page⌋ / layers per group⌋, the least over workers
+//! kv_tokens  = ⌊blocks / groups⌋ · block size     ("GPU KV cache size")
+//! ```
+//!
+//! This module predicts each term from the model's config
+//! ([`weights`], [`profile`], [`runtime`], [`kv`]) per worker (pipeline
+//! stage; tensor-parallel ranks of a stage are alike), and the error vLLM
+//! prints when it would not start. The derivation, term by term, with the
+//! places that are measured rather than derived, is in
+//! `docs/methods/vllm.md`; the 47 logs it is checked against are in
+//! `data/engines/vllm-0.19-h100.csv` ([`validation`]).
+//!
+//! ```
+//! use vramfit_core::methods::vllm::{estimate, Utilization, VllmInputs, VllmModel};
+//! let model = VllmModel::from_config(r#"{
+//!     "model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
+//!     "num_attention_heads": 32, "num_key_value_heads": 8,
+//!     "intermediate_size": 14336, "vocab_size": 128256,
+//!     "max_position_embeddings": 131072, "torch_dtype": "bfloat16",
+//!     "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0,
+//!         "high_freq_factor": 4.0, "original_max_position_embeddings": 8192,
+//!         "rope_type": "llama3"}
+//! }"#).unwrap();
+//! let h100 = 7919 * (1u64 << 30) / 100; // 79.19 GiB as CUDA reports it
+//! let inputs = VllmInputs {
+//!     max_model_len: Some(8192),
+//!     gpu_memory_utilization: Utilization(9500),
+//!     ..VllmInputs::default()
+//! };
+//! let e = estimate(&model, h100, &inputs).unwrap();
+//! // vLLM 0.19's log: 476,016 tokens (29,751 blocks).
+//! assert!((e.kv_cache_tokens as i64 - 476_016).abs() < 476_016 * 3 / 100);
+//! assert!(e.start_error.is_none());
+//! ```
+
+mod allocator;
+mod extras;
+mod inputs;
+mod kv;
+mod profile;
+mod runtime;
+pub mod validation;
+mod vision;
+mod weights;
+
+#[cfg(test)]
+mod tests;
+
+pub use allocator::allocated_block;
+pub use extras::{ConfigExtras, Kept, LoadedFormat, LoadedQuant, RopeCache};
+pub use inputs::{
+    batch_defaults, serve_command, KvCacheDtype, ModelDtype, OnlineQuant, Resolved, Utilization,
+    VllmInputs,
+};
+pub use kv::LayerSpec;
+pub use profile::ProfileParts;
+pub use vision::{VisionKind, VisionTower};
+pub use weights::{padded_vocab, WeightParts};
+
+use crate::model::{parse_config, ConfigError, Dtype, ModelSpec};
+use crate::units::GIB;
+use serde::Serialize;
+
+/// A model as vLLM sees it: the reader's spec and the vLLM-specific
+/// extras read from the same config.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VllmModel {
+    pub spec: ModelSpec,
+    pub extras: ConfigExtras,
+}
+
+impl VllmModel {
+    /// Reads a `config.json` text.
+    pub fn from_config(text: &str) -> Result<VllmModel, ConfigError> {
+        let spec = parse_config(text)?;
+        let extras = ConfigExtras::read(text, &spec);
+        Ok(VllmModel { spec, extras })
+    }
+
+    /// A model known only by its spec (no vision tower, plain rotary
+    /// table, no checkpoint quantization layout).
+    pub fn from_spec(spec: ModelSpec) -> VllmModel {
+        let extras = ConfigExtras::from_spec(&spec);
+        VllmModel { spec, extras }
+    }
+}
+
+/// One worker (a pipeline stage; its tensor-parallel ranks are alike).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankEstimate {
+    /// Pipeline stage, from 0.
+    pub stage: u32,
+    /// Decoder layers `start..end` of this stage.
+    pub layers: (u64, u64),
+    /// "Model loading took": weights by part.
+    pub weights: WeightParts,
+    pub weights_bytes: u64,
+    /// "torch peak memory increase", by part.
+    pub profile: ProfileParts,
+    pub activation_peak_bytes: u64,
+    /// "non-torch forward increase memory".
+    pub non_torch_bytes: u64,
+    /// "Total non KV cache memory".
+    pub non_kv_bytes: u64,
+    /// "Available KV cache memory" (0 when negative; see `kv_shortfall_bytes`).
+    pub kv_cache_bytes: u64,
+    /// How far `non_kv` exceeds the requested memory, else 0.
+    pub kv_shortfall_bytes: u64,
+    /// Blocks this worker alone could hold.
+    pub num_blocks: u64,
+    /// CUDA-graph capture memory (after the KV cache).
+    pub cuda_graph_bytes: u64,
+}
+
+/// Why vLLM would not start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartErrorKind {
+    /// `--max-model-len` beyond what the config allows.
+    ContextBeyondModel,
+    /// The weights do not fit in the GPU.
+    WeightsDoNotFit,
+    /// Nothing is left for the KV cache.
+    NoKvMemory,
+    /// One request of `max_model_len` tokens does not fit in the KV cache.
+    ContextDoesNotFit,
+}
+
+/// The error vLLM would print, with its own wording.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StartError {
+    pub kind: StartErrorKind,
+    pub message: String,
+}
+
+/// Inputs the method cannot evaluate (vLLM itself refuses most of them
+/// before loading anything; its message is given where it has one).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum VllmRefusal {
+    /// A number out of its range.
+    InvalidInput {
+        field: &'static str,
+        message: String,
+    },
+    /// Heads or layers do not divide over the GPUs.
+    Parallelism { message: String },
+    /// `--quantization` conflicts with the checkpoint's own.
+    Quantization { message: String },
+    /// Layers whose cache vramfit does not lay out (linear attention,
+    /// Mamba).
+    UnsupportedLayers { message: String },
+}
+
+impl std::fmt::Display for VllmRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VllmRefusal::InvalidInput { field, message } => write!(f, "{field}: {message}"),
+            VllmRefusal::Parallelism { message }
+            | VllmRefusal::Quantization { message }
+            | VllmRefusal::UnsupportedLayers { message } => f.write_str(message),
+        }
+    }
+}
+
+/// What vLLM reports at start-up. Headline figures are those of the
+/// limiting worker (the one with the fewest blocks); `ranks` has each.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VllmEstimate {
+    /// Total memory of one GPU, as CUDA reports it.
+    pub gpu_total_bytes: u64,
+    /// `⌈total × gpu_memory_utilization⌉`.
+    pub requested_bytes: u64,
+    pub weights_bytes: u64,
+    pub activation_peak_bytes: u64,
+    pub non_torch_bytes: u64,
+    /// Available KV cache memory of the limiting worker (0 if negative).
+    pub kv_cache_bytes: u64,
+    /// "GPU KV cache size: N tokens".
+    pub kv_cache_tokens: u64,
+    /// Blocks allocated on every worker.
+    pub num_gpu_blocks: u64,
+    /// KV cache groups (1 unless the model mixes attention types).
+    pub kv_cache_groups: u64,
+    /// CUDA-graph memory of the largest worker (taken after the KV cache).
+    pub cuda_graph_bytes: u64,
+    /// The context the engine runs with.
+    pub max_model_len: u64,
+    /// The largest `--max-model-len` that starts with this memory (at most
+    /// what the config allows).
+    pub max_model_len_fits: u64,
+    /// "Maximum concurrency for `max_model_len` tokens per request".
+    pub max_concurrency: f64,
+    /// Defaults as resolved.
+    pub resolved: Resolved,
+    /// The quantization method vLLM runs (`fp8`, `gptq_marlin`, ...).
+    pub quantization: Option<&'static str>,
+    /// Dummy images the profile encodes (multimodal models).
+    pub profiled_images: u64,
+    /// Each worker.
+    pub ranks: Vec<RankEstimate>,
+    /// The error vLLM would print, if it would not start.
+    pub start_error: Option<StartError>,
+    /// Parts of this model the estimate does not cover.
+    pub notes: Vec<String>,
+}
+
+/// Layers per pipeline stage.
+///
+/// # Formula
+///
+/// Each stage gets `⌊L/pp⌋` layers; the `L mod pp` left over go one each
+/// to the stages before the last, from the second-to-last backwards.
+/// Source: vLLM `vllm/distributed/utils.py`, `get_pp_indices`.
+pub fn pipeline_stages(layers: u64, pp: u64) -> Vec<(u64, u64)> {
+    let pp = pp.max(1);
+    let mut sizes = vec![layers / pp; pp as usize];
+    let rest = (layers % pp) as usize;
+    for i in 2..rest + 2 {
+        let idx = sizes.len() - i;
+        sizes[idx] += 1;
+    }
+    let mut start = 0;
+    sizes
+        .into_iter()
+        .map(|n| {
+            let range = (start, start + n);
+            start += n;
+            range
+        })
+        .collect()
+}
+
+/// vLLM's `format_gib`: GiB rounded to two decimals, printed as Python
+/// prints a float (`3.0`, `58.11`).
+pub fn format_gib(bytes: u128) -> String {
+    let hundredths = (bytes * 100 + GIB as u128 / 2) / GIB as u128;
+    let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
+    match text.strip_suffix('0') {
+        Some(t) => t.to_string(),
+        None => text,
+    }
+}
+
+/// Predicts vLLM's start-up report for `model` on GPUs of
+/// `gpu_total_bytes` each (the memory CUDA reports, e.g. 79.19 GiB for an
+/// H100 80GB).
+pub fn estimate(
+    model: &VllmModel,
+    gpu_total_bytes: u64,
+    inputs: &VllmInputs,
+) -> Result<VllmEstimate, VllmRefusal> {
+    let spec = &model.spec;
+    let extras = &model.extras;
+    validate(spec, gpu_total_bytes, inputs)?;
+    let (tp, pp) = (inputs.tp as u64, inputs.pp as u64);
+    let mut notes = Vec::new();
+
+    let derived = extras
+        .derived_max_model_len
+        .or(spec.max_context)
+        .unwrap_or(2048);
+    let max_model_len = inputs.max_model_len.unwrap_or(derived);
+    let (tokens, seqs) = batch_defaults(gpu_total_bytes, inputs.a100, max_model_len, inputs);
+    let dtype_bytes = dtype_bytes(spec.dtype, inputs.dtype);
+    let kv_bytes = match inputs.kv_cache_dtype {
+        KvCacheDtype::Auto => dtype_bytes,
+        KvCacheDtype::Fp8 => 1,
+    };
+    let resolved = Resolved {
+        max_model_len,
+        max_num_batched_tokens: tokens,
+        max_num_seqs: seqs,
+        dtype_bytes,
+        kv_bytes,
+    };
+    let quant = loaded_quant(spec, extras, inputs, &mut notes)?;
+
+    let specs = kv::layer_specs(spec, tp, inputs.block_size, kv_bytes).map_err(|kind| {
+        VllmRefusal::UnsupportedLayers {
+            message: format!(
+                "layers of kind {kind:?} keep a recurrent state; vramfit does not lay out \
+                 vLLM's Mamba / linear-attention cache"
+            ),
+        }
+    })?;
+    let grouping = kv::group_layers(&specs, inputs.block_size);
+    let requested = inputs.gpu_memory_utilization.requested(gpu_total_bytes);
+
+    let stages = pipeline_stages(spec.num_layers, pp);
+    let mut ranks = Vec::with_capacity(stages.len());
+    let mut availability = Vec::with_capacity(stages.len());
+    for (index, &layers) in stages.iter().enumerate() {
+        let first = index == 0;
+        let last = index + 1 == stages.len();
+        let shard = weights::Shard {
+            tp,
+            layers,
+            first,
+            last,
+            dtype_bytes,
+            quant: quant.as_ref(),
+        };
+        let weight_parts = weights::rank_weights(spec, extras, &shard);
+        let run = profile::ProfileRun {
+            tp,
+            layers,
+            first,
+            last,
+            dtype_bytes,
+            tokens,
+            seqs,
+            max_model_len,
+            block_size: inputs.block_size,
+            sm_count: inputs.sm_count as u64,
+        };
+        let prof = profile::rank_profile(spec, extras, &run);
+        let non_torch = runtime::non_torch(tp, last);
+        let non_kv = crate::units::sum([weight_parts.total(), prof.peak, non_torch]);
+        let available = requested as i128 - non_kv as i128;
+        let worker = kv::WorkerGroups::project(&grouping, layers.0, layers.1);
+        let blocks = worker.blocks(available);
+        availability.push(available);
+        ranks.push(RankEstimate {
+            stage: index as u32,
+            layers,
+            weights_bytes: weight_parts.total(),
+            weights: weight_parts,
+            activation_peak_bytes: prof.peak,
+            profile: prof,
+            non_torch_bytes: non_torch,
+            non_kv_bytes: non_kv,
+            kv_cache_bytes: available.max(0) as u64,
+            kv_shortfall_bytes: (-available).max(0) as u64,
+            num_blocks: blocks,
+            cuda_graph_bytes: runtime::cuda_graphs(layers.1 - layers.0, inputs.enforce_eager),
+        });
+    }
+
+    let workers: Vec<kv::WorkerGroups> = stages
+        .iter()
+        .map(|&(s, e)| kv::WorkerGroups::project(&grouping, s, e))
+        .collect();
+    let with_cache: Vec<usize> = (0..ranks.len())
+        .filter(|&i| workers[i].group_size() > 0)
+        .collect();
+    let limiting = with_cache
+        .iter()
+        .copied()
+        .min_by_key(|&i| ranks[i].num_blocks)
+        .unwrap_or(0);
+    let num_blocks = with_cache
+        .iter()
+        .map(|&i| ranks[i].num_blocks)
+        .min()
+        .unwrap_or(0);
+    let kv_tokens = kv::tokens(&grouping, num_blocks);
+    let concurrency = workers.first().map_or(0.0, |w| {
+        w.concurrency(num_blocks, max_model_len, inputs.block_size, tokens)
+    });
+    let fits = |len: u64| -> bool {
+        with_cache.iter().all(|&i| {
+            availability[i] > 0
+                && workers[i].needed(len, inputs.block_size, tokens) <= availability[i] as u128
+        })
+    };
+    let max_model_len_fits = largest_fitting(derived, &fits);
+
+    let start_error = start_error(StartCheck {
+        ranks: &ranks,
+        workers: &workers,
+        with_cache: &with_cache,
+        availability: &availability,
+        max_model_len,
+        derived,
+        given: inputs.max_model_len,
+        gpu_total_bytes,
+        block: inputs.block_size,
+        batch_tokens: tokens,
+    });
+
+    let head = &ranks[limiting];
+    if extras.vision.is_none() && spec.nested_text_config {
+        notes.push(
+            "multimodal config whose vision tower vramfit does not know: its weights and \
+             dummy images are not counted"
+                .to_string(),
+        );
+    }
+    Ok(VllmEstimate {
+        gpu_total_bytes,
+        requested_bytes: requested,
+        weights_bytes: head.weights_bytes,
+        activation_peak_bytes: head.activation_peak_bytes,
+        non_torch_bytes: head.non_torch_bytes,
+        kv_cache_bytes: head.kv_cache_bytes,
+        kv_cache_tokens: kv_tokens,
+        num_gpu_blocks: num_blocks,
+        kv_cache_groups: grouping.groups.len() as u64,
+        cuda_graph_bytes: ranks.iter().map(|r| r.cuda_graph_bytes).max().unwrap_or(0),
+        max_model_len,
+        max_model_len_fits,
+        max_concurrency: concurrency,
+        resolved,
+        quantization: quant.as_ref().map(|q| q.method),
+        profiled_images: ranks.first().map_or(0, |r| r.profile.images),
+        ranks,
+        start_error,
+        notes,
+    })
+}
+
+/// Bytes per element of the dtype vLLM runs in.
+fn dtype_bytes(checkpoint: Dtype, asked: ModelDtype) -> u64 {
+    match asked {
+        ModelDtype::Bfloat16 | ModelDtype::Float16 => 2,
+        ModelDtype::Float32 => 4,
+        ModelDtype::Auto => match checkpoint {
+            Dtype::F16 | Dtype::Bf16 => 2,
+            // float32 checkpoints are downcast to bfloat16; FP8-typed
+            // checkpoints keep 16-bit activations.
+            _ => 2,
+        },
+    }
+}
+
+fn validate(spec: &ModelSpec, total: u64, inputs: &VllmInputs) -> Result<(), VllmRefusal> {
+    let invalid = |field: &'static str, message: &str| VllmRefusal::InvalidInput {
+        field,
+        message: message.to_string(),
+    };
+    if total == 0 {
+        return Err(invalid("gpu_total_bytes", "must be positive"));
+    }
+    if inputs.tp == 0 || inputs.pp == 0 {
+        return Err(invalid("tp/pp", "must be at least 1"));
+    }
+    if inputs.block_size == 0 || inputs.block_size > 1 << 20 {
+        return Err(invalid("block_size", "must be between 1 and 2^20"));
+    }
+    if inputs.sm_count == 0 {
+        return Err(invalid("sm_count", "must be at least 1"));
+    }
+    if inputs.max_model_len == Some(0) {
+        return Err(invalid("max_model_len", "must be at least 1"));
+    }
+    if inputs.max_num_batched_tokens == Some(0) || inputs.max_num_seqs == Some(0) {
+        return Err(invalid(
+            "max_num_batched_tokens/max_num_seqs",
+            "must be at least 1",
+        ));
+    }
+    let tp = inputs.tp as u64;
+    if spec.num_attention_heads > 0 && !spec.num_attention_heads.is_multiple_of(tp) {
+        return Err(VllmRefusal::Parallelism {
+            message: format!(
+                "Total number of attention heads ({}) must be divisible by tensor parallel \
+                 size ({}).",
+                spec.num_attention_heads, tp
+            ),
+        });
+    }
+    if !padded_vocab(spec.vocab_size).is_multiple_of(tp) {
+        return Err(VllmRefusal::Parallelism {
+            message: format!(
+                "the padded vocabulary ({}) does not divide over {} GPUs",
+                padded_vocab(spec.vocab_size),
+                tp
+            ),
+        });
+    }
+    if inputs.pp as u64 > spec.num_layers {
+        return Err(VllmRefusal::Parallelism {
+            message: format!(
+                "{} pipeline stages for {} layers: a stage would hold no layer",
+                inputs.pp, spec.num_layers
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The quantization as loaded: the checkpoint's own, or `--quantization
+/// fp8` on an unquantized checkpoint.
+fn loaded_quant(
+    spec: &ModelSpec,
+    extras: &ConfigExtras,
+    inputs: &VllmInputs,
+    notes: &mut Vec<String>,
+) -> Result<Option<LoadedQuant>, VllmRefusal> {
+    let own = spec.quantization.as_ref();
+    if inputs.quantization == OnlineQuant::Fp8 {
+        if let Some(q) = own.filter(|q| q.method != "fp8") {
+            return Err(VllmRefusal::Quantization {
+                message: format!(
+                    "Quantization method specified in the model config ({}) does not match \
+                     the quantization method specified in the `quantization` argument (fp8).",
+                    q.method
+                ),
+            });
+        }
+        if own.is_none() {
+            return Ok(Some(LoadedQuant {
+                format: LoadedFormat::Fp8Tensor,
+                experts_only: false,
+                kept: Kept::default(),
+                static_input_scale: false,
+                method: "fp8",
+            }));
+        }
+    }
+    if let (Some(q), None) = (own, extras.quant.as_ref()) {
+        notes.push(format!(
+            "quantization '{}' is not modelled: its layers are counted at the model dtype",
+            q.method
+        ));
+    }
+    Ok(extras.quant)
+}
+
+/// The largest `len ≤ ceiling` with `fits(len)`, 0 if even 1 does not fit
+/// (`_estimate_max_model_len_from_groups`, a binary search).
+fn largest_fitting(ceiling: u64, fits: &dyn Fn(u64) -> bool) -> u64 {
+    if ceiling == 0 || !fits(1) {
+        return 0;
+    }
+    let (mut lo, mut hi, mut best) = (1u64, ceiling, 1u64);
+    while lo <= hi {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    best
+}
+
+struct StartCheck<'a> {
+    ranks: &'a [RankEstimate],
+    workers: &'a [kv::WorkerGroups<'a>],
+    with_cache: &'a [usize],
+    availability: &'a [i128],
+    max_model_len: u64,
+    derived: u64,
+    given: Option<u64>,
+    gpu_total_bytes: u64,
+    block: u64,
+    batch_tokens: u64,
+}
+
+/// The first error vLLM would raise, in the order it checks: the config,
+/// model loading, then each worker's KV cache
+/// (`_check_enough_kv_cache_memory` in `vllm/v1/core/kv_cache_utils.py`).
+fn start_error(c: StartCheck) -> Option<StartError> {
+    const TIPS: &str = "See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ \
+                        for more details.";
+    if let Some(len) = c.given.filter(|l| *l > c.derived) {
+        return Some(StartError {
+            kind: StartErrorKind::ContextBeyondModel,
+            message: format!(
+                "User-specified max_model_len ({len}) is greater than the derived \
+                 max_model_len (max_position_embeddings={} or model_max_length=None in \
+                 model's config.json). To allow overriding this maximum, set the env var \
+                 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
+                c.derived
+            ),
+        });
+    }
+    if c.ranks.iter().any(|r| r.weights_bytes > c.gpu_total_bytes) {
+        return Some(StartError {
+            kind: StartErrorKind::WeightsDoNotFit,
+            message: "Failed to load model - not enough GPU memory. Try lowering \
+                      --gpu-memory-utilization to free memory for weights, increasing \
+                      --tensor-parallel-size, or using --quantization. See \
+                      https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for \
+                      more tips."
+                .to_string(),
+        });
+    }
+    for &i in c.with_cache {
+        let available = c.availability[i];
+        if available <= 0 {
+            return Some(StartError {
+                kind: StartErrorKind::NoKvMemory,
+                message: format!(
+                    "No available memory for the cache blocks. Try increasing \
+                     `gpu_memory_utilization` when initializing the engine. {TIPS}"
+                ),
+            });
+        }
+        let worker = &c.workers[i];
+        let needed = worker.needed(c.max_model_len, c.block, c.batch_tokens);
+        if needed > available as u128 {
+            let fits = |len: u64| worker.needed(len, c.block, c.batch_tokens) <= available as u128;
+            let estimated = largest_fitting(c.max_model_len, &fits);
+            let estimated_msg = match estimated {
+                0 => String::new(),
+                n => format!(
+                    "Based on the available memory, the estimated maximum model length is {n}. "
+                ),
+            };
+            return Some(StartError {
+                kind: StartErrorKind::ContextDoesNotFit,
+                message: format!(
+                    "To serve at least one request with the models's max seq len ({}), ({} GiB \
+                     KV cache is needed, which is larger than the available KV cache memory \
+                     ({} GiB). {estimated_msg}Try increasing `gpu_memory_utilization` or \
+                     decreasing `max_model_len` when initializing the engine. {TIPS}",
+                    c.max_model_len,
+                    format_gib(needed),
+                    format_gib(available as u128),
+                ),
+            });
+        }
+    }
+    None
+}

@@ -1,0 +1,277 @@
+//! Golden tests of the whole method on real models of the catalog.
+
+use super::*;
+use crate::catalog::find_model;
+
+fn model(id: &str) -> VllmModel {
+    let entry = find_model(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    VllmModel::from_config(entry.config).unwrap()
+}
+
+const H100: u64 = 7919 * GIB / 100;
+
+fn run(tp: u32, pp: u32, len: u64) -> VllmInputs {
+    VllmInputs {
+        tp,
+        pp,
+        max_model_len: Some(len),
+        gpu_memory_utilization: Utilization(9500),
+        ..VllmInputs::default()
+    }
+}
+
+#[test]
+fn pipeline_stages_give_the_remainder_to_the_stages_before_the_last() {
+    assert_eq!(
+        pipeline_stages(32, 4),
+        [(0, 8), (8, 16), (16, 24), (24, 32)]
+    );
+    assert_eq!(pipeline_stages(10, 4), [(0, 2), (2, 5), (5, 8), (8, 10)]);
+    assert_eq!(pipeline_stages(5, 1), [(0, 5)]);
+}
+
+#[test]
+fn format_gib_prints_like_python() {
+    assert_eq!(format_gib(3 * GIB as u128), "3.0");
+    assert_eq!(format_gib(GIB as u128 * 311 / 100), "3.11");
+    assert_eq!(format_gib(GIB as u128 * 310 / 100), "3.1");
+}
+
+#[test]
+fn llama_8b_matches_its_log() {
+    // vLLM 0.19, H100 80GB, --max-model-len 8192 --gpu-memory-utilization
+    // 0.95: weights 14.99 GiB, peak 1.89, non-torch 0.25, KV 58.11 GiB,
+    // 476,016 tokens, 58.11× concurrency.
+    let e = estimate(
+        &model("meta-llama/Llama-3.1-8B-Instruct"),
+        H100,
+        &run(1, 1, 8192),
+    )
+    .unwrap();
+    let g = |b: u64| (b as f64 / GIB as f64 * 100.0).round() / 100.0;
+    assert_eq!(g(e.weights_bytes), 14.99);
+    assert_eq!(g(e.activation_peak_bytes), 1.89);
+    assert_eq!(g(e.non_torch_bytes), 0.25);
+    assert!((g(e.kv_cache_bytes) - 58.11).abs() <= 0.02);
+    assert!((e.kv_cache_tokens as f64 - 476_016.0).abs() / 476_016.0 < 0.001);
+    assert!((e.max_concurrency - 58.11).abs() < 0.1);
+    assert_eq!(e.kv_cache_groups, 1);
+    assert!(e.start_error.is_none());
+    assert!(e.max_model_len_fits >= 131_072);
+}
+
+#[test]
+fn a_context_that_does_not_fit_gives_vllms_error() {
+    // Llama-3.1-8B at 0.2 utilization on an H100: 15.84 GiB requested, less
+    // than the 17 GiB of weights, peak and non-torch memory.
+    let inputs = VllmInputs {
+        gpu_memory_utilization: Utilization(2000),
+        ..run(1, 1, 131_072)
+    };
+    let e = estimate(&model("meta-llama/Llama-3.1-8B-Instruct"), H100, &inputs).unwrap();
+    let err = e.start_error.unwrap();
+    assert_eq!(err.kind, StartErrorKind::NoKvMemory);
+    assert!(err
+        .message
+        .starts_with("No available memory for the cache blocks."));
+    assert_eq!(e.kv_cache_tokens, 0);
+    assert!(e.ranks[0].kv_shortfall_bytes > 0);
+
+    // At 0.25 a little is left, not enough for 131,072 tokens.
+    let inputs = VllmInputs {
+        gpu_memory_utilization: Utilization(2500),
+        ..run(1, 1, 131_072)
+    };
+    let e = estimate(&model("meta-llama/Llama-3.1-8B-Instruct"), H100, &inputs).unwrap();
+    let err = e.start_error.unwrap();
+    assert_eq!(err.kind, StartErrorKind::ContextDoesNotFit);
+    assert!(
+        err.message.contains("max seq len (131072)"),
+        "{}",
+        err.message
+    );
+    assert!(err
+        .message
+        .contains("the estimated maximum model length is"));
+    assert!(e.max_model_len_fits > 0 && e.max_model_len_fits < 131_072);
+}
+
+#[test]
+fn a_context_beyond_the_config_is_refused_like_vllm() {
+    let e = estimate(
+        &model("meta-llama/Llama-3.1-8B-Instruct"),
+        H100,
+        &run(1, 1, 200_000),
+    )
+    .unwrap();
+    assert_eq!(
+        e.start_error.unwrap().kind,
+        StartErrorKind::ContextBeyondModel
+    );
+}
+
+#[test]
+fn heads_must_divide_over_the_gpus() {
+    let err = estimate(
+        &model("meta-llama/Llama-3.1-8B-Instruct"),
+        H100,
+        &run(3, 1, 8192),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Total number of attention heads (32) must be divisible by tensor parallel size (3)."
+    );
+}
+
+#[test]
+fn online_fp8_on_a_quantized_checkpoint_is_refused() {
+    let inputs = VllmInputs {
+        quantization: OnlineQuant::Fp8,
+        ..run(1, 1, 8192)
+    };
+    let err = estimate(
+        &model("RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"),
+        H100,
+        &inputs,
+    )
+    .unwrap_err();
+    assert!(matches!(err, VllmRefusal::Quantization { .. }));
+}
+
+#[test]
+fn fp8_kv_cache_doubles_the_tokens() {
+    let m = model("meta-llama/Llama-3.1-8B-Instruct");
+    let auto = estimate(&m, H100, &run(1, 1, 8192)).unwrap();
+    let fp8 = estimate(
+        &m,
+        H100,
+        &VllmInputs {
+            kv_cache_dtype: KvCacheDtype::Fp8,
+            ..run(1, 1, 8192)
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        fp8.num_gpu_blocks,
+        2 * auto.num_gpu_blocks + fp8.num_gpu_blocks % 2
+    );
+}
+
+#[test]
+fn defaults_follow_the_gpu_and_the_model() {
+    let m = model("meta-llama/Llama-3.1-8B-Instruct");
+    let e = estimate(&m, H100, &VllmInputs::default()).unwrap();
+    assert_eq!(e.max_model_len, 131_072);
+    assert_eq!(e.resolved.max_num_batched_tokens, 8192);
+    assert_eq!(e.resolved.max_num_seqs, 1024);
+    let small = estimate(&m, 24 * GIB, &VllmInputs::default()).unwrap();
+    assert_eq!(small.resolved.max_num_batched_tokens, 2048);
+    assert_eq!(small.resolved.max_num_seqs, 256);
+    assert_eq!(
+        small.start_error.map(|e| e.kind),
+        Some(StartErrorKind::ContextDoesNotFit)
+    );
+}
+
+#[test]
+fn every_catalog_model_estimates_or_refuses_without_panic() {
+    let gpus = [8 * GIB, 24 * GIB, H100, 192 * GIB];
+    for entry in crate::catalog::models::all() {
+        let Ok(m) = VllmModel::from_config(entry.config) else {
+            continue;
+        };
+        for &gpu in &gpus {
+            for (tp, pp) in [(1, 1), (2, 1), (8, 1), (1, 3), (4, 2)] {
+                for util in [1000, 9000, 10_000] {
+                    let inputs = VllmInputs {
+                        tp,
+                        pp,
+                        gpu_memory_utilization: Utilization(util),
+                        ..VllmInputs::default()
+                    };
+                    let Ok(e) = estimate(&m, gpu, &inputs) else {
+                        continue;
+                    };
+                    assert!(e.max_concurrency.is_finite() && e.max_concurrency >= 0.0);
+                    assert_eq!(e.ranks.len(), pp as usize, "{}", entry.id);
+                    for r in &e.ranks {
+                        let sum = r.weights_bytes + r.activation_peak_bytes + r.non_torch_bytes;
+                        assert_eq!(r.non_kv_bytes, sum, "{}", entry.id);
+                        assert_eq!(
+                            r.kv_cache_bytes as i128 - r.kv_shortfall_bytes as i128,
+                            e.requested_bytes as i128 - sum as i128
+                        );
+                    }
+                    assert!(e.max_model_len_fits <= e.max_model_len.max(e.max_model_len_fits));
+                    if e.kv_cache_tokens > 0 {
+                        assert!(e.num_gpu_blocks > 0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn more_memory_never_means_fewer_tokens() {
+    let m = model("Qwen/Qwen2.5-7B-Instruct");
+    let mut last = 0;
+    for util in (5000..=10_000).step_by(500) {
+        let inputs = VllmInputs {
+            gpu_memory_utilization: Utilization(util),
+            ..run(1, 1, 8192)
+        };
+        let e = estimate(&m, H100, &inputs).unwrap();
+        assert!(e.kv_cache_tokens >= last);
+        last = e.kv_cache_tokens;
+    }
+}
+
+#[test]
+fn pipeline_stages_share_the_fewest_blocks() {
+    let e = estimate(
+        &model("meta-llama/Llama-3.1-8B-Instruct"),
+        H100,
+        &run(1, 4, 8192),
+    )
+    .unwrap();
+    let least = e.ranks.iter().map(|r| r.num_blocks).min().unwrap();
+    assert_eq!(e.num_gpu_blocks, least);
+    // The last stage samples: its peak and non-torch memory are the largest.
+    let last = e.ranks.last().unwrap();
+    assert!(e
+        .ranks
+        .iter()
+        .all(|r| r.activation_peak_bytes <= last.activation_peak_bytes));
+    assert_eq!(e.weights_bytes, last.weights_bytes);
+}
+
+#[test]
+fn multimodal_profiles_hold_their_dummy_images() {
+    let e = estimate(&model("google/gemma-3-4b-it"), H100, &run(1, 1, 8192)).unwrap();
+    assert_eq!(e.profiled_images, 32);
+    assert_eq!(e.kv_cache_groups, 7);
+    let p = e.ranks[0].profile;
+    assert_eq!(p.multimodal, 32 * (3 * 896 * 896 + 256 * 2560) * 2);
+    let e = estimate(
+        &model("mistralai/Mistral-Small-3.1-24B-Instruct-2503"),
+        H100,
+        &run(1, 1, 8192),
+    )
+    .unwrap();
+    assert_eq!(e.profiled_images, 2);
+}
+
+#[test]
+fn the_serve_command_reproduces_the_inputs() {
+    let inputs = VllmInputs {
+        kv_cache_dtype: KvCacheDtype::Fp8,
+        ..run(2, 1, 8192)
+    };
+    assert_eq!(
+        serve_command("Qwen/Qwen2.5-7B-Instruct", &inputs),
+        "vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 2 --max-model-len 8192 \
+         --gpu-memory-utilization 0.95 --kv-cache-dtype fp8"
+    );
+}

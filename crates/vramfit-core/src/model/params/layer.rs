@@ -1,0 +1,300 @@
+//! The tensors of one decoder layer: its norms, its token mixer and its
+//! feed-forward part.
+
+use super::super::family::QkNorm;
+use super::super::layers::{AttentionKind, FfnKind, LayerShape, Mixer};
+use super::super::mixer::mul;
+use super::super::moe::MoeSpec;
+use super::super::shape::MlaSpec;
+use super::{norm, recurrent, Arch, Group, Sink};
+
+/// One decoder layer (or block).
+pub(super) fn layer(
+    arch: &Arch,
+    attention: AttentionKind,
+    ffn: FfnKind,
+    shape: &LayerShape,
+    sink: &mut Sink,
+) {
+    let rules = arch.shape.rules;
+    let norms = if rules.single_norm_blocks {
+        1
+    } else if rules.norm_per_part {
+        u64::from(shape.mixer != Mixer::None) + u64::from(ffn != FfnKind::None)
+    } else {
+        rules.layer_norms
+    };
+    for _ in 0..norms {
+        norm(arch, sink, "layernorm");
+    }
+    let h = arch.shape.hidden;
+    match (shape.mixer, attention) {
+        (Mixer::Replaced, _) => sink.linear(Group::Attention, "self_attn.linear_attn", h, h),
+        (_, AttentionKind::Mla { .. }) => {
+            if let Some(mla) = arch.shape.mla {
+                latent_attention(arch, mla, sink);
+            }
+        }
+        (Mixer::Full | Mixer::Sliding | Mixer::Chunked, _) => {
+            grouped_query_attention(arch, shape.kv_heads, sink);
+            if rules.parallel_mixer {
+                if let Some(mixer) = arch.mixer {
+                    recurrent::linear_mixer(arch, mixer, sink);
+                }
+            }
+        }
+        (Mixer::Linear, _) => {
+            if let Some(mixer) = arch.mixer {
+                recurrent::linear_mixer(arch, mixer, sink);
+            }
+        }
+        (Mixer::SharedKv, _) => shared_kv_attention(arch, sink),
+        (Mixer::None, _) => {}
+    }
+    if let Some(g) = arch.shape.gemma3n {
+        gemma3n_layer(arch, g, sink);
+    }
+    match (ffn, arch.moe) {
+        (FfnKind::Dense, _) if shape.ffn_replaced => {
+            sink.linear(Group::DenseMlp, "mlp.linear_mlp", h, h)
+        }
+        (FfnKind::Dense, _) => mlp(arch, sink, Group::DenseMlp, shape.ffn_width),
+        (FfnKind::Moe, Some(moe)) => mixture_of_experts(arch, moe, sink),
+        _ => {}
+    }
+}
+
+/// Multi-head / grouped-query attention, `a = H_q·d`, `b = H_kv·d`:
+/// `q: a×H, k: b×H, v: b×H, o: H×a` (q doubled by an output gate in
+/// Qwen3-Next), biases `a + 2b` on q/k/v and `H` on o where the rules have
+/// them, `H_q` sink logits (gpt-oss), q/k norms.
+fn grouped_query_attention(arch: &Arch, kv_heads: u64, sink: &mut Sink) {
+    let s = arch.shape;
+    let r = s.rules;
+    let gate = if r.gated_query { 2 } else { 1 };
+    let q = mul(&[s.heads, s.head_dim, gate]);
+    let kv = mul(&[kv_heads, s.head_dim]);
+    let attn = Group::Attention;
+    if r.fused_qkv {
+        let width = q.saturating_add(kv.saturating_mul(2));
+        sink.linear(attn, "self_attn.qkv_proj", width, s.hidden);
+        sink.bias(r.qkv_bias, attn, "self_attn.qkv_proj.bias", width);
+    } else {
+        for (module, width) in [
+            ("self_attn.q_proj", q),
+            ("self_attn.k_proj", kv),
+            ("self_attn.v_proj", kv),
+        ] {
+            sink.linear(attn, module, width, s.hidden);
+            sink.bias(r.qkv_bias, attn, module, width);
+        }
+    }
+    let heads_width = mul(&[s.heads, s.head_dim]);
+    sink.linear(attn, "self_attn.o_proj", s.hidden, heads_width);
+    sink.bias(r.o_bias, attn, "self_attn.o_proj.bias", s.hidden);
+    sink.bias(r.attention_sinks, attn, "self_attn.sinks", s.heads);
+    match r.qk_norm {
+        QkNorm::None => {}
+        QkNorm::Shared(norm) => {
+            for _ in 0..norm.vectors() {
+                sink.vector(Group::Norms, "self_attn.q_norm", s.head_dim);
+                sink.vector(Group::Norms, "self_attn.k_norm", s.head_dim);
+            }
+        }
+        QkNorm::PerHead => {
+            sink.vector(Group::Norms, "self_attn.q_norm", heads_width);
+            sink.vector(Group::Norms, "self_attn.k_norm", kv);
+        }
+    }
+}
+
+/// Attention reading an earlier layer's keys and values (Gemma-3n):
+/// `q: H_q·d×H`, its per-head norm `d`, `o: H×H_q·d`.
+fn shared_kv_attention(arch: &Arch, sink: &mut Sink) {
+    let s = arch.shape;
+    let q = mul(&[s.heads, s.head_dim]);
+    sink.linear(Group::Attention, "self_attn.q_proj", q, s.hidden);
+    sink.vector(Group::Norms, "self_attn.q_norm", s.head_dim);
+    sink.linear(Group::Attention, "self_attn.o_proj", s.hidden, q);
+}
+
+/// Gemma-3n's per-layer blocks, `A` AltUp streams, LAuReL rank `r`,
+/// per-layer input width `p`:
+/// ```text
+/// AltUp:  correct_output_scale H, correction_coefs A×A, prediction_coefs A²×A,
+///         modality_router A×H, router_norm H
+/// LAuReL: left r×H, right H×r, post_laurel_norm H
+/// per-layer input: gate p×H, projection H×p, post_per_layer_input_norm H
+/// ```
+/// Source: `transformers` `Gemma3nTextAltUp`, `Gemma3nTextLaurelBlock`,
+/// `Gemma3nTextDecoderLayer`.
+fn gemma3n_layer(arch: &Arch, g: super::super::shape::Gemma3nParts, sink: &mut Sink) {
+    let h = arch.shape.hidden;
+    let a = g.altup;
+    let attn = Group::Attention;
+    sink.vector(Group::Norms, "altup.correct_output_scale", h);
+    sink.emit(attn, "altup.correction_coefs", a, a, 1, false);
+    sink.emit(attn, "altup.prediction_coefs", mul(&[a, a]), a, 1, false);
+    sink.linear(attn, "altup.modality_router", a, h);
+    sink.vector(Group::Norms, "altup.router_norm", h);
+    sink.linear(attn, "laurel.linear_left", g.laurel_rank, h);
+    sink.linear(attn, "laurel.linear_right", h, g.laurel_rank);
+    sink.vector(Group::Norms, "laurel.post_laurel_norm", h);
+    sink.linear(attn, "per_layer_input_gate", g.per_layer_hidden, h);
+    sink.linear(attn, "per_layer_projection", h, g.per_layer_hidden);
+    sink.vector(Group::Norms, "post_per_layer_input_norm", h);
+}
+
+/// Multi-head latent attention (DeepSeek-V2/V3), `d_q = d_nope + d_rope`:
+/// ```text
+/// q_a: r_q×H, q_a_norm: r_q, q_b: H_q·d_q×r_q   (or q: H_q·d_q×H when r_q is null)
+/// kv_a: (r_kv + d_rope)×H, kv_a_norm: r_kv, kv_b: H_q·(d_nope + d_v)×r_kv
+/// o: H×H_q·d_v
+/// ```
+/// with biases on q_a, kv_a and o when the rules have attention biases.
+/// Source: `transformers` `DeepseekV3Attention`.
+fn latent_attention(arch: &Arch, mla: MlaSpec, sink: &mut Sink) {
+    let s = arch.shape;
+    let attn = Group::Attention;
+    let bias = s.rules.qkv_bias;
+    let q_width = mul(&[s.heads, mla.qk_head_dim()]);
+    match mla.q_lora_rank {
+        Some(rank) => {
+            sink.linear(attn, "self_attn.q_a_proj", rank, s.hidden);
+            sink.bias(bias, attn, "self_attn.q_a_proj.bias", rank);
+            sink.vector(Group::Norms, "self_attn.q_a_layernorm", rank);
+            sink.linear(attn, "self_attn.q_b_proj", q_width, rank);
+        }
+        None => sink.linear(attn, "self_attn.q_proj", q_width, s.hidden),
+    }
+    let kv_a = mla.kv_lora_rank.saturating_add(mla.qk_rope_head_dim);
+    sink.linear(attn, "self_attn.kv_a_proj_with_mqa", kv_a, s.hidden);
+    sink.bias(bias, attn, "self_attn.kv_a_proj_with_mqa.bias", kv_a);
+    sink.vector(Group::Norms, "self_attn.kv_a_layernorm", mla.kv_lora_rank);
+    let kv_b = mul(&[s.heads, mla.qk_nope_head_dim.saturating_add(mla.v_head_dim)]);
+    sink.linear(attn, "self_attn.kv_b_proj", kv_b, mla.kv_lora_rank);
+    let v_width = mul(&[s.heads, mla.v_head_dim]);
+    sink.linear(attn, "self_attn.o_proj", s.hidden, v_width);
+    sink.bias(s.rules.o_bias, attn, "self_attn.o_proj.bias", s.hidden);
+    if let (Some((heads, dim)), Some(rank)) = (s.indexer, mla.q_lora_rank) {
+        // DeepSeek-V3.2 indexer: wq_b n·d×r_q, wk d×H, k_norm (LayerNorm,
+        // weight and bias) 2d, weights_proj n×H. Source: transformers
+        // `DeepseekV32Indexer`.
+        sink.linear(attn, "self_attn.indexer.wq_b", mul(&[heads, dim]), rank);
+        sink.linear(attn, "self_attn.indexer.wk", dim, s.hidden);
+        sink.vector(Group::Norms, "self_attn.indexer.k_norm", mul(&[2, dim]));
+        sink.linear(attn, "self_attn.indexer.weights_proj", heads, s.hidden);
+    }
+}
+
+/// A dense MLP of width `I`: gated `gate: I×H, up: I×H, down: H×I`
+/// (gate and up fused in Phi-3), or `up: I×H, down: H×I` (GPT-2,
+/// Nemotron-H), with biases `I (+I) + H` where the rules have them.
+fn mlp(arch: &Arch, sink: &mut Sink, group: Group, width: u64) {
+    let s = arch.shape;
+    let bias = s.rules.mlp_bias;
+    if !s.rules.gated_mlp {
+        sink.linear(group, "mlp.up_proj", width, s.hidden);
+        sink.bias(bias, group, "mlp.up_proj.bias", width);
+    } else if s.rules.fused_gate_up {
+        sink.linear(group, "mlp.gate_up_proj", mul(&[2, width]), s.hidden);
+        sink.bias(bias, group, "mlp.gate_up_proj.bias", mul(&[2, width]));
+    } else {
+        sink.linear(group, "mlp.gate_proj", width, s.hidden);
+        sink.bias(bias, group, "mlp.gate_proj.bias", width);
+        sink.linear(group, "mlp.up_proj", width, s.hidden);
+        sink.bias(bias, group, "mlp.up_proj.bias", width);
+    }
+    sink.linear(group, "mlp.down_proj", s.hidden, width);
+    sink.bias(bias, group, "mlp.down_proj.bias", s.hidden);
+    sink.bias(
+        s.rules.mlp_act_scalars > 0,
+        group,
+        "mlp.act_fn",
+        s.rules.mlp_act_scalars,
+    );
+}
+
+/// An MoE layer with `E` experts of width `I_e` reading `d` (= `H`, or
+/// `moe_latent_size`):
+/// ```text
+/// router E×H (+E bias, +E score-correction bias)
+/// experts E × (gate I_e×d + up I_e×d + down d×I_e)   (no gate: up, down)
+/// shared  gate S×H + up S×H + down H×S (+ shared gate 1×H)
+/// latent  d×H + H×d
+/// ```
+fn mixture_of_experts(arch: &Arch, moe: &MoeSpec, sink: &mut Sink) {
+    let s = arch.shape;
+    let r = s.rules;
+    let e = moe.routed_experts;
+    sink.linear(Group::Router, "mlp.gate", e, s.hidden);
+    sink.bias(r.router_bias, Group::Router, "mlp.gate.bias", e);
+    sink.bias(
+        moe.score_bias,
+        Group::Router,
+        "mlp.gate.e_score_correction_bias",
+        e,
+    );
+    experts(arch, moe, sink);
+    if let Some(latent) = moe.latent {
+        sink.linear(
+            Group::SharedExperts,
+            "mlp.fc1_latent_proj",
+            latent,
+            s.hidden,
+        );
+        sink.linear(
+            Group::SharedExperts,
+            "mlp.fc2_latent_proj",
+            s.hidden,
+            latent,
+        );
+    }
+    if moe.shared_intermediate > 0 {
+        mlp_shared(arch, moe.shared_intermediate, sink);
+    }
+}
+
+fn experts(arch: &Arch, moe: &MoeSpec, sink: &mut Sink) {
+    let s = arch.shape;
+    let r = s.rules;
+    let (e, w) = (moe.routed_experts, moe.expert_intermediate);
+    let d = moe.latent.unwrap_or(s.hidden);
+    let group = Group::RoutedExperts;
+    let mut put = |module: &'static str, rows: u64, cols: u64, projection: bool| {
+        sink.emit(group, module, rows, cols, e, projection);
+    };
+    if !r.gated_mlp {
+        put("mlp.experts.up_proj", w, d, true);
+    } else if r.fused_gate_up {
+        put("mlp.experts.gate_up_proj", mul(&[2, w]), d, true);
+    } else {
+        put("mlp.experts.gate_proj", w, d, true);
+        put("mlp.experts.up_proj", w, d, true);
+    }
+    put("mlp.experts.down_proj", d, w, true);
+    if r.expert_bias {
+        let first = if r.gated_mlp { mul(&[2, w]) } else { w };
+        put("mlp.experts.gate_up_proj_bias", 1, first, false);
+        put("mlp.experts.down_proj_bias", 1, d, false);
+    }
+}
+
+fn mlp_shared(arch: &Arch, width: u64, sink: &mut Sink) {
+    let s = arch.shape;
+    let group = Group::SharedExperts;
+    let bias = s.rules.mlp_bias;
+    let names: &[&'static str] = match s.rules.gated_mlp {
+        true => &["mlp.shared_experts.gate_proj", "mlp.shared_experts.up_proj"],
+        false => &["mlp.shared_experts.up_proj"],
+    };
+    for module in names {
+        sink.linear(group, module, width, s.hidden);
+        sink.bias(bias, group, module, width);
+    }
+    sink.linear(group, "mlp.shared_experts.down_proj", s.hidden, width);
+    sink.bias(bias, group, "mlp.shared_experts.down_proj.bias", s.hidden);
+    if s.rules.shared_expert_gate {
+        sink.linear(group, "mlp.shared_expert_gate", 1, s.hidden);
+    }
+}

@@ -1,0 +1,156 @@
+//! The tensors of recurrent token mixers: linear attention, state-space
+//! and short-convolution layers.
+
+use super::super::mixer::{mul, LinearMixer};
+use super::{Arch, Group, Sink};
+
+/// Linear-attention / state-space mixers.
+///
+/// ```text
+/// Gated DeltaNet: in_qkvz (2·H_k·d_k + 2·H_v·d_v)×H, in_ba 2·H_v×H,
+///                 conv (2·H_k·d_k + H_v·d_v)·K, dt_bias H_v, A_log H_v,
+///                 norm d_v, out H×H_v·d_v
+/// Mamba-2:        in (2·D + 2·G·N + h)×H, conv (D + 2·G·N)·K (+bias),
+///                 dt_bias, A_log, D: h each, norm D, out H×D      (D = h·P)
+/// Mamba:          in 2·D×H, conv D·K (+bias D), x (R + 2N)×D, dt D×R + D,
+///                 A_log D·N, D D, out H×D (+ norms R, N, N in Jamba)
+/// short conv:     in 3H×H, conv H·K, out H×H (+ biases 3H, H, H)
+/// lightning:      qkv 3·h·d×H, gate h·d×H, out H×h·d, norm h·d
+/// ```
+/// Sources: `transformers` `Qwen3NextGatedDeltaNet`,
+/// `NemotronHMamba2Mixer`, `FalconH1Mixer`, `MambaMixer`,
+/// `JambaMambaMixer`, `Lfm2ShortConv`, `MiniMaxLightningAttention`.
+pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
+    let h = arch.shape.hidden;
+    match mixer {
+        LinearMixer::GatedDeltaNet {
+            key_heads,
+            value_heads,
+            key_head_dim,
+            value_head_dim,
+            conv_kernel,
+        } => {
+            let keys = mul(&[key_heads, key_head_dim]);
+            let values = mul(&[value_heads, value_head_dim]);
+            gated_delta_net(
+                h,
+                keys,
+                values,
+                value_heads,
+                value_head_dim,
+                conv_kernel,
+                sink,
+            );
+        }
+        LinearMixer::Mamba2 { .. } => mamba2(h, mixer, sink),
+        LinearMixer::Mamba { .. } => mamba(h, mixer, sink),
+        LinearMixer::ShortConv {
+            channels,
+            kernel,
+            bias,
+        } => {
+            let attn = Group::Attention;
+            sink.linear(attn, "conv.in_proj", mul(&[3, channels]), h);
+            sink.bias(bias, attn, "conv.in_proj.bias", mul(&[3, channels]));
+            sink.emit(attn, "conv.conv", channels, kernel, 1, false);
+            sink.bias(bias, attn, "conv.conv.bias", channels);
+            sink.linear(attn, "conv.out_proj", h, channels);
+            sink.bias(bias, attn, "conv.out_proj.bias", h);
+        }
+        LinearMixer::Lightning { heads, head_dim } => {
+            let attn = Group::Attention;
+            let width = mul(&[heads, head_dim]);
+            sink.linear(attn, "self_attn.qkv_proj", mul(&[3, width]), h);
+            sink.linear(attn, "self_attn.output_gate", width, h);
+            sink.linear(attn, "self_attn.out_proj", h, width);
+            sink.vector(Group::Norms, "self_attn.norm", width);
+        }
+    }
+}
+
+fn gated_delta_net(
+    h: u64,
+    keys: u64,
+    values: u64,
+    value_heads: u64,
+    value_head_dim: u64,
+    conv_kernel: u64,
+    sink: &mut Sink,
+) {
+    let attn = Group::Attention;
+    let qkvz = mul(&[2, keys]).saturating_add(mul(&[2, values]));
+    sink.linear(attn, "linear_attn.in_proj_qkvz", qkvz, h);
+    sink.linear(attn, "linear_attn.in_proj_ba", mul(&[2, value_heads]), h);
+    let conv = mul(&[2, keys]).saturating_add(values);
+    sink.emit(attn, "linear_attn.conv1d", conv, conv_kernel, 1, false);
+    sink.vector(attn, "linear_attn.dt_bias", value_heads);
+    sink.vector(attn, "linear_attn.A_log", value_heads);
+    sink.vector(Group::Norms, "linear_attn.norm", value_head_dim);
+    sink.linear(attn, "linear_attn.out_proj", h, values);
+}
+
+fn mamba2(h: u64, mixer: LinearMixer, sink: &mut Sink) {
+    let LinearMixer::Mamba2 {
+        heads,
+        head_dim,
+        state_size,
+        groups,
+        conv_kernel,
+        conv_bias,
+        proj_bias,
+        out_bias,
+        norm,
+    } = mixer
+    else {
+        return;
+    };
+    let attn = Group::Attention;
+    let inner = mul(&[heads, head_dim]);
+    let conv = inner.saturating_add(mul(&[2, groups, state_size]));
+    let input = inner.saturating_add(conv).saturating_add(heads);
+    sink.linear(attn, "mixer.in_proj", input, h);
+    sink.bias(proj_bias, attn, "mixer.in_proj.bias", input);
+    sink.emit(attn, "mixer.conv1d", conv, conv_kernel, 1, false);
+    sink.bias(conv_bias, attn, "mixer.conv1d.bias", conv);
+    for module in ["mixer.dt_bias", "mixer.A_log", "mixer.D"] {
+        sink.vector(attn, module, heads);
+    }
+    if norm {
+        sink.vector(Group::Norms, "mixer.norm", inner);
+    }
+    sink.linear(attn, "mixer.out_proj", h, inner);
+    sink.bias(out_bias, attn, "mixer.out_proj.bias", h);
+}
+
+fn mamba(h: u64, mixer: LinearMixer, sink: &mut Sink) {
+    let LinearMixer::Mamba {
+        inner,
+        state_size,
+        conv_kernel,
+        dt_rank,
+        conv_bias,
+        proj_bias,
+        dt_norms,
+    } = mixer
+    else {
+        return;
+    };
+    let attn = Group::Attention;
+    sink.linear(attn, "mixer.in_proj", mul(&[2, inner]), h);
+    sink.bias(proj_bias, attn, "mixer.in_proj.bias", mul(&[2, inner]));
+    sink.emit(attn, "mixer.conv1d", inner, conv_kernel, 1, false);
+    sink.bias(conv_bias, attn, "mixer.conv1d.bias", inner);
+    let x_out = dt_rank.saturating_add(mul(&[2, state_size]));
+    sink.linear(attn, "mixer.x_proj", x_out, inner);
+    sink.linear(attn, "mixer.dt_proj", inner, dt_rank);
+    sink.vector(attn, "mixer.dt_proj.bias", inner);
+    sink.emit(attn, "mixer.A_log", inner, state_size, 1, false);
+    sink.vector(attn, "mixer.D", inner);
+    sink.linear(attn, "mixer.out_proj", h, inner);
+    sink.bias(proj_bias, attn, "mixer.out_proj.bias", h);
+    if dt_norms {
+        sink.vector(Group::Norms, "mixer.dt_layernorm", dt_rank);
+        sink.vector(Group::Norms, "mixer.b_layernorm", state_size);
+        sink.vector(Group::Norms, "mixer.c_layernorm", state_size);
+    }
+}

@@ -1,0 +1,185 @@
+//! The vision tower and projector of a vision-language model, counted from
+//! its `vision_config` as transformers builds them (every engine loads
+//! them with the text model).
+//!
+//! Each supported architecture lists its tensors ([`towers`]) with the
+//! shapes and biases of its transformers (or vLLM, for Kimi-VL) modeling
+//! code; their sum is the tower's exact parameter count, and the
+//! checkpoint's quantization decides which of them are stored quantized. A
+//! multimodal config vramfit cannot count is flagged, never counted as
+//! zero.
+
+mod config;
+mod towers;
+
+#[cfg(test)]
+mod tests;
+
+use super::dtype::Dtype;
+use super::error::ConfigError;
+use super::json::Reader;
+use super::quant::{self, Quantization, StoredBytes, VisionTensor};
+use serde::Serialize;
+
+/// The vision encoders vramfit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VisionKind {
+    /// SigLIP (Gemma 3, LLaVA-NeXT / OneVision with SigLIP, Granite Vision).
+    Siglip,
+    /// CLIP ViT (LLaVA 1.5, LLaVA-NeXT).
+    Clip,
+    /// Pixtral ViT (Mistral 3, Pixtral in LLaVA).
+    Pixtral,
+    /// Qwen2-VL ViT with its patch merger.
+    Qwen2Vl,
+    /// Qwen2.5-VL windowed ViT (RMSNorm, gated MLP).
+    Qwen25Vl,
+    /// Qwen3-VL ViT with DeepStack mergers.
+    Qwen3Vl,
+    /// MoonViT (Kimi-VL).
+    MoonVit,
+    /// Idefics3 / SmolVLM SigLIP-style encoder and connector.
+    Idefics3,
+    /// Llama 4 vision encoder and pixel-shuffle adapter.
+    Llama4,
+    /// InternViT (InternVL, both the transformers and the original layout).
+    InternVit,
+}
+
+/// The vision tower of a vision-language model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VisionSpec {
+    pub kind: VisionKind,
+    /// The outer `model_type` (`"gemma3"`, `"mistral3"`, ...).
+    pub model_type: String,
+    /// Encoder layers.
+    pub layers: u64,
+    /// Encoder width.
+    pub hidden_size: u64,
+    /// Parameters of the encoder (patch embedding, positions, layers,
+    /// norms, pooling head).
+    pub encoder_params: u64,
+    /// Parameters of the projector into the text model (merger, MLP,
+    /// norms, `image_newline`).
+    pub projector_params: u64,
+    /// `encoder_params + projector_params`.
+    pub params: u64,
+    /// Storage type of its unquantized tensors.
+    pub dtype: Dtype,
+    /// Parameters stored quantized (where the checkpoint's quantization
+    /// covers the tower).
+    pub quantized_params: u64,
+    /// Bytes as published.
+    pub bytes: u64,
+    /// Quantized bytes by kind.
+    pub stored: StoredBytes,
+    /// Tokens one image becomes in the text model, where that is fixed
+    /// (Gemma 3's 256, LLaVA 1.5's 576); `None` where it depends on the
+    /// image's resolution.
+    pub image_tokens: Option<u64>,
+    /// `vision_config` keys absent whose values were taken from the config
+    /// class's defaults.
+    pub defaults_used: Vec<String>,
+}
+
+/// What the totals of a [`super::ModelSpec`] cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Includes {
+    /// A text model.
+    TextModel,
+    /// The text model plus the vision tower and projector.
+    TextModelAndVisionTower,
+    /// The text model only: the config has a vision tower vramfit does
+    /// not count (see `vision_not_counted`).
+    TextModelOnlyVisionNotCounted,
+}
+
+/// Totals of everything counted in the checkpoint (MTP layers excluded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CheckpointTotals {
+    pub includes: Includes,
+    /// Parameters: text model plus, where counted, vision tower.
+    pub params: u64,
+    /// Bytes as published of the same.
+    pub bytes: u64,
+    /// Parameters stored quantized.
+    pub quantized_params: u64,
+    /// Quantized bytes by kind (payload, scales, zero points, g_idx, other).
+    pub quantized_bytes: StoredBytes,
+}
+
+/// The reading of a config's vision part.
+pub(crate) enum Reading {
+    /// A text model.
+    None,
+    Counted(VisionSpec),
+    /// A vision tower that is not counted, and why.
+    NotCounted(String),
+}
+
+/// Reads the vision tower of a multimodal config. `text_hidden` is the
+/// text model's width (the projector's output); `dtype` the checkpoint's.
+///
+/// # Formula
+///
+/// ```text
+/// params = Σ encoder tensors + Σ projector tensors      (rows × cols each)
+/// bytes  = Σ quantized linears [QuantScheme::matrix] + other params × dtype bits / 8
+/// ```
+///
+/// The tensor lists follow transformers' modeling code per architecture
+/// (see [`towers`]); golden tests: Gemma 3 (KerasHub), MedGemma 27B and
+/// olmOCR (safetensors index `total_size`), Mistral-Small 3.x, Qwen2.5-VL,
+/// Qwen3-VL, Llama-4-Scout.
+pub(crate) fn read(
+    r: &Reader,
+    text_hidden: u64,
+    dtype: Dtype,
+    quant: Option<&Quantization>,
+) -> Result<Reading, ConfigError> {
+    let Some(vision) = r.get_outer("vision_config") else {
+        return Ok(Reading::None);
+    };
+    let vision = vision
+        .as_object()
+        .ok_or_else(|| ConfigError::wrong_type("vision_config", "object"))?;
+    let model_type = r
+        .get_outer("model_type")
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .to_string();
+    let cfg = config::Keys::new(vision, r);
+    let Some(tower) = towers::build(&model_type, &cfg, text_hidden)? else {
+        return Ok(Reading::NotCounted(format!(
+            "model_type `{model_type}`: vramfit does not count this vision tower"
+        )));
+    };
+    let missing = cfg.missing();
+    if !missing.is_empty() {
+        return Ok(Reading::NotCounted(format!(
+            "model_type `{model_type}`: vision_config lacks {}",
+            missing.join(", ")
+        )));
+    }
+    let dtype = cfg.dtype()?.unwrap_or(dtype);
+    let (encoder, projector) = tower.params();
+    let tensors: Vec<VisionTensor> = tower.tensors.iter().map(|t| t.tensor.clone()).collect();
+    let (quantized_params, bytes, stored) = quant::weigh_vision(&tensors, quant, dtype);
+    Ok(Reading::Counted(VisionSpec {
+        kind: tower.kind,
+        model_type,
+        layers: tower.layers,
+        hidden_size: tower.hidden,
+        encoder_params: encoder,
+        projector_params: projector,
+        params: encoder.saturating_add(projector),
+        dtype,
+        quantized_params,
+        bytes,
+        stored,
+        image_tokens: tower.image_tokens,
+        defaults_used: cfg.defaults_used(),
+    }))
+}

@@ -1,0 +1,143 @@
+//! The tensors of each vision tower and projector, as transformers'
+//! modeling code creates them (vLLM's for Kimi-VL's MoonViT). Names are
+//! the checkpoint's module paths (before transformers 4.52; the later
+//! `model.`-prefixed spelling is added for matching quantization lists).
+
+mod encoders;
+mod native;
+mod qwen;
+mod wrappers;
+
+use super::config::Keys;
+use super::VisionKind;
+use crate::model::error::ConfigError;
+use crate::model::quant::VisionTensor;
+use encoders::Vit;
+
+/// A tower: its tensors, split into encoder and projector.
+pub(crate) struct Tower {
+    pub kind: VisionKind,
+    pub layers: u64,
+    pub hidden: u64,
+    pub image_tokens: Option<u64>,
+    pub tensors: Vec<Part>,
+}
+
+pub(crate) struct Part {
+    pub tensor: VisionTensor,
+    pub projector: bool,
+}
+
+impl Tower {
+    /// Parameters of the encoder and of the projector.
+    pub(crate) fn params(&self) -> (u64, u64) {
+        let (mut encoder, mut projector) = (0u64, 0u64);
+        for p in &self.tensors {
+            let n = p.tensor.rows.saturating_mul(p.tensor.cols);
+            match p.projector {
+                true => projector = projector.saturating_add(n),
+                false => encoder = encoder.saturating_add(n),
+            }
+        }
+        (encoder, projector)
+    }
+}
+
+pub(crate) fn mul(values: &[u64]) -> u64 {
+    values.iter().fold(1u64, |a, b| a.saturating_mul(*b))
+}
+
+/// Collects tensors under a name prefix.
+pub(crate) struct Builder {
+    tensors: Vec<Part>,
+    pub(crate) projector: bool,
+}
+
+impl Builder {
+    pub(crate) fn new() -> Self {
+        Builder {
+            tensors: Vec::new(),
+            projector: false,
+        }
+    }
+
+    pub(crate) fn push(&mut self, name: String, rows: u64, cols: u64, linear: bool) {
+        if rows == 0 || cols == 0 {
+            return;
+        }
+        let names = vec![format!("model.{name}"), name];
+        self.tensors.push(Part {
+            tensor: VisionTensor {
+                names,
+                rows,
+                cols,
+                linear,
+            },
+            projector: self.projector,
+        });
+    }
+
+    /// An `nn.Linear(input, out)`: `out × input` weight, `out` bias.
+    pub(crate) fn linear(&mut self, name: &str, out: u64, input: u64, bias: bool) {
+        self.push(name.to_string(), out, input, true);
+        if bias {
+            self.push(format!("{name}.bias"), 1, out, false);
+        }
+    }
+
+    /// A tensor that is not a linear layer (convolution, embedding, scalar
+    /// per channel).
+    pub(crate) fn param(&mut self, name: &str, rows: u64, cols: u64) {
+        self.push(name.to_string(), rows, cols, false);
+    }
+
+    /// A LayerNorm (`bias`) or RMSNorm of `width`.
+    pub(crate) fn norm(&mut self, name: &str, width: u64, bias: bool) {
+        self.param(name, 1, width);
+        if bias {
+            self.param(&format!("{name}.bias"), 1, width);
+        }
+    }
+
+    /// A convolution `channels → out` with a `kernel`-sized window.
+    pub(crate) fn conv(&mut self, name: &str, out: u64, channels: u64, kernel: u64, bias: bool) {
+        self.param(name, out, mul(&[channels, kernel]));
+        if bias {
+            self.param(&format!("{name}.bias"), 1, out);
+        }
+    }
+}
+
+/// The tower of outer `model_type`, or `None` when vramfit does not count
+/// it. Keys absent from `vision_config` are recorded in `cfg`.
+pub(crate) fn build(model_type: &str, cfg: &Keys, text: u64) -> Result<Option<Tower>, ConfigError> {
+    let tower = match model_type {
+        "gemma3" => wrappers::gemma3(cfg, text)?,
+        "llava" | "llava_next" | "llava_onevision" => match wrappers::llava(cfg, text, model_type)?
+        {
+            Some(t) => t,
+            None => return Ok(None),
+        },
+        "mistral3" => wrappers::mistral3(cfg, text)?,
+        "qwen2_vl" => qwen::qwen2_vl(cfg)?,
+        "qwen2_5_vl" => qwen::qwen2_5_vl(cfg)?,
+        "qwen3_vl" | "qwen3_vl_moe" => qwen::qwen3_vl(cfg)?,
+        "kimi_vl" => native::kimi_vl(cfg, text)?,
+        "idefics3" | "smolvlm" => native::idefics3(cfg, text)?,
+        "llama4" => native::llama4(cfg, text)?,
+        "internvl" => native::internvl(cfg, text)?,
+        "internvl_chat" => native::internvl_chat(cfg, text)?,
+        _ => return Ok(None),
+    };
+    Ok(Some(tower))
+}
+
+pub(crate) fn tower(kind: VisionKind, v: &Vit, b: Builder, image_tokens: Option<u64>) -> Tower {
+    Tower {
+        kind,
+        layers: v.layers,
+        hidden: v.hidden,
+        image_tokens,
+        tensors: b.tensors,
+    }
+}
