@@ -3,7 +3,10 @@
 // as a static host serves precompressed files. Usage:
 //   node scripts/size.mjs [DIR] [--json] [--sections]
 // --sections prints the WebAssembly module's sections instead (code, data,
-// ...), each compressed on its own.
+// ...), each compressed on its own. The offline worker (sw.js), which the
+// loader registers after the first result, is listed apart from the first
+// load's total; the install icons (icons/) are not listed: only the browser
+// fetches them, when the app is installed.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -22,19 +25,26 @@ const brotli = (body) =>
   }).length;
 const kib = (b) => (b / 1024).toFixed(1);
 
-function print(rows, first) {
+// Responses a visitor downloads only after the first result.
+const AFTER_FIRST_RESULT = new Set(['sw.js']);
+
+function print(rows, first, later = []) {
   const total = rows.reduce(
     (t, r) => ({ name: 'total', raw: t.raw + r.raw, gzip: t.gzip + r.gzip, brotli: t.brotli + r.brotli }),
     { name: 'total', raw: 0, gzip: 0, brotli: 0 },
   );
   if (json) {
-    console.log(JSON.stringify({ rows, total }));
+    console.log(JSON.stringify({ rows, total, later }));
     return;
   }
-  const width = Math.max(...rows.map((r) => r.name.length), first.length);
-  console.log(`${first.padEnd(width)}  ${'raw KiB'.padStart(9)}  ${'gzip KiB'.padStart(9)}  ${'br KiB'.padStart(9)}`);
-  for (const r of [...rows, total]) {
+  const width = Math.max(...[...rows, ...later].map((r) => r.name.length), first.length, 26);
+  const line = (r) =>
     console.log(`${r.name.padEnd(width)}  ${kib(r.raw).padStart(9)}  ${kib(r.gzip).padStart(9)}  ${kib(r.brotli).padStart(9)}`);
+  console.log(`${first.padEnd(width)}  ${'raw KiB'.padStart(9)}  ${'gzip KiB'.padStart(9)}  ${'br KiB'.padStart(9)}`);
+  [...rows, total].forEach(line);
+  if (later.length) {
+    console.log('after the first result (not in the total):');
+    later.forEach(line);
   }
 }
 
@@ -77,9 +87,12 @@ if (args.includes('--sections')) {
   }
 } else {
   const rows = [];
+  const later = [];
   for (const name of files) {
     const body = await readFile(join(dir, name)).catch(() => null);
-    if (body) rows.push({ name, raw: body.length, gzip: gzip(body), brotli: brotli(body) });
+    if (body) {
+      (AFTER_FIRST_RESULT.has(name) ? later : rows).push({ name, raw: body.length, gzip: gzip(body), brotli: brotli(body) });
+    }
   }
-  print(rows, 'response');
+  print(rows, 'first load: response', later);
 }
