@@ -59,7 +59,7 @@ pub fn ModelInput(
                 on:change=on_select
             >
                 <option value="">{move || t().model_manual_option}</option>
-                {models::all().iter().map(|m| view! { <option value=m.id>{m.id}</option> }).collect_view()}
+                {models::all().iter().map(|m| view! { <option value=m.id.as_str()>{m.id.as_str()}</option> }).collect_view()}
             </select>
             <HubFetch input />
             <label class="vf-field__label" for="vf-config">{move || t().config_label}</label>

@@ -1,10 +1,14 @@
 //! Checked-in catalogs, embedded in the binary and parsed once.
 //!
-//! - [`gpus`]: accelerators with their marketed memory (decimal GB), memory
-//!   bandwidth and dense tensor throughput, from `data/gpus.json`;
-//! - [`models`]: the checked-in `config.json` files of `data/configs/`,
-//!   each with its provenance, its published parameter count and whether
-//!   vramfit can compute it;
+//! - [`gpus`]: accelerators with their marketed memory (decimal GB), the
+//!   exact capacity it denotes, the total a driver reports where known,
+//!   unified memory with macOS's default GPU limit, memory bandwidth and
+//!   dense tensor throughput, each with its sources, from `data/gpus.json`;
+//! - [`models`]: the checked-in `config.json` files of `data/configs/`
+//!   with one row each in `data/models.json` (provenance, published
+//!   parameter counts, family and tags), whether vramfit can compute each
+//!   (the config reader's verdict) and a listing searchable by name and
+//!   size;
 //! - [`fuzzy`]: edit distance and "did you mean" suggestions shared by
 //!   every catalog lookup.
 //!
@@ -16,7 +20,7 @@ pub mod gpus;
 pub mod models;
 
 pub use gpus::{find_gpu, Gpu, GpuCategory};
-pub use models::{find_model, ModelEntry};
+pub use models::{find_model, list_models, ModelCatalog, ModelEntry, ModelListing};
 
 use serde::Serialize;
 use std::fmt;

@@ -5,7 +5,7 @@ use crate::catalog::find_model;
 
 fn model(id: &str) -> VllmModel {
     let entry = find_model(id).unwrap_or_else(|e| panic!("{id}: {e}"));
-    VllmModel::from_config(entry.config).unwrap()
+    VllmModel::from_config(&entry.config).unwrap()
 }
 
 const H100: u64 = 7919 * GIB / 100;
@@ -178,7 +178,7 @@ fn defaults_follow_the_gpu_and_the_model() {
 fn every_catalog_model_estimates_or_refuses_without_panic() {
     let gpus = [8 * GIB, 24 * GIB, H100, 192 * GIB];
     for entry in crate::catalog::models::all() {
-        let Ok(m) = VllmModel::from_config(entry.config) else {
+        let Ok(m) = VllmModel::from_config(&entry.config) else {
             continue;
         };
         for &gpu in &gpus {

@@ -208,7 +208,7 @@ pub fn compare() -> Result<Vec<Comparison>, String> {
         .into_iter()
         .map(|run| {
             let entry = find_model(&run.model).map_err(|e| e.to_string())?;
-            let model = VllmModel::from_config(entry.config).map_err(|e| e.to_string())?;
+            let model = VllmModel::from_config(&entry.config).map_err(|e| e.to_string())?;
             let e = estimate(&model, run.total_bytes(), &run.inputs()?)
                 .map_err(|e| format!("{}: {e}", run.model))?;
             let by_weights = e

@@ -174,17 +174,22 @@ pub(super) fn kinds(spec: &ModelSpec) -> Vec<(AttentionKind, u64)> {
 }
 
 #[test]
-fn every_config_file_is_in_the_table() {
+fn every_golden_row_names_a_catalog_file() {
+    // The catalog's own test (`catalog::models`) covers every file of the
+    // folder against its published figure; these golden rows are a subset
+    // kept beside the reader, and each must still name a file there.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/configs");
-    let mut files: Vec<String> = std::fs::read_dir(dir)
+    let files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".json"))
         .collect();
-    files.sort();
-    let mut listed: Vec<String> = GOLDEN.iter().map(|g| g.file.to_string()).collect();
-    listed.sort();
-    assert_eq!(files, listed);
+    for g in &GOLDEN {
+        assert!(
+            files.iter().any(|f| f == g.file),
+            "{} is not in data/configs",
+            g.file
+        );
+    }
 }
 
 #[test]

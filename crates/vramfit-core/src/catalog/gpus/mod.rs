@@ -1,0 +1,296 @@
+//! The GPU catalog: `data/gpus.json`, embedded with `include_str!` and
+//! parsed once.
+//!
+//! # Memory
+//!
+//! Three figures, never mixed:
+//!
+//! - `memory_gb` is the size as marketed, in the vendor's "GB", and
+//!   [`Gpu::memory_bytes`] is exactly `memory_gb × 10⁹`. That is the figure
+//!   every seed compares against ("cabe en una GPU de 24 GB"), the one a
+//!   person types, and the one the estimator fits against.
+//! - [`Gpu::capacity_bytes`] is the exact size the marketed number denotes:
+//!   memory chips come in binary sizes, so an "80 GB" H100 holds 80 GiB
+//!   (85,899,345,920 bytes), 7.4 % more than `memory_bytes`.
+//! - [`Gpu::driver_total_bytes`] is what a driver reports as the total
+//!   (nvidia-smi's MiB, NVML, DRM), where a public log shows it, with its
+//!   source in [`Gpu::driver_total_source`]: an H100 SXM reports 81,559 MiB
+//!   (what CUDA leaves to a process is less again: 79.19 GiB in vLLM's logs).
+//!
+//! Apple silicon shares the system's memory with the GPU
+//! ([`Gpu::unified_memory`]); macOS lets the GPU wire only part of it by
+//! default, [`Gpu::wired_limit_bytes`] ([`default_wired_limit`]).
+//!
+//! # Name resolution
+//!
+//! [`find_gpu`] accepts the short names people use (`RTX 4090`, `rtx4090`,
+//! `H100`, `A100 80GB`, `h100 sxm`, `MI300X`, `M3 Max`). Case, spaces,
+//! dashes and other separators are ignored, and so are vendor and brand
+//! words (`NVIDIA`, `GeForce`, `AMD`, `Instinct`, `Radeon`, `Intel`, `Arc`,
+//! `Apple`, `Tesla`, `GPU`). In order:
+//!
+//! 1. **Exact**: the query's key equals a name's key, with or without the
+//!    parenthesised part (`B200` is `NVIDIA B200 (HGX/DGX B200, per GPU)`).
+//! 2. **Tokens**: names are cut into atoms, runs of letters or of digits
+//!    (`h100 sxm5` → `h`, `100`, `sxm`, `5`). A name matches when every
+//!    query atom is one of its atoms (any order) and every atom of its
+//!    *identity* is in the query. The identity is the name outside
+//!    parentheses less its qualifiers: memory sizes (`80GB`), form factors
+//!    (`SXM*`, `PCIe`, `NVL`) and the words `RTX`, `RX`, `Generation`, `Edition`,
+//!    `Server`, `Workstation`, `Blackwell`. So `4090` finds the RTX 4090 and
+//!    `h100 sxm` the H100 SXM5, but `RTX 4060` does not silently become the
+//!    16 GB `RTX 4060 Ti`, nor `MI300` the `MI300X`: those are other cards.
+//! 3. **Default variant**: when every match is a variant of the same chip
+//!    (same identity: `H100` → PCIe, SXM5, NVL), the default is the SXM
+//!    module if there is one, then the variant with the most memory. This
+//!    is the part cloud instances and most published figures mean by the
+//!    bare name: `H100` → H100 SXM5, `A100` → A100 80GB SXM4, `A100 40GB`
+//!    → A100 40GB SXM4, `A100 PCIe` → A100 80GB PCIe, `V100` → V100 32GB.
+//! 4. Otherwise a [`NotFound`]: for several matches of different chips,
+//!    the matches; for none, up to three names by edit distance
+//!    ([`fuzzy::suggest`]).
+
+use super::NotFound;
+use crate::units::{GB, GIB};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The checked-in catalog.
+const GPUS_JSON: &str = include_str!("../../../data/gpus.json");
+
+/// Market segment of an accelerator, as the data file names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GpuCategory {
+    /// Gaming cards (GeForce).
+    Consumer,
+    /// Professional desktop and server cards (RTX A6000, RTX 6000 Ada).
+    Workstation,
+    /// Training-class data-center accelerators (A100, H100, MI300X).
+    Datacenter,
+    /// Inference-class data-center cards (L4, L40S, T4, A10).
+    DatacenterInference,
+    /// Apple silicon, whose GPU shares the system's unified memory.
+    AppleUnified,
+    /// Laptop GPUs (GeForce Laptop GPU): the laptop maker sets the power
+    /// limit, so speed varies between laptops.
+    Laptop,
+}
+
+/// One accelerator of the catalog.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Gpu {
+    /// Full name, unique in the catalog (`NVIDIA GeForce RTX 4090`).
+    pub name: String,
+    /// `NVIDIA`, `AMD`, `Apple`, `Intel`.
+    pub vendor: String,
+    pub category: GpuCategory,
+    /// Memory as marketed, in decimal GB (10⁹ bytes).
+    pub memory_gb: f64,
+    /// `memory_gb × 10⁹`, rounded to the byte: the marketed size in bytes.
+    pub memory_bytes: u64,
+    /// `GDDR6X`, `HBM3e`, `LPDDR5X unified`, ...
+    pub memory_type: Option<String>,
+    /// The exact size the marketed number denotes, in bytes (80 GiB for an
+    /// "80 GB" H100).
+    pub capacity_bytes: u64,
+    /// The total a driver reports, in bytes, where a public log shows it.
+    pub driver_total_bytes: Option<u64>,
+    /// What reports [`Gpu::driver_total_bytes`] and where it is shown.
+    pub driver_total_source: Option<String>,
+    /// The GPU shares the system's memory (Apple silicon).
+    pub unified_memory: bool,
+    /// For unified memory, how much of it macOS lets the GPU wire by
+    /// default ([`default_wired_limit`] of [`Gpu::capacity_bytes`]).
+    pub wired_limit_bytes: Option<u64>,
+    /// Memory bandwidth, in decimal GB/s (10⁹ bytes per second).
+    pub bandwidth_gb_s: f64,
+    /// Dense (no structured sparsity) BF16 tensor throughput, TFLOPS.
+    pub bf16_dense_tflops: Option<f64>,
+    /// Dense FP16 tensor throughput, TFLOPS, where it differs or is the
+    /// only figure known.
+    pub fp16_dense_tflops: Option<f64>,
+    /// Native FP8 tensor support.
+    pub fp8_support: bool,
+    /// Dense FP8 tensor throughput, TFLOPS.
+    pub fp8_dense_tflops: Option<f64>,
+    /// Native FP4 tensor support.
+    pub fp4_support: bool,
+    /// Dense FP4 tensor throughput, TFLOPS.
+    pub fp4_dense_tflops: Option<f64>,
+    /// Native INT4 tensor support; `None` where not verified.
+    pub int4_support: Option<bool>,
+    /// Field → where it was checked (or `unverified`).
+    pub verification: BTreeMap<String, String>,
+    /// Full source strings.
+    pub sources: Vec<String>,
+    pub notes: Option<String>,
+}
+
+/// One row exactly as the file spells it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GpuRow {
+    name: String,
+    vendor: String,
+    category: GpuCategory,
+    memory_gb: f64,
+    memory_type: Option<String>,
+    capacity_bytes: u64,
+    #[serde(default)]
+    driver_total_bytes: Option<u64>,
+    #[serde(default)]
+    driver_total_source: Option<String>,
+    #[serde(default)]
+    unified_memory: bool,
+    bandwidth_gb_s: f64,
+    bf16_dense_tflops: Option<f64>,
+    fp16_dense_tflops: Option<f64>,
+    fp8_support: bool,
+    fp8_dense_tflops: Option<f64>,
+    int4_support: Option<bool>,
+    fp4_support: bool,
+    fp4_dense_tflops: Option<f64>,
+    #[serde(default)]
+    verification: BTreeMap<String, String>,
+    #[serde(default)]
+    sources: Vec<String>,
+    notes: Option<String>,
+}
+
+/// The whole file: a readme and the rows.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CatalogFile {
+    #[serde(rename = "_readme")]
+    _readme: Option<String>,
+    gpus: Vec<GpuRow>,
+}
+
+/// Marketed decimal GB to bytes: `gb × 10⁹`, rounded to the byte.
+///
+/// A size that is not a positive finite number gives 0 (the catalog test
+/// rules that out for the checked-in file); a huge one saturates.
+///
+/// ```
+/// use vramfit_core::catalog::gpus::gb_to_bytes;
+/// assert_eq!(gb_to_bytes(24.0), 24_000_000_000);
+/// assert_eq!(gb_to_bytes(141.0), 141_000_000_000);
+/// assert_eq!(gb_to_bytes(f64::NAN), 0);
+/// ```
+pub fn gb_to_bytes(gb: f64) -> u64 {
+    if gb.is_finite() && gb > 0.0 {
+        // `as` saturates at u64::MAX; the value is positive and finite.
+        (gb * GB as f64).round() as u64
+    } else {
+        0
+    }
+}
+
+/// How much of a Mac's unified memory the GPU may wire by default: Metal's
+/// `MTLDevice.recommendedMaxWorkingSetSize` on a machine nobody has tuned
+/// (`sysctl iogpu.wired_limit_mb` raises it).
+///
+/// # Formula
+///
+/// `limit = ⌊capacity × 2 / 3⌋` for `capacity ≤ 36 GiB`, else
+/// `⌊capacity × 3 / 4⌋`, with `capacity` the unified memory in bytes.
+///
+/// Source: the values Metal reports, printed by llama.cpp's Metal backend
+/// (`ggml_metal_init: recommendedMaxWorkingSetSize`, in MiB) in public
+/// issues: 16 GiB → 10922.67 (abetlen/llama-cpp-python#687),
+/// 32 GiB → 21845.34 (ollama/ollama#434, ggml-org/llama.cpp#2011),
+/// 64 GiB → 49152.00 (ggml-org/llama.cpp#1870), 96 GiB → 73728.00
+/// (ggml-org/llama.cpp#3213); 16 GB M4 10.67 GB (exo-explore/exo#1672).
+/// The 36 GiB boundary (the M3 Pro's largest size) is not covered by those
+/// logs. Newer macOS can allow more: 107.52 GiB was measured on a 128 GiB
+/// machine under macOS 26 (antirez/ds4#893), against 96 GiB by this rule.
+///
+/// ```
+/// use vramfit_core::catalog::gpus::default_wired_limit;
+/// const GIB: u64 = 1 << 30;
+/// assert_eq!(default_wired_limit(64 * GIB), 48 * GIB);
+/// assert_eq!(default_wired_limit(32 * GIB), 22_906_492_245); // 21845.33 MiB
+/// ```
+pub fn default_wired_limit(capacity_bytes: u64) -> u64 {
+    let c = u128::from(capacity_bytes);
+    let limit = if c <= 36 * u128::from(GIB) {
+        c * 2 / 3
+    } else {
+        c * 3 / 4
+    };
+    crate::units::saturate(limit)
+}
+
+impl From<GpuRow> for Gpu {
+    fn from(row: GpuRow) -> Gpu {
+        Gpu {
+            memory_bytes: gb_to_bytes(row.memory_gb),
+            name: row.name,
+            vendor: row.vendor,
+            category: row.category,
+            memory_gb: row.memory_gb,
+            memory_type: row.memory_type,
+            capacity_bytes: row.capacity_bytes,
+            driver_total_bytes: row.driver_total_bytes,
+            driver_total_source: row.driver_total_source,
+            unified_memory: row.unified_memory,
+            wired_limit_bytes: row
+                .unified_memory
+                .then(|| default_wired_limit(row.capacity_bytes)),
+            bandwidth_gb_s: row.bandwidth_gb_s,
+            bf16_dense_tflops: row.bf16_dense_tflops,
+            fp16_dense_tflops: row.fp16_dense_tflops,
+            fp8_support: row.fp8_support,
+            fp8_dense_tflops: row.fp8_dense_tflops,
+            fp4_support: row.fp4_support,
+            fp4_dense_tflops: row.fp4_dense_tflops,
+            int4_support: row.int4_support,
+            verification: row.verification,
+            sources: row.sources,
+            notes: row.notes,
+        }
+    }
+}
+
+/// Parses a catalog document.
+fn parse(text: &str) -> Result<Vec<Gpu>, serde_json::Error> {
+    let file: CatalogFile = serde_json::from_str(text)?;
+    Ok(file.gpus.into_iter().map(Gpu::from).collect())
+}
+
+/// Every GPU of the catalog, in file order. Parsed on first use.
+///
+/// The checked-in file is guaranteed to parse by this module's tests; if
+/// it ever could not, this returns an empty list rather than panicking.
+pub fn all() -> &'static [Gpu] {
+    static CATALOG: OnceLock<Vec<Gpu>> = OnceLock::new();
+    CATALOG.get_or_init(|| parse(GPUS_JSON).unwrap_or_default())
+}
+
+/// The full names of every GPU, in file order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    all().iter().map(|g| g.name.as_str())
+}
+
+/// Resolves a GPU name as people write it; see the module documentation
+/// for the rules.
+///
+/// ```
+/// use vramfit_core::catalog::find_gpu;
+/// assert_eq!(find_gpu("rtx4090").unwrap().name, "NVIDIA GeForce RTX 4090");
+/// assert_eq!(find_gpu("H100").unwrap().name, "NVIDIA H100 SXM5");
+/// assert_eq!(find_gpu("A100 80GB").unwrap().memory_bytes, 80_000_000_000);
+/// let miss = find_gpu("RTX 4909").unwrap_err();
+/// assert_eq!(miss.suggestions[0], "NVIDIA GeForce RTX 4090");
+/// ```
+pub fn find_gpu(query: &str) -> Result<&'static Gpu, NotFound> {
+    resolve(all(), query)
+}
+
+mod resolve;
+#[cfg(test)]
+mod tests;
+
+use resolve::resolve;
