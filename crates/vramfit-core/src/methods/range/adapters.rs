@@ -3,6 +3,7 @@
 //! adapter parameter.
 
 use super::ADAPTER_BYTES_PER_PARAM;
+use crate::methods::{Feature, Refusal};
 use crate::model::{AttentionKind, FfnKind, ModelSpec};
 use crate::units::{saturate, Bytes};
 
@@ -10,6 +11,23 @@ use crate::units::{saturate, Bytes};
 /// `A` is `r × input`, `B` is `output × r`, so `r × (input + output)`.
 fn adapter(rank: u64, input: u64, output: u64) -> u128 {
     rank as u128 * (input as u128 + output as u128)
+}
+
+/// Adapters are counted on projections of one width per model: a model
+/// whose attention widths differ per layer, or whose compressed attention
+/// has other projections, is outside the method.
+pub(super) fn adapter_scope(spec: &ModelSpec) -> Result<(), Refusal> {
+    if spec
+        .attention
+        .iter()
+        .any(|k| matches!(k, AttentionKind::Compressed { .. }))
+    {
+        return Err(Refusal::Feature(Feature::CompressedAttention));
+    }
+    if spec.kv_dims_by_layer.is_some() {
+        return Err(Refusal::Feature(Feature::MixedAttentionWidths));
+    }
+    Ok(())
 }
 
 /// Adapter parameters on one layer's attention projections:
@@ -43,7 +61,7 @@ fn attention_adapter_params(spec: &ModelSpec, i: usize, kind: AttentionKind, ran
             };
             qkv + adapter(rank, heads_width, h)
         }
-        AttentionKind::Mla { .. } => {
+        AttentionKind::Mla { .. } | AttentionKind::SparseMla { .. } => {
             let Some(mla) = spec.mla else { return 0 };
             let q_width = heads.saturating_mul(mla.qk_head_dim());
             let q = match mla.q_lora_rank {
@@ -57,7 +75,8 @@ fn attention_adapter_params(spec: &ModelSpec, i: usize, kind: AttentionKind, ran
             let o = adapter(rank, heads.saturating_mul(mla.v_head_dim), h);
             q + kv_a + kv_b + o
         }
-        AttentionKind::Linear { .. } | AttentionKind::None => 0,
+        // Outside the method (`adapter_scope`).
+        AttentionKind::Compressed { .. } | AttentionKind::Linear { .. } | AttentionKind::None => 0,
     }
 }
 

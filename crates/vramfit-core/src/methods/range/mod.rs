@@ -207,6 +207,7 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
             if s.mode == Mode::Full {
                 model_states = per_gpu(full_states_bytes(spec), gpus);
             } else {
+                adapters::adapter_scope(spec)?;
                 weights = per_gpu(frozen_weights_bytes(spec, s.mode), gpus);
                 adapters = per_gpu(adapters_bytes(spec, s.lora_rank), gpus);
             }
