@@ -9,6 +9,7 @@
 //! its selection rules and pattern dialect ([`Scope`], [`Dialect`]). A
 //! method vramfit cannot size exactly is refused, naming it.
 
+mod automaton;
 mod config;
 mod layout;
 mod names;
@@ -16,6 +17,10 @@ mod pattern;
 mod regex;
 mod select;
 
+#[cfg(test)]
+mod equivalence;
+#[cfg(test)]
+mod reference;
 #[cfg(test)]
 mod tests;
 

@@ -1,8 +1,9 @@
 //! Which tensors a checkpoint stores quantized, and the bytes of all of
 //! them as published.
 
+use super::automaton::Automaton;
 use super::layout::StoredBytes;
-use super::names::Naming;
+use super::names::{Naming, Spelling};
 use super::pattern::Patterns;
 use super::{QuantGroup, Quantization, Scope};
 use crate::model::dtype::Dtype;
@@ -12,67 +13,101 @@ use crate::units::bytes_for_bits;
 
 /// Experts named one by one at most (512 in the largest published MoE
 /// layers); beyond this a list is applied to expert 0's names for all.
-const MAX_NAMED_EXPERTS: u64 = 4096;
+pub(super) const MAX_NAMED_EXPERTS: u64 = 4096;
+
+#[cfg(test)]
+thread_local! {
+    /// Weigh with the reference selection (one name at a time, every
+    /// expert named), to check the automata against it.
+    pub(super) static REFERENCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// What a tensor is, as far as the selection rules care.
 #[derive(Debug, Clone, Copy, Default)]
-struct View {
+pub(super) struct View {
     /// An `nn.Linear` weight.
-    linear: bool,
-    lm_head: bool,
-    router: bool,
-    expert: bool,
+    pub linear: bool,
+    pub lm_head: bool,
+    pub router: bool,
+    pub expert: bool,
     /// Inside a text decoder layer.
-    in_decoder: bool,
-    vision: bool,
+    pub in_decoder: bool,
+    pub vision: bool,
 }
 
-/// The exclusion list and each group's targets, compiled once.
-struct Selector<'q> {
+/// The exclusion list and each group's targets, each one automaton.
+pub(super) struct Selector<'q> {
     q: &'q Quantization,
-    exclude: Patterns,
+    per_expert: bool,
+    exclude: Automaton,
     targets: Vec<Targets>,
 }
 
 struct Targets {
     /// `"Linear"` is among the targets (class match).
     any_linear: bool,
-    names: Patterns,
+    names: Automaton,
+}
+
+/// The lists of a quantization: the exclusion list and, per group, the
+/// targets other than the `Linear` class. The reference selection
+/// compiles the same lists.
+pub(super) fn lists(q: &Quantization) -> (Patterns, Vec<(bool, Patterns)>) {
+    // Every list was compiled once already when the config was read.
+    let compile = |dialect, list: &[String]| {
+        Patterns::new(dialect, list, "").unwrap_or_else(|_| Patterns::none(dialect))
+    };
+    let targets = q
+        .groups
+        .iter()
+        .map(|g| {
+            let names: Vec<String> = g
+                .targets
+                .iter()
+                .filter(|t| *t != "Linear")
+                .cloned()
+                .collect();
+            (
+                g.targets.iter().any(|t| t == "Linear"),
+                compile(super::Dialect::CompressedTensors, &names),
+            )
+        })
+        .collect();
+    (compile(q.dialect, &q.not_converted), targets)
+}
+
+/// Whether a tensor is within the method's [`Scope`] at all.
+pub(super) fn in_scope(scope: Scope, v: View) -> bool {
+    v.linear
+        && match scope {
+            Scope::LinearNoHead => !v.lm_head,
+            Scope::Targets => true,
+            Scope::DecoderLayers { routers, head } => {
+                !v.vision && ((v.lm_head && head) || (v.in_decoder && (routers || !v.router)))
+            }
+            Scope::Experts => v.expert,
+            Scope::TextLinear => !v.vision && !v.router,
+        }
 }
 
 impl<'q> Selector<'q> {
     fn new(q: &'q Quantization) -> Selector<'q> {
-        // Every list was compiled once already when the config was read.
-        let compile = |list: &[String]| {
-            Patterns::new(q.dialect, list, "").unwrap_or_else(|_| Patterns::none(q.dialect))
-        };
-        let targets = q
-            .groups
-            .iter()
-            .map(|g| {
-                let names: Vec<String> = g
-                    .targets
-                    .iter()
-                    .filter(|t| *t != "Linear")
-                    .cloned()
-                    .collect();
-                Targets {
-                    any_linear: g.targets.iter().any(|t| t == "Linear"),
-                    names: Patterns::new(super::Dialect::CompressedTensors, &names, "")
-                        .unwrap_or_else(|_| Patterns::none(q.dialect)),
-                }
-            })
-            .collect();
+        let (exclude, targets) = lists(q);
+        // Experts must be named one by one when a list could single some out.
+        let per_expert =
+            exclude.mentions_experts() || targets.iter().any(|(_, t)| t.mentions_experts());
         Selector {
             q,
-            exclude: compile(&q.not_converted),
-            targets,
+            per_expert,
+            exclude: exclude.automaton(),
+            targets: targets
+                .iter()
+                .map(|(any_linear, names)| Targets {
+                    any_linear: *any_linear,
+                    names: names.automaton(),
+                })
+                .collect(),
         }
-    }
-
-    /// Experts must be named one by one when a list could single some out.
-    fn per_expert(&self) -> bool {
-        self.exclude.mentions_experts() || self.targets.iter().any(|t| t.names.mentions_experts())
     }
 
     /// The group whose format `names` is stored in, if quantized.
@@ -81,33 +116,80 @@ impl<'q> Selector<'q> {
     /// [`Scope`], no exclusion pattern covers any of its names, and a
     /// group targets it (names and patterns before the `Linear` class, as
     /// compressed-tensors `match_targets` orders them).
-    fn group(&self, v: View, names: &[String]) -> Option<&'q QuantGroup> {
-        if !v.linear {
-            return None;
-        }
-        let in_scope = match self.q.scope {
-            Scope::LinearNoHead => !v.lm_head,
-            Scope::Targets => true,
-            Scope::DecoderLayers { routers, head } => {
-                !v.vision && ((v.lm_head && head) || (v.in_decoder && (routers || !v.router)))
-            }
-            Scope::Experts => v.expert,
-            Scope::TextLinear => !v.vision && !v.router,
-        };
-        if !in_scope || names.iter().any(|n| self.exclude.covers(n)) {
+    fn group(&mut self, v: View, names: &[String]) -> Option<&'q QuantGroup> {
+        if !in_scope(self.q.scope, v) || names.iter().any(|n| self.exclude.covers(n)) {
             return None;
         }
         let by_name = self
             .targets
-            .iter()
+            .iter_mut()
             .position(|t| names.iter().any(|n| t.names.covers(n)));
         let index = by_name.or_else(|| self.targets.iter().position(|t| t.any_linear))?;
         self.q.groups.get(index)
     }
+
+    /// [`Selector::group`] for each of experts `0..count` at once: how
+    /// many experts each group stores (in group order), and how many stay
+    /// unquantized. Each list is asked which experts it covers
+    /// ([`Automaton::covered`]), one bit per expert.
+    fn expert_groups(&mut self, v: View, spellings: &[Spelling], count: u64) -> (Vec<u64>, u64) {
+        let mut stored = vec![0u64; self.q.groups.len()];
+        if !in_scope(self.q.scope, v) {
+            return (stored, count);
+        }
+        let words = count.div_ceil(64) as usize;
+        let all: Vec<u64> = (0..words)
+            .map(|w| match count - 64 * w as u64 {
+                64.. => u64::MAX,
+                rest => (1u64 << rest) - 1,
+            })
+            .collect();
+        let covered = |a: &mut Automaton| {
+            let mut bits = vec![0u64; words];
+            for s in spellings {
+                let one = match s {
+                    Spelling::Indexed(before, after) => a.covered(before, after, count),
+                    Spelling::Fixed(name) => match a.covers(name) {
+                        true => all.clone(),
+                        false => vec![0; words],
+                    },
+                };
+                bits.iter_mut().zip(one).for_each(|(b, o)| *b |= o);
+            }
+            bits
+        };
+        let excluded = covered(&mut self.exclude);
+        let mut left: Vec<u64> = all.iter().zip(&excluded).map(|(a, x)| a & !x).collect();
+        let ones = |bits: &[u64]| bits.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        for (i, t) in self.targets.iter_mut().enumerate() {
+            let hit: Vec<u64> = covered(&mut t.names)
+                .iter()
+                .zip(&left)
+                .map(|(c, l)| c & l)
+                .collect();
+            if let Some(slot) = stored.get_mut(i) {
+                *slot += ones(&hit);
+            }
+            left.iter_mut().zip(&hit).for_each(|(l, h)| *l &= !h);
+        }
+        if let Some(i) = self.targets.iter().position(|t| t.any_linear) {
+            if let Some(slot) = stored.get_mut(i) {
+                *slot += ones(&left);
+            }
+            left.iter_mut().for_each(|l| *l = 0);
+        }
+        let quantized: u64 = stored.iter().sum();
+        (stored, count - quantized)
+    }
 }
 
 /// Bytes of one stored quantized matrix of `group`, input scales included.
-fn quantized_bytes(group: &QuantGroup, rows: u64, cols: u64, dtype: Dtype) -> StoredBytes {
+pub(super) fn quantized_bytes(
+    group: &QuantGroup,
+    rows: u64,
+    cols: u64,
+    dtype: Dtype,
+) -> StoredBytes {
     let mut one = group.scheme.matrix(rows, cols, dtype);
     one.other = one.other.saturating_add(group.input_scale_bytes);
     one
@@ -141,34 +223,57 @@ pub(crate) fn weigh(
     dtype: Dtype,
     naming: &Naming,
 ) -> Weighed {
+    #[cfg(test)]
+    if REFERENCE.with(|r| r.get()) {
+        return super::reference::weigh(arch, plan, quant, dtype, naming);
+    }
     let mut out = Weighed::default();
     let mut plain = ParamGroups::default();
-    let selector = quant.map(Selector::new);
-    let per_expert = selector.as_ref().is_some_and(Selector::per_expert);
+    let mut selector = quant.map(Selector::new);
     for_each_tensor(arch, plan, &mut |t| {
-        let Some(sel) = selector.as_ref() else {
+        let Some(sel) = selector.as_mut() else {
             plain.add(t.group, t.params());
             return;
         };
         let view = text_view(t, naming);
-        let mut weigh_copies = |expert: Option<u64>, copies: u64| {
-            let names = naming.text_names(t, expert);
-            match sel.group(view, &names) {
-                Some(group) => {
-                    let one = quantized_bytes(group, t.rows, t.cols, dtype);
-                    out.quantized
-                        .add(t.group, t.per_copy().saturating_mul(copies));
-                    out.bytes.add(t.group, one.total().saturating_mul(copies));
-                    out.stored.add(&one, copies);
-                }
-                None => plain.add(t.group, t.per_copy().saturating_mul(copies)),
+        let mut add = |group: Option<&QuantGroup>, copies: u64| match group {
+            Some(group) => {
+                let one = quantized_bytes(group, t.rows, t.cols, dtype);
+                out.quantized
+                    .add(t.group, t.per_copy().saturating_mul(copies));
+                out.bytes.add(t.group, one.total().saturating_mul(copies));
+                out.stored.add(&one, copies);
             }
+            None => plain.add(t.group, t.per_copy().saturating_mul(copies)),
         };
-        match view.expert && per_expert && t.copies <= MAX_NAMED_EXPERTS {
-            true => (0..t.copies).for_each(|e| weigh_copies(Some(e), 1)),
-            false => weigh_copies(Some(0).filter(|_| view.expert), t.copies),
+        if view.expert && sel.per_expert && t.copies <= MAX_NAMED_EXPERTS {
+            let spellings = naming.expert_spellings(t);
+            let (stored, unquantized) = sel.expert_groups(view, &spellings, t.copies);
+            for (group, copies) in sel.q.groups.iter().zip(stored) {
+                if copies > 0 {
+                    add(Some(group), copies);
+                }
+            }
+            if unquantized > 0 {
+                add(None, unquantized);
+            }
+        } else {
+            let names = naming.text_names(t, Some(0).filter(|_| view.expert));
+            add(sel.group(view, &names), t.copies);
         }
     });
+    finish(out, &mut plain, plan, quant, dtype)
+}
+
+/// Adds the bytes of the unquantized parameters `plain` and the key/value
+/// scales to `out`.
+pub(super) fn finish(
+    mut out: Weighed,
+    plain: &mut ParamGroups,
+    plan: &Plan,
+    quant: Option<&Quantization>,
+    dtype: Dtype,
+) -> Weighed {
     for group in ALL_GROUPS {
         let extra = bytes_for_bits(*plain.get_mut(group), dtype.milli_bits());
         out.bytes.add(group, extra);
@@ -186,7 +291,7 @@ pub(crate) fn weigh(
     out
 }
 
-fn text_view(t: &Tensor, naming: &Naming) -> View {
+pub(super) fn text_view(t: &Tensor, naming: &Naming) -> View {
     let router = Naming::is_router(t);
     View {
         linear: t.projection && (t.group != Group::Router || naming.router_is_linear()),
@@ -217,7 +322,11 @@ pub(crate) fn weigh_vision(
     quant: Option<&Quantization>,
     dtype: Dtype,
 ) -> (u64, u64, StoredBytes) {
-    let selector = quant.map(Selector::new);
+    #[cfg(test)]
+    if REFERENCE.with(|r| r.get()) {
+        return super::reference::weigh_vision(tensors, quant, dtype);
+    }
+    let mut selector = quant.map(Selector::new);
     let (mut quantized, mut plain, mut bytes) = (0u64, 0u64, 0u64);
     let mut stored = StoredBytes::default();
     for t in tensors {
@@ -227,7 +336,7 @@ pub(crate) fn weigh_vision(
             vision: true,
             ..View::default()
         };
-        match selector.as_ref().and_then(|s| s.group(view, &t.names)) {
+        match selector.as_mut().and_then(|s| s.group(view, &t.names)) {
             Some(group) => {
                 let one = quantized_bytes(group, t.rows, t.cols, dtype);
                 quantized = quantized.saturating_add(count);
