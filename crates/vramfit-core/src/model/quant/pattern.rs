@@ -46,7 +46,8 @@ pub enum Dialect {
 /// | ModelOpt | `s` (no `*?[`) | `.*` `s` |
 /// | ModelOpt | glob `g` | `g` then end of name |
 ///
-/// with a glob's `*` any run of bytes, `?` any byte, `[...]` a class.
+/// where `.*` is any run of bytes (newline included) and a glob's `*` is
+/// any run of bytes, `?` any byte, `[...]` a class.
 #[derive(Debug)]
 pub(crate) struct Patterns {
     pub(super) dialect: Dialect,
@@ -180,7 +181,7 @@ fn flatten(node: Node) -> impl Iterator<Item = Node> {
 
 /// A pattern with wildcards (`*`, `?`, `[`), read as `fnmatch` by the
 /// dialects that have both.
-pub(super) fn is_glob(pattern: &str) -> bool {
+fn is_glob(pattern: &str) -> bool {
     pattern.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
 }
 
@@ -195,9 +196,9 @@ enum GlobToken {
     Class(Box<ByteSet>),
 }
 
-/// The tokens of an `fnmatch` pattern, as [`wildcard`] reads it: `*` any
-/// run of bytes, `?` any byte, `[...]` one byte of the class (a `[`
-/// without `]` is a literal), anything else itself.
+/// The tokens of an `fnmatch` pattern, as the reference `wildcard` reads
+/// it: `*` any run of bytes, `?` any byte, `[...]` one byte of the class
+/// (a `[` without `]` is a literal), anything else itself.
 fn glob_tokens(pattern: &str) -> impl Iterator<Item = GlobToken> + '_ {
     let p = pattern.as_bytes();
     let mut at = 0;

@@ -15,15 +15,21 @@
 //! once, in time linear in the name: no backtracking, no stack growth
 //! with the input.
 //!
-//! Why not the `regex` or `regex-lite` crate: the selection needs more than
-//! a yes or no per name. It runs one automaton for a whole list in four
-//! dialects (these regular expressions, `fnmatch` globs, substrings,
+//! Why not the `regex-lite` crate (or `regex`): the selection needs more
+//! than a yes or no per name. It runs one automaton for a whole list in
+//! four dialects (these regular expressions, `fnmatch` globs, substrings,
 //! segment runs), shares the list's common prefixes, and reads the
 //! automaton's state after a name's prefix to tell which of hundreds of
-//! experts a list singles out without naming each one
-//! ([`super::automaton`]); the crates expose matches only, not states.
-//! The core also keeps to serde and serde_json; this parser and compiler
-//! are about 400 lines.
+//! experts a list singles out without naming each one; the crates expose
+//! matches, not states. It is also smaller: in the app's release wasm
+//! (`cargo build --release --target wasm32-unknown-unknown -p
+//! vramfit-app`, custom sections stripped, before wasm-opt), putting
+//! `regex-lite` 0.1.9 in place of this engine under the previous per-name
+//! matcher added 41,250 bytes (15,417 gzipped), while this engine with the
+//! list automata ([`super::automaton`]) added 7,758 bytes (3,522 gzipped)
+//! to that previous matcher. Correctness: the automata are tested against
+//! the per-name reference on every catalog config and on random lists
+//! (`equivalence.rs`), and the core keeps to serde and serde_json.
 
 /// One instruction of a Thompson automaton.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -176,7 +176,6 @@ impl<'q> Selector<'q> {
             if let Some(slot) = stored.get_mut(i) {
                 *slot += ones(&left);
             }
-            left.iter_mut().for_each(|l| *l = 0);
         }
         let quantized: u64 = stored.iter().sum();
         (stored, count - quantized)
