@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table llamacpp-table vllm-table
+.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table llamacpp-table vllm-table size
 
 setup:
 	@scripts/setup.sh
@@ -20,6 +20,11 @@ build: setup
 
 test: setup
 	@scripts/test.sh
+
+# Release build, then what a visitor downloads per response (raw, gzip -9,
+# brotli 11) and the wasm's sections; docs/size.md says where the bytes go.
+size: setup
+	@scripts/size.sh --sections
 
 cli:
 	cargo build --release -p vramfit-cli

@@ -45,6 +45,7 @@ pub enum Dialect {
 /// | substring | `s` | `.*` `s` |
 /// | ModelOpt | `s` (no `*?[`) | `.*` `s` |
 /// | ModelOpt | glob `g` | `g` then end of name |
+/// | prefix (any) | module `m` | `m` `(\.` or end`)` |
 ///
 /// where `.*` is any run of bytes (newline included) and a glob's `*` is
 /// any run of bytes, `?` any byte, `[...]` a class.
@@ -53,6 +54,9 @@ pub(crate) struct Patterns {
     pub(super) dialect: Dialect,
     /// The list as written, in order; its regular expressions parse.
     pub(super) list: Vec<String>,
+    /// Modules that cover themselves and everything under them (a
+    /// group's `"prefix:<module>"` targets).
+    pub(super) prefixes: Vec<String>,
 }
 
 impl Patterns {
@@ -86,7 +90,15 @@ impl Patterns {
         Ok(Patterns {
             dialect,
             list: patterns.to_vec(),
+            prefixes: Vec::new(),
         })
+    }
+
+    /// The list with `prefixes`: modules covering themselves and
+    /// everything under them (`name` or `name.…`).
+    pub(crate) fn with_prefixes(mut self, prefixes: Vec<String>) -> Self {
+        self.prefixes = prefixes;
+        self
     }
 
     /// An empty list.
@@ -94,15 +106,18 @@ impl Patterns {
         Patterns {
             dialect,
             list: Vec::new(),
+            prefixes: Vec::new(),
         }
     }
 
     /// Whether some pattern could tell one expert from another, so experts
-    /// must be named one by one.
+    /// must be named one by one: a pattern mentions experts, or a prefix
+    /// lies inside them.
     pub(crate) fn mentions_experts(&self) -> bool {
         self.list
             .iter()
             .any(|p| p.contains("expert") || [".w1", ".w2", ".w3"].iter().any(|w| p.contains(w)))
+            || self.prefixes.iter().any(|p| p.contains("experts."))
     }
 
     /// The automaton of the whole list (see the table above).
@@ -151,6 +166,12 @@ impl Patterns {
                     tokens.extend(std::iter::once(any_run).chain(bytes))
                 }
             }
+            union.add(&mut tokens);
+        }
+        for prefix in &self.prefixes {
+            tokens.clear();
+            tokens.extend(prefix.bytes().map(Token::Byte));
+            tokens.push(segment_end);
             union.add(&mut tokens);
         }
         Automaton::new(&union)

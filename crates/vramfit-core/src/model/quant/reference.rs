@@ -28,6 +28,8 @@ pub(super) struct Matcher {
     regexes: Vec<Regex>,
     /// Every pattern as written (substring dialects).
     plain: Vec<String>,
+    /// Modules covering everything under them.
+    prefixes: HashSet<String>,
 }
 
 impl Matcher {
@@ -38,6 +40,7 @@ impl Matcher {
             globs: Vec::new(),
             regexes: Vec::new(),
             plain: Vec::new(),
+            prefixes: p.prefixes.iter().cloned().collect(),
         };
         for pattern in &p.list {
             match m.dialect {
@@ -59,8 +62,29 @@ impl Matcher {
         m
     }
 
+    /// Whether `name` is a listed module or lies under one.
+    fn under_prefix(&self, name: &str) -> bool {
+        if self.prefixes.is_empty() {
+            return false;
+        }
+        let mut end = name.len();
+        loop {
+            if self.prefixes.contains(&name[..end]) {
+                return true;
+            }
+            match name[..end].rfind('.') {
+                Some(dot) => end = dot,
+                None => return false,
+            }
+        }
+    }
+
     /// Whether some pattern covers the module `name`.
     pub(super) fn covers(&self, name: &str) -> bool {
+        self.under_prefix(name) || self.covers_pattern(name)
+    }
+
+    fn covers_pattern(&self, name: &str) -> bool {
         match self.dialect {
             Dialect::ModuleGlob => self.covers_segments(name),
             Dialect::CompressedTensors => {
@@ -93,7 +117,8 @@ impl Matcher {
 struct Selector<'q> {
     q: &'q Quantization,
     exclude: Matcher,
-    targets: Vec<(bool, Matcher)>,
+    /// Per group: the `Linear` class, the `Experts` class, the names.
+    targets: Vec<(bool, bool, Matcher)>,
     per_expert: bool,
 }
 
@@ -103,11 +128,11 @@ impl<'q> Selector<'q> {
         Selector {
             q,
             per_expert: exclude.mentions_experts()
-                || targets.iter().any(|(_, t)| t.mentions_experts()),
+                || targets.iter().any(|t| t.names.mentions_experts()),
             exclude: Matcher::new(&exclude),
             targets: targets
                 .iter()
-                .map(|(any, names)| (*any, Matcher::new(names)))
+                .map(|t| (t.any_linear, t.experts, Matcher::new(&t.names)))
                 .collect(),
         }
     }
@@ -119,8 +144,10 @@ impl<'q> Selector<'q> {
         let by_name = self
             .targets
             .iter()
-            .position(|(_, t)| names.iter().any(|n| t.covers(n)));
-        let index = by_name.or_else(|| self.targets.iter().position(|(any, _)| *any))?;
+            .position(|(_, _, t)| names.iter().any(|n| t.covers(n)));
+        let index = by_name
+            .or_else(|| self.targets.iter().position(|t| t.1 && v.expert))
+            .or_else(|| self.targets.iter().position(|t| t.0))?;
         self.q.groups.get(index)
     }
 }

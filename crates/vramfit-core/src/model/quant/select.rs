@@ -46,13 +46,25 @@ pub(super) struct Selector<'q> {
 struct Targets {
     /// `"Linear"` is among the targets (class match).
     any_linear: bool,
+    /// `"Experts"` is among the targets: every routed expert (vramfit's
+    /// own class for formats that apply to the experts as a whole).
+    experts: bool,
     names: Automaton,
 }
 
+/// One group's targets, as read from its list.
+pub(super) struct TargetList {
+    pub any_linear: bool,
+    pub experts: bool,
+    /// Names and `re:` patterns, and the `"prefix:<module>"` targets: the
+    /// module and everything under it (ModelOpt `quantized_layers`).
+    pub names: Patterns,
+}
+
 /// The lists of a quantization: the exclusion list and, per group, the
-/// targets other than the `Linear` class. The reference selection
-/// compiles the same lists.
-pub(super) fn lists(q: &Quantization) -> (Patterns, Vec<(bool, Patterns)>) {
+/// targets other than the `Linear` and `Experts` classes. The reference
+/// selection compiles the same lists.
+pub(super) fn lists(q: &Quantization) -> (Patterns, Vec<TargetList>) {
     // Every list was compiled once already when the config was read.
     let compile = |dialect, list: &[String]| {
         Patterns::new(dialect, list, "").unwrap_or_else(|_| Patterns::none(dialect))
@@ -64,13 +76,20 @@ pub(super) fn lists(q: &Quantization) -> (Patterns, Vec<(bool, Patterns)>) {
             let names: Vec<String> = g
                 .targets
                 .iter()
-                .filter(|t| *t != "Linear")
+                .filter(|t| *t != "Linear" && *t != "Experts" && !t.starts_with("prefix:"))
                 .cloned()
                 .collect();
-            (
-                g.targets.iter().any(|t| t == "Linear"),
-                compile(super::Dialect::CompressedTensors, &names),
-            )
+            let prefixes = g
+                .targets
+                .iter()
+                .filter_map(|t| t.strip_prefix("prefix:"))
+                .map(str::to_string)
+                .collect();
+            TargetList {
+                any_linear: g.targets.iter().any(|t| t == "Linear"),
+                experts: g.targets.iter().any(|t| t == "Experts"),
+                names: compile(super::Dialect::CompressedTensors, &names).with_prefixes(prefixes),
+            }
         })
         .collect();
     (compile(q.dialect, &q.not_converted), targets)
@@ -95,16 +114,17 @@ impl<'q> Selector<'q> {
         let (exclude, targets) = lists(q);
         // Experts must be named one by one when a list could single some out.
         let per_expert =
-            exclude.mentions_experts() || targets.iter().any(|(_, t)| t.mentions_experts());
+            exclude.mentions_experts() || targets.iter().any(|t| t.names.mentions_experts());
         Selector {
             q,
             per_expert,
             exclude: exclude.automaton(),
             targets: targets
                 .iter()
-                .map(|(any_linear, names)| Targets {
-                    any_linear: *any_linear,
-                    names: names.automaton(),
+                .map(|t| Targets {
+                    any_linear: t.any_linear,
+                    experts: t.experts,
+                    names: t.names.automaton(),
                 })
                 .collect(),
         }
@@ -114,8 +134,9 @@ impl<'q> Selector<'q> {
     ///
     /// A tensor is quantized when it is an `nn.Linear` within the method's
     /// [`Scope`], no exclusion pattern covers any of its names, and a
-    /// group targets it (names and patterns before the `Linear` class, as
-    /// compressed-tensors `match_targets` orders them).
+    /// group targets it (names and patterns before the classes, as
+    /// compressed-tensors `match_targets` orders them; `Experts` before
+    /// `Linear`).
     fn group(&mut self, v: View, names: &[String]) -> Option<&'q QuantGroup> {
         if !in_scope(self.q.scope, v) || names.iter().any(|n| self.exclude.covers(n)) {
             return None;
@@ -124,8 +145,17 @@ impl<'q> Selector<'q> {
             .targets
             .iter_mut()
             .position(|t| names.iter().any(|n| t.names.covers(n)));
-        let index = by_name.or_else(|| self.targets.iter().position(|t| t.any_linear))?;
+        let index = by_name.or_else(|| self.by_class(v))?;
         self.q.groups.get(index)
+    }
+
+    /// The first group whose class targets cover a tensor no name does.
+    fn by_class(&self, v: View) -> Option<usize> {
+        let targets = &self.targets;
+        targets
+            .iter()
+            .position(|t| t.experts && v.expert)
+            .or_else(|| targets.iter().position(|t| t.any_linear))
     }
 
     /// [`Selector::group`] for each of experts `0..count` at once: how
@@ -172,10 +202,8 @@ impl<'q> Selector<'q> {
             }
             left.iter_mut().zip(&hit).for_each(|(l, h)| *l &= !h);
         }
-        if let Some(i) = self.targets.iter().position(|t| t.any_linear) {
-            if let Some(slot) = stored.get_mut(i) {
-                *slot += ones(&left);
-            }
+        if let Some(slot) = self.by_class(v).and_then(|i| stored.get_mut(i)) {
+            *slot += ones(&left);
         }
         let quantized: u64 = stored.iter().sum();
         (stored, count - quantized)
