@@ -27,8 +27,8 @@
 //! Measured in a release build (median of 21 runs, shared 2-core
 //! machine): Kimi-K2.5 (384 experts × 60 layers, four compressed-tensors
 //! patterns) 1.9 s → 0.6 ms; Qwen3.5-397B-A17B-NVFP4 (512 experts × 60
-//! layers, 184 ModelOpt patterns) 1.3 s → 1.0 ms; all 158 catalog configs
-//! 4.2 s → 28 ms (`docs/quantization.md`, "Matching speed").
+//! layers, 184 ModelOpt patterns) 1.4 s → 1.4 ms; all 158 catalog configs
+//! about 4.3 s → 28 ms (`docs/quantization.md`, "Matching speed").
 
 use super::regex::{compile, Inst, Node};
 use std::collections::HashMap;

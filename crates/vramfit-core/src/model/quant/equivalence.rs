@@ -127,7 +127,15 @@ const DIALECTS: [Dialect; 4] = [
 
 fn random_list(rng: &mut Rng, dialect: Dialect) -> Option<Patterns> {
     let list: Vec<String> = (0..rng.below(5)).map(|_| pattern(rng, dialect)).collect();
-    Patterns::new(dialect, &list, "k").ok()
+    // A group's `prefix:` modules (every dialect reads them alike).
+    let prefixes: Vec<String> = (0..rng.below(3))
+        .map(|_| rng.string(&NAME_PIECES, 4))
+        .collect();
+    Some(
+        Patterns::new(dialect, &list, "k")
+            .ok()?
+            .with_prefixes(prefixes),
+    )
 }
 
 #[test]
