@@ -26,7 +26,7 @@
 //! vramfit-app`, custom sections stripped, before wasm-opt), putting
 //! `regex-lite` 0.1.9 in place of this engine under the previous per-name
 //! matcher added 41,250 bytes (15,417 gzipped), while this engine with the
-//! list automata ([`super::automaton`]) added 7,758 bytes (3,522 gzipped)
+//! list automata ([`super::automaton`]) adds 7,098 bytes (3,154 gzipped)
 //! to that previous matcher. Correctness: the automata are tested against
 //! the per-name reference on every catalog config and on random lists
 //! (`equivalence.rs`), and the core keeps to serde and serde_json.
