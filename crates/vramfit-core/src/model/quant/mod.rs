@@ -6,9 +6,12 @@
 //! Every method is read the way the library that writes it reads its own
 //! config ([`config`]); the bytes of one matrix follow that library's
 //! layout ([`QuantScheme::matrix`]); which modules are converted follows
-//! its selection rules and pattern dialect ([`Scope`], [`Dialect`]). A
-//! method vramfit cannot size exactly is refused, naming it.
+//! its selection rules and pattern dialect ([`Scope`], [`Dialect`]), each
+//! list run as one automaton over the module names, the routed experts
+//! answered for all at once (`automaton.rs`). A method vramfit cannot size
+//! exactly is refused, naming it.
 
+mod automaton;
 mod config;
 mod layout;
 mod names;
@@ -16,6 +19,10 @@ mod pattern;
 mod regex;
 mod select;
 
+#[cfg(test)]
+mod equivalence;
+#[cfg(test)]
+mod reference;
 #[cfg(test)]
 mod tests;
 

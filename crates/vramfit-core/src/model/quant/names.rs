@@ -12,6 +12,19 @@
 
 use crate::model::params::{Group, Tensor};
 
+/// Where an expert's index goes in [`Naming::expert_spellings`]: a byte no
+/// module name holds.
+const INDEX: &str = "\u{0}";
+
+/// One spelling of a routed expert's module, for every expert at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    /// The same name for every expert (fused experts).
+    Fixed(String),
+    /// `before + e + after` for expert `e`.
+    Indexed(String, String),
+}
+
 /// How a checkpoint spells the text model's modules.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Naming {
@@ -73,7 +86,30 @@ impl Naming {
 
     /// The spellings of `t` (of its expert `expert`, when named one by one).
     pub(crate) fn text_names(&self, t: &Tensor, expert: Option<u64>) -> Vec<String> {
-        let module = self.indexed(t.module, expert);
+        self.spellings(t, expert.map(|e| e.to_string()).as_deref())
+    }
+
+    /// The spellings of expert `E` of `t`, each split where `E` is written:
+    /// spelling `i` of expert `e` is `before + e + after`, or the whole
+    /// name when the spelling has no index (fused experts).
+    ///
+    /// The index is written as a placeholder byte and the spellings cut
+    /// there: the family aliases rewrite fixed names (`mlp.`,
+    /// `.gate_proj`, `shared_experts.`) that hold neither a digit nor the
+    /// placeholder, so they act on `e` and on the placeholder alike.
+    pub(crate) fn expert_spellings(&self, t: &Tensor) -> Vec<Spelling> {
+        self.spellings(t, Some(INDEX))
+            .into_iter()
+            .map(|name| match name.split_once(INDEX) {
+                Some((before, after)) => Spelling::Indexed(before.to_string(), after.to_string()),
+                None => Spelling::Fixed(name),
+            })
+            .collect()
+    }
+
+    /// The spellings of `t` with the expert index written `index`.
+    fn spellings(&self, t: &Tensor, index: Option<&str>) -> Vec<String> {
+        let module = self.indexed(t.module, index);
         let in_layer = |m: &str| match t.layer {
             Some(i) => format!("model.layers.{i}.{m}"),
             None => m.to_string(),
@@ -102,8 +138,8 @@ impl Naming {
     }
 
     /// `mlp.experts.gate_proj` → `mlp.experts.7.gate_proj`.
-    fn indexed(&self, module: &str, expert: Option<u64>) -> String {
-        match (expert, module.split_once("experts.")) {
+    fn indexed(&self, module: &str, index: Option<&str>) -> String {
+        match (index, module.split_once("experts.")) {
             (Some(e), Some((head, tail))) if !self.fused_experts() => {
                 format!("{head}experts.{e}.{tail}")
             }

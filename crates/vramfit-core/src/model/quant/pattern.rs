@@ -2,10 +2,10 @@
 //! quantized format, read the way the library that wrote the checkpoint
 //! reads them.
 
-use super::regex::Regex;
+use super::automaton::{Automaton, Token, Union};
+use super::regex::{self, ByteSet, Node};
 use crate::model::error::ConfigError;
 use serde::Serialize;
-use std::collections::HashSet;
 
 /// How a library reads the names in its lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -32,117 +32,224 @@ pub enum Dialect {
     ModelOpt,
 }
 
-/// Compiled patterns of one list.
+/// One list, checked and turned into token sequences.
+///
+/// Every dialect is written as sequences whose match on a *prefix* of a
+/// name means the name is covered:
+///
+/// | dialect | pattern | sequence |
+/// |---|---|---|
+/// | compressed-tensors | `name` | `name` then end of name |
+/// | compressed-tensors | `re:R` | `R` (as `re.match`) |
+/// | module glob | `g` (glob or name) | `(.*\.)?` `g` `(\.` or end`)` |
+/// | substring | `s` | `.*` `s` |
+/// | ModelOpt | `s` (no `*?[`) | `.*` `s` |
+/// | ModelOpt | glob `g` | `g` then end of name |
+/// | prefix (any) | module `m` | `m` `(\.` or end`)` |
+///
+/// where `.*` is any run of bytes (newline included) and a glob's `*` is
+/// any run of bytes, `?` any byte, `[...]` a class.
 #[derive(Debug)]
 pub(crate) struct Patterns {
-    dialect: Dialect,
-    /// Patterns without wildcards (whole names or segment runs).
-    exact: HashSet<String>,
-    /// Wildcard patterns (`*`, `?`).
-    globs: Vec<String>,
-    regexes: Vec<Regex>,
-    /// Every pattern as written (substring dialects).
-    plain: Vec<String>,
-    mentions_experts: bool,
+    pub(super) dialect: Dialect,
+    /// The list as written, in order; its regular expressions parse.
+    pub(super) list: Vec<String>,
+    /// Modules that cover themselves and everything under them (a
+    /// group's `"prefix:<module>"` targets).
+    pub(super) prefixes: Vec<String>,
 }
 
 impl Patterns {
-    /// Compiles `patterns`; `key` names the config key for errors.
+    /// Checks `patterns` (their regular expressions parse); `key` names
+    /// the config key for errors.
+    pub(crate) fn check(
+        dialect: Dialect,
+        patterns: &[String],
+        key: &str,
+    ) -> Result<(), ConfigError> {
+        if dialect != Dialect::CompressedTensors {
+            return Ok(());
+        }
+        for pattern in patterns {
+            if let Some(Err(why)) = pattern.strip_prefix("re:").map(regex::parse) {
+                return Err(ConfigError::unsupported(format!(
+                    "{key}: pattern `{pattern}` is outside the regular expressions vramfit reads ({why})"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A checked list ([`Patterns::check`]).
     pub(crate) fn new(
         dialect: Dialect,
         patterns: &[String],
         key: &str,
     ) -> Result<Self, ConfigError> {
-        let mut p = Patterns::none(dialect);
-        p.mentions_experts = patterns
-            .iter()
-            .any(|p| p.contains("expert") || [".w1", ".w2", ".w3"].iter().any(|w| p.contains(w)));
-        for pattern in patterns {
-            match dialect {
-                Dialect::CompressedTensors => match pattern.strip_prefix("re:") {
-                    Some(re) => p.regexes.push(Regex::new(re).map_err(|why| {
-                        ConfigError::unsupported(format!(
-                            "{key}: pattern `{pattern}` is outside the regular expressions vramfit reads ({why})"
-                        ))
-                    })?),
-                    None => {
-                        p.exact.insert(pattern.clone());
-                    }
-                },
-                Dialect::ModuleGlob | Dialect::ModelOpt if pattern.contains(['*', '?', '[']) => {
-                    p.globs.push(pattern.clone())
-                }
-                Dialect::ModuleGlob => {
-                    p.exact.insert(pattern.clone());
-                }
-                Dialect::ModelOpt | Dialect::Substring => p.plain.push(pattern.clone()),
-            }
-        }
-        Ok(p)
+        Patterns::check(dialect, patterns, key)?;
+        Ok(Patterns {
+            dialect,
+            list: patterns.to_vec(),
+            prefixes: Vec::new(),
+        })
+    }
+
+    /// The list with `prefixes`: modules covering themselves and
+    /// everything under them (`name` or `name.…`).
+    pub(crate) fn with_prefixes(mut self, prefixes: Vec<String>) -> Self {
+        self.prefixes = prefixes;
+        self
     }
 
     /// An empty list.
     pub(crate) fn none(dialect: Dialect) -> Self {
         Patterns {
             dialect,
-            exact: HashSet::new(),
-            globs: Vec::new(),
-            regexes: Vec::new(),
-            plain: Vec::new(),
-            mentions_experts: false,
+            list: Vec::new(),
+            prefixes: Vec::new(),
         }
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.exact.is_empty()
-            && self.globs.is_empty()
-            && self.regexes.is_empty()
-            && self.plain.is_empty()
     }
 
     /// Whether some pattern could tell one expert from another, so experts
-    /// must be named one by one.
+    /// must be named one by one: a pattern mentions experts, or a prefix
+    /// lies inside them.
     pub(crate) fn mentions_experts(&self) -> bool {
-        self.mentions_experts
+        self.list
+            .iter()
+            .any(|p| p.contains("expert") || [".w1", ".w2", ".w3"].iter().any(|w| p.contains(w)))
+            || self.prefixes.iter().any(|p| p.contains("experts."))
     }
 
-    /// Whether some pattern covers the module `name`.
-    pub(crate) fn covers(&self, name: &str) -> bool {
-        if self.is_empty() {
-            return false;
-        }
-        match self.dialect {
-            Dialect::ModuleGlob => self.covers_segments(name),
-            Dialect::CompressedTensors => {
-                self.exact.contains(name) || self.regexes.iter().any(|r| r.matches_start(name))
+    /// The automaton of the whole list (see the table above).
+    pub(crate) fn automaton(&self) -> Automaton {
+        let mut union = Union::new();
+        let any = union.token(Node::Class(Box::new(ByteSet::all())));
+        let any_run = union.token(any_run_node());
+        let end = union.token(Node::End);
+        let segment_start = union.token(Node::Alt(vec![
+            Node::Empty,
+            Node::Concat(vec![any_run_node(), Node::Byte(b'.')]),
+        ]));
+        let segment_end = union.token(Node::Alt(vec![Node::Byte(b'.'), Node::End]));
+        let mut tokens = Vec::new();
+        for pattern in &self.list {
+            tokens.clear();
+            let bytes = pattern.bytes().map(Token::Byte);
+            let glob = is_glob(pattern);
+            let glob_tokens = |union: &mut Union, tokens: &mut Vec<Token>| {
+                tokens.extend(glob_tokens(pattern).map(|t| match t {
+                    GlobToken::Byte(b) => Token::Byte(b),
+                    GlobToken::Any => any,
+                    GlobToken::AnyRun => any_run,
+                    GlobToken::Class(set) => union.token(Node::Class(set)),
+                }))
+            };
+            match self.dialect {
+                Dialect::CompressedTensors => match pattern.strip_prefix("re:") {
+                    // Parses: checked by `new`.
+                    Some(re) => match regex::parse(re) {
+                        Ok(node) => tokens.extend(flatten(node).map(|n| union.token(n))),
+                        Err(_) => continue,
+                    },
+                    None => tokens.extend(bytes.chain([end])),
+                },
+                Dialect::ModuleGlob => {
+                    tokens.push(segment_start);
+                    glob_tokens(&mut union, &mut tokens);
+                    tokens.push(segment_end);
+                }
+                Dialect::ModelOpt if glob => {
+                    glob_tokens(&mut union, &mut tokens);
+                    tokens.push(end);
+                }
+                Dialect::ModelOpt | Dialect::Substring => {
+                    tokens.extend(std::iter::once(any_run).chain(bytes))
+                }
             }
-            Dialect::Substring => self.plain.iter().any(|p| name.contains(p.as_str())),
-            Dialect::ModelOpt => {
-                self.plain.iter().any(|p| name.contains(p.as_str()))
-                    || self.globs.iter().any(|g| wildcard(g, name))
-            }
+            union.add(&mut tokens);
         }
-    }
-
-    /// Any run of whole segments of `name` equal to an exact pattern or
-    /// matching a wildcard one.
-    fn covers_segments(&self, name: &str) -> bool {
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(name.match_indices('.').map(|(i, _)| i + 1))
-            .collect();
-        let end_of = |k: usize| starts.get(k + 1).map_or(name.len(), |next| next - 1);
-        (0..starts.len()).any(|a| {
-            (a..starts.len()).any(|b| {
-                let run = &name[starts[a]..end_of(b)];
-                self.exact.contains(run) || self.globs.iter().any(|g| wildcard(g, run))
-            })
-        })
+        for prefix in &self.prefixes {
+            tokens.clear();
+            tokens.extend(prefix.bytes().map(Token::Byte));
+            tokens.push(segment_end);
+            union.add(&mut tokens);
+        }
+        Automaton::new(&union)
     }
 }
 
+/// `*` of a glob: any run of bytes.
+fn any_run_node() -> Node {
+    Node::Repeat {
+        node: Box::new(Node::Class(Box::new(ByteSet::all()))),
+        min: 0,
+        max: None,
+    }
+}
+
+/// A regular expression as a sequence of tokens (nested concatenations
+/// flattened, so that patterns sharing a start share instructions).
+fn flatten(node: Node) -> impl Iterator<Item = Node> {
+    let mut stack = vec![node];
+    std::iter::from_fn(move || loop {
+        match stack.pop()? {
+            Node::Concat(items) => stack.extend(items.into_iter().rev()),
+            Node::Empty => {}
+            other => return Some(other),
+        }
+    })
+}
+
+/// A pattern with wildcards (`*`, `?`, `[`), read as `fnmatch` by the
+/// dialects that have both.
+fn is_glob(pattern: &str) -> bool {
+    pattern.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
+}
+
+/// One token of an `fnmatch` pattern.
+enum GlobToken {
+    Byte(u8),
+    /// `?`
+    Any,
+    /// `*`
+    AnyRun,
+    /// `[...]`
+    Class(Box<ByteSet>),
+}
+
+/// The tokens of an `fnmatch` pattern, as the reference `wildcard` reads
+/// it: `*` any run of bytes, `?` any byte, `[...]` one byte of the class
+/// (a `[` without `]` is a literal), anything else itself.
+fn glob_tokens(pattern: &str) -> impl Iterator<Item = GlobToken> + '_ {
+    let p = pattern.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let byte = *p.get(at)?;
+        at += 1;
+        Some(match byte {
+            b'*' => GlobToken::AnyRun,
+            b'?' => GlobToken::Any,
+            b'[' => match p[at..].iter().position(|c| *c == b']') {
+                Some(close) => {
+                    let mut set = ByteSet::empty();
+                    for b in 0..=255u8 {
+                        set.0[b as usize] = class_at(p, at - 1, b).is_some_and(|len| len > 0);
+                    }
+                    at += close + 1;
+                    GlobToken::Class(Box::new(set))
+                }
+                None => GlobToken::Byte(b'['),
+            },
+            other => GlobToken::Byte(other),
+        })
+    })
+}
+
 /// `fnmatch`-style match of the whole `text`: `*` any run of bytes (dots
-/// included), `?` any one byte, `[...]` one byte of a set.
-pub(crate) fn wildcard(pattern: &str, text: &str) -> bool {
+/// included), `?` any one byte, `[...]` one byte of a set. The reference
+/// [`glob_tokens`] is tested against.
+#[cfg(test)]
+pub(super) fn wildcard(pattern: &str, text: &str) -> bool {
     let (p, t) = (pattern.as_bytes(), text.as_bytes());
     let (mut pi, mut ti) = (0, 0);
     let mut resume: Option<(usize, usize)> = None;
@@ -197,9 +304,14 @@ fn class_at(p: &[u8], at: usize, byte: u8) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// The list's automaton on `name`, checked against the reference
+    /// matcher.
     fn covers(dialect: Dialect, patterns: &[&str], name: &str) -> bool {
         let list: Vec<String> = patterns.iter().map(|s| s.to_string()).collect();
-        Patterns::new(dialect, &list, "k").unwrap().covers(name)
+        let p = Patterns::new(dialect, &list, "k").unwrap();
+        let fast = p.automaton().covers(name);
+        assert_eq!(fast, super::super::reference::Matcher::new(&p).covers(name));
+        fast
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Which tensors a checkpoint stores quantized, and the bytes of all of
 //! them as published.
 
+use super::automaton::Automaton;
 use super::layout::StoredBytes;
-use super::names::Naming;
+use super::names::{Naming, Spelling};
 use super::pattern::Patterns;
 use super::{QuantGroup, Quantization, Scope};
 use crate::model::dtype::Dtype;
@@ -12,25 +13,33 @@ use crate::units::bytes_for_bits;
 
 /// Experts named one by one at most (512 in the largest published MoE
 /// layers); beyond this a list is applied to expert 0's names for all.
-const MAX_NAMED_EXPERTS: u64 = 4096;
+pub(super) const MAX_NAMED_EXPERTS: u64 = 4096;
+
+#[cfg(test)]
+thread_local! {
+    /// Weigh with the reference selection (one name at a time, every
+    /// expert named), to check the automata against it.
+    pub(super) static REFERENCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// What a tensor is, as far as the selection rules care.
 #[derive(Debug, Clone, Copy, Default)]
-struct View {
+pub(super) struct View {
     /// An `nn.Linear` weight.
-    linear: bool,
-    lm_head: bool,
-    router: bool,
-    expert: bool,
+    pub linear: bool,
+    pub lm_head: bool,
+    pub router: bool,
+    pub expert: bool,
     /// Inside a text decoder layer.
-    in_decoder: bool,
-    vision: bool,
+    pub in_decoder: bool,
+    pub vision: bool,
 }
 
-/// The exclusion list and each group's targets, compiled once.
-struct Selector<'q> {
+/// The exclusion list and each group's targets, each one automaton.
+pub(super) struct Selector<'q> {
     q: &'q Quantization,
-    exclude: Patterns,
+    per_expert: bool,
+    exclude: Automaton,
     targets: Vec<Targets>,
 }
 
@@ -40,93 +49,56 @@ struct Targets {
     /// `"Experts"` is among the targets: every routed expert (vramfit's
     /// own class for formats that apply to the experts as a whole).
     experts: bool,
-    /// `"prefix:<module>"` targets: the module and everything under it
-    /// (ModelOpt `quantized_layers`).
-    prefixes: std::collections::HashSet<String>,
-    names: Patterns,
+    names: Automaton,
 }
 
-impl Targets {
-    /// Whether `name` is a listed module or lies under one.
-    fn under_prefix(&self, name: &str) -> bool {
-        if self.prefixes.is_empty() {
-            return false;
-        }
-        let mut end = name.len();
-        loop {
-            if self.prefixes.contains(&name[..end]) {
-                return true;
-            }
-            match name[..end].rfind('.') {
-                Some(dot) => end = dot,
-                None => return false,
-            }
-        }
-    }
-
-    fn covers(&self, name: &str) -> bool {
-        self.under_prefix(name) || self.names.covers(name)
-    }
-
-    /// Some listed module lies inside the experts (names one of them).
-    fn singles_out_experts(&self) -> bool {
-        self.names.mentions_experts() || self.prefixes.iter().any(|p| p.contains("experts."))
-    }
+/// One group's targets, as read from its list.
+pub(super) struct TargetList {
+    pub any_linear: bool,
+    pub experts: bool,
+    /// Names and `re:` patterns, and the `"prefix:<module>"` targets: the
+    /// module and everything under it (ModelOpt `quantized_layers`).
+    pub names: Patterns,
 }
 
-impl<'q> Selector<'q> {
-    fn new(q: &'q Quantization) -> Selector<'q> {
-        // Every list was compiled once already when the config was read.
-        let compile = |list: &[String]| {
-            Patterns::new(q.dialect, list, "").unwrap_or_else(|_| Patterns::none(q.dialect))
-        };
-        let targets = q
-            .groups
-            .iter()
-            .map(|g| {
-                let names: Vec<String> = g
-                    .targets
-                    .iter()
-                    .filter(|t| *t != "Linear" && *t != "Experts" && !t.starts_with("prefix:"))
-                    .cloned()
-                    .collect();
-                Targets {
-                    any_linear: g.targets.iter().any(|t| t == "Linear"),
-                    experts: g.targets.iter().any(|t| t == "Experts"),
-                    prefixes: g
-                        .targets
-                        .iter()
-                        .filter_map(|t| t.strip_prefix("prefix:"))
-                        .map(str::to_string)
-                        .collect(),
-                    names: Patterns::new(super::Dialect::CompressedTensors, &names, "")
-                        .unwrap_or_else(|_| Patterns::none(q.dialect)),
-                }
-            })
-            .collect();
-        Selector {
-            q,
-            exclude: compile(&q.not_converted),
-            targets,
-        }
-    }
+/// The lists of a quantization: the exclusion list and, per group, the
+/// targets other than the `Linear` and `Experts` classes. The reference
+/// selection compiles the same lists.
+pub(super) fn lists(q: &Quantization) -> (Patterns, Vec<TargetList>) {
+    // Every list was compiled once already when the config was read.
+    let compile = |dialect, list: &[String]| {
+        Patterns::new(dialect, list, "").unwrap_or_else(|_| Patterns::none(dialect))
+    };
+    let targets = q
+        .groups
+        .iter()
+        .map(|g| {
+            let names: Vec<String> = g
+                .targets
+                .iter()
+                .filter(|t| *t != "Linear" && *t != "Experts" && !t.starts_with("prefix:"))
+                .cloned()
+                .collect();
+            let prefixes = g
+                .targets
+                .iter()
+                .filter_map(|t| t.strip_prefix("prefix:"))
+                .map(str::to_string)
+                .collect();
+            TargetList {
+                any_linear: g.targets.iter().any(|t| t == "Linear"),
+                experts: g.targets.iter().any(|t| t == "Experts"),
+                names: compile(super::Dialect::CompressedTensors, &names).with_prefixes(prefixes),
+            }
+        })
+        .collect();
+    (compile(q.dialect, &q.not_converted), targets)
+}
 
-    /// Experts must be named one by one when a list could single some out.
-    fn per_expert(&self) -> bool {
-        self.exclude.mentions_experts() || self.targets.iter().any(Targets::singles_out_experts)
-    }
-
-    /// The group whose format `names` is stored in, if quantized.
-    ///
-    /// A tensor is quantized when it is an `nn.Linear` within the method's
-    /// [`Scope`], no exclusion pattern covers any of its names, and a
-    /// group targets it (names and patterns before the `Linear` class, as
-    /// compressed-tensors `match_targets` orders them).
-    fn group(&self, v: View, names: &[String]) -> Option<&'q QuantGroup> {
-        if !v.linear {
-            return None;
-        }
-        let in_scope = match self.q.scope {
+/// Whether a tensor is within the method's [`Scope`] at all.
+pub(super) fn in_scope(scope: Scope, v: View) -> bool {
+    v.linear
+        && match scope {
             Scope::LinearNoHead => !v.lm_head,
             Scope::Targets => true,
             Scope::DecoderLayers { routers, head } => {
@@ -134,23 +106,117 @@ impl<'q> Selector<'q> {
             }
             Scope::Experts => v.expert,
             Scope::TextLinear => !v.vision && !v.router,
-        };
-        if !in_scope || names.iter().any(|n| self.exclude.covers(n)) {
+        }
+}
+
+impl<'q> Selector<'q> {
+    fn new(q: &'q Quantization) -> Selector<'q> {
+        let (exclude, targets) = lists(q);
+        // Experts must be named one by one when a list could single some out.
+        let per_expert =
+            exclude.mentions_experts() || targets.iter().any(|t| t.names.mentions_experts());
+        Selector {
+            q,
+            per_expert,
+            exclude: exclude.automaton(),
+            targets: targets
+                .iter()
+                .map(|t| Targets {
+                    any_linear: t.any_linear,
+                    experts: t.experts,
+                    names: t.names.automaton(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The group whose format `names` is stored in, if quantized.
+    ///
+    /// A tensor is quantized when it is an `nn.Linear` within the method's
+    /// [`Scope`], no exclusion pattern covers any of its names, and a
+    /// group targets it (names and patterns before the classes, as
+    /// compressed-tensors `match_targets` orders them; `Experts` before
+    /// `Linear`).
+    fn group(&mut self, v: View, names: &[String]) -> Option<&'q QuantGroup> {
+        if !in_scope(self.q.scope, v) || names.iter().any(|n| self.exclude.covers(n)) {
             return None;
         }
         let by_name = self
             .targets
-            .iter()
-            .position(|t| names.iter().any(|n| t.covers(n)));
-        let index = by_name
-            .or_else(|| self.targets.iter().position(|t| t.experts && v.expert))
-            .or_else(|| self.targets.iter().position(|t| t.any_linear))?;
+            .iter_mut()
+            .position(|t| names.iter().any(|n| t.names.covers(n)));
+        let index = by_name.or_else(|| self.by_class(v))?;
         self.q.groups.get(index)
+    }
+
+    /// The first group whose class targets cover a tensor no name does.
+    fn by_class(&self, v: View) -> Option<usize> {
+        let targets = &self.targets;
+        targets
+            .iter()
+            .position(|t| t.experts && v.expert)
+            .or_else(|| targets.iter().position(|t| t.any_linear))
+    }
+
+    /// [`Selector::group`] for each of experts `0..count` at once: how
+    /// many experts each group stores (in group order), and how many stay
+    /// unquantized. Each list is asked which experts it covers
+    /// ([`Automaton::covered`]), one bit per expert.
+    fn expert_groups(&mut self, v: View, spellings: &[Spelling], count: u64) -> (Vec<u64>, u64) {
+        let mut stored = vec![0u64; self.q.groups.len()];
+        if !in_scope(self.q.scope, v) {
+            return (stored, count);
+        }
+        let words = count.div_ceil(64) as usize;
+        let all: Vec<u64> = (0..words)
+            .map(|w| match count - 64 * w as u64 {
+                64.. => u64::MAX,
+                rest => (1u64 << rest) - 1,
+            })
+            .collect();
+        let covered = |a: &mut Automaton| {
+            let mut bits = vec![0u64; words];
+            for s in spellings {
+                let one = match s {
+                    Spelling::Indexed(before, after) => a.covered(before, after, count),
+                    Spelling::Fixed(name) => match a.covers(name) {
+                        true => all.clone(),
+                        false => vec![0; words],
+                    },
+                };
+                bits.iter_mut().zip(one).for_each(|(b, o)| *b |= o);
+            }
+            bits
+        };
+        let excluded = covered(&mut self.exclude);
+        let mut left: Vec<u64> = all.iter().zip(&excluded).map(|(a, x)| a & !x).collect();
+        let ones = |bits: &[u64]| bits.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        for (i, t) in self.targets.iter_mut().enumerate() {
+            let hit: Vec<u64> = covered(&mut t.names)
+                .iter()
+                .zip(&left)
+                .map(|(c, l)| c & l)
+                .collect();
+            if let Some(slot) = stored.get_mut(i) {
+                *slot += ones(&hit);
+            }
+            left.iter_mut().zip(&hit).for_each(|(l, h)| *l &= !h);
+        }
+        if let Some(slot) = self.by_class(v).and_then(|i| stored.get_mut(i)) {
+            *slot += ones(&left);
+        }
+        let quantized: u64 = stored.iter().sum();
+        (stored, count - quantized)
     }
 }
 
 /// Bytes of one stored quantized matrix of `group`, input scales included.
-fn quantized_bytes(group: &QuantGroup, rows: u64, cols: u64, dtype: Dtype) -> StoredBytes {
+pub(super) fn quantized_bytes(
+    group: &QuantGroup,
+    rows: u64,
+    cols: u64,
+    dtype: Dtype,
+) -> StoredBytes {
     let mut one = group.scheme.matrix(rows, cols, dtype);
     one.other = one.other.saturating_add(group.input_scale_bytes);
     one
@@ -184,34 +250,57 @@ pub(crate) fn weigh(
     dtype: Dtype,
     naming: &Naming,
 ) -> Weighed {
+    #[cfg(test)]
+    if REFERENCE.with(|r| r.get()) {
+        return super::reference::weigh(arch, plan, quant, dtype, naming);
+    }
     let mut out = Weighed::default();
     let mut plain = ParamGroups::default();
-    let selector = quant.map(Selector::new);
-    let per_expert = selector.as_ref().is_some_and(Selector::per_expert);
+    let mut selector = quant.map(Selector::new);
     for_each_tensor(arch, plan, &mut |t| {
-        let Some(sel) = selector.as_ref() else {
+        let Some(sel) = selector.as_mut() else {
             plain.add(t.group, t.params());
             return;
         };
         let view = text_view(t, naming);
-        let mut weigh_copies = |expert: Option<u64>, copies: u64| {
-            let names = naming.text_names(t, expert);
-            match sel.group(view, &names) {
-                Some(group) => {
-                    let one = quantized_bytes(group, t.rows, t.cols, dtype);
-                    out.quantized
-                        .add(t.group, t.per_copy().saturating_mul(copies));
-                    out.bytes.add(t.group, one.total().saturating_mul(copies));
-                    out.stored.add(&one, copies);
-                }
-                None => plain.add(t.group, t.per_copy().saturating_mul(copies)),
+        let mut add = |group: Option<&QuantGroup>, copies: u64| match group {
+            Some(group) => {
+                let one = quantized_bytes(group, t.rows, t.cols, dtype);
+                out.quantized
+                    .add(t.group, t.per_copy().saturating_mul(copies));
+                out.bytes.add(t.group, one.total().saturating_mul(copies));
+                out.stored.add(&one, copies);
             }
+            None => plain.add(t.group, t.per_copy().saturating_mul(copies)),
         };
-        match view.expert && per_expert && t.copies <= MAX_NAMED_EXPERTS {
-            true => (0..t.copies).for_each(|e| weigh_copies(Some(e), 1)),
-            false => weigh_copies(Some(0).filter(|_| view.expert), t.copies),
+        if view.expert && sel.per_expert && t.copies <= MAX_NAMED_EXPERTS {
+            let spellings = naming.expert_spellings(t);
+            let (stored, unquantized) = sel.expert_groups(view, &spellings, t.copies);
+            for (group, copies) in sel.q.groups.iter().zip(stored) {
+                if copies > 0 {
+                    add(Some(group), copies);
+                }
+            }
+            if unquantized > 0 {
+                add(None, unquantized);
+            }
+        } else {
+            let names = naming.text_names(t, Some(0).filter(|_| view.expert));
+            add(sel.group(view, &names), t.copies);
         }
     });
+    finish(out, &mut plain, plan, quant, dtype)
+}
+
+/// Adds the bytes of the unquantized parameters `plain` and the key/value
+/// scales to `out`.
+pub(super) fn finish(
+    mut out: Weighed,
+    plain: &mut ParamGroups,
+    plan: &Plan,
+    quant: Option<&Quantization>,
+    dtype: Dtype,
+) -> Weighed {
     for group in ALL_GROUPS {
         let extra = bytes_for_bits(*plain.get_mut(group), dtype.milli_bits());
         out.bytes.add(group, extra);
@@ -229,7 +318,7 @@ pub(crate) fn weigh(
     out
 }
 
-fn text_view(t: &Tensor, naming: &Naming) -> View {
+pub(super) fn text_view(t: &Tensor, naming: &Naming) -> View {
     let router = Naming::is_router(t);
     View {
         linear: t.projection && (t.group != Group::Router || naming.router_is_linear()),
@@ -260,7 +349,11 @@ pub(crate) fn weigh_vision(
     quant: Option<&Quantization>,
     dtype: Dtype,
 ) -> (u64, u64, StoredBytes) {
-    let selector = quant.map(Selector::new);
+    #[cfg(test)]
+    if REFERENCE.with(|r| r.get()) {
+        return super::reference::weigh_vision(tensors, quant, dtype);
+    }
+    let mut selector = quant.map(Selector::new);
     let (mut quantized, mut plain, mut bytes) = (0u64, 0u64, 0u64);
     let mut stored = StoredBytes::default();
     for t in tensors {
@@ -270,7 +363,7 @@ pub(crate) fn weigh_vision(
             vision: true,
             ..View::default()
         };
-        match selector.as_ref().and_then(|s| s.group(view, &t.names)) {
+        match selector.as_mut().and_then(|s| s.group(view, &t.names)) {
             Some(group) => {
                 let one = quantized_bytes(group, t.rows, t.cols, dtype);
                 quantized = quantized.saturating_add(count);

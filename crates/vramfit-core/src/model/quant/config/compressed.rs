@@ -61,7 +61,7 @@ pub(super) fn compressed_tensors(
         .map(|g| g.scheme)
         .ok_or_else(|| ConfigError::missing(vec![key("config_groups")]))?;
     let ignore = strings(config, &["ignore"])?;
-    Patterns::new(Dialect::CompressedTensors, &ignore, &key("ignore"))?;
+    Patterns::check(Dialect::CompressedTensors, &ignore, &key("ignore"))?;
     for g in &groups {
         for t in &g.targets {
             if !t.starts_with("re:")
@@ -74,7 +74,7 @@ pub(super) fn compressed_tensors(
                 )));
             }
         }
-        Patterns::new(
+        Patterns::check(
             Dialect::CompressedTensors,
             &g.targets,
             &key("config_groups.targets"),

@@ -204,7 +204,7 @@ fn quantization(
     not_converted: Vec<String>,
     input_scale_bytes: u64,
 ) -> Result<Quantization, ConfigError> {
-    Patterns::new(dialect, &not_converted, &key("modules_to_not_convert"))?;
+    Patterns::check(dialect, &not_converted, &key("modules_to_not_convert"))?;
     Ok(Quantization {
         method: method.to_string(),
         scheme,
