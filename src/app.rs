@@ -22,9 +22,8 @@ use crate::components::{
 use crate::curve::{self, ContextCurve};
 use crate::figures::{self, ADVANCED_FIELDS, SHAPE_FIELDS, WORKLOAD_FIELDS};
 use crate::i18n::{self, use_lang, LangContext};
-use crate::lesson::LessonPanel;
+use crate::learn::LearnPanels;
 use crate::model_panel::{ModelInput, ModelSummaryView};
-use crate::notebook::{Notebook, NotebookPanel};
 use crate::share;
 use crate::training_panel::TrainingKnobs;
 use leptos::prelude::*;
@@ -124,7 +123,6 @@ pub fn App() -> impl IntoView {
         }
     };
     let t = move || lang.get().t();
-    let notebook = Notebook::open();
     let code = Signal::derive(move || lang.get().code());
     view! {
         <header class="vf-header">
@@ -187,8 +185,7 @@ pub fn App() -> impl IntoView {
                 </section>
                 <InterpretationPanel method />
                 <div class="vf-learn">
-                    <LessonPanel input report lang=code notebook />
-                    <NotebookPanel input lang=code notebook />
+                    <LearnPanels input report lang=code />
                 </div>
             </div>
         </main>
