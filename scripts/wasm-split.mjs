@@ -171,11 +171,10 @@ function setIntegrity(html, name, integrity) {
 export async function splitSite(dir, { profile = 'release', source = join(ROOT, 'index.html'), targetDir } = {}) {
   targetDir ??= process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, 'target');
   const names = await readdir(dir);
-  const glues = names.filter((n) => new RegExp(`^${PACKAGE}-[0-9a-f]+\\.js$`).test(n));
+  const glues = names.filter((n) => new RegExp(`^${PACKAGE}(-[0-9a-f]+)?\\.js$`).test(n));
   if (glues.length !== 1) throw new Error(`${dir}: expected one ${PACKAGE}-HASH.js, found ${glues.join(', ') || 'none'}`);
-  const base = glues[0].slice(0, -'.js'.length);
-  const mainName = `${base}_bg.wasm`;
-  if (!names.includes(mainName)) throw new Error(`${dir}: ${mainName} is missing`);
+  const trunkBase = glues[0].slice(0, -'.js'.length);
+  if (!names.includes(`${trunkBase}_bg.wasm`)) throw new Error(`${dir}: ${trunkBase}_bg.wasm is missing`);
 
   const input = join(targetDir, 'wasm32-unknown-unknown', profile, `${PACKAGE}.wasm`);
   const work = join(targetDir, 'wasm-split', profile);
@@ -205,28 +204,36 @@ export async function splitSite(dir, { profile = 'release', source = join(ROOT, 
   if (await stat(snippets).catch(() => null)) await cp(snippets, join(dir, 'snippets'), { recursive: true });
 
   // 3. wasm-opt on every module (release only, as Trunk), in parallel.
-  const html = await readFile(join(dir, 'index.html'), 'utf8');
   const { level, params } = wasmOptOf(await readFile(source, 'utf8'));
-  const chunkName = (piece) => `${base}_${piece}`;
-  const jobs = [[join(work, 'bindgen', `${PACKAGE}_bg.wasm`), join(dir, mainName)]].concat(
-    pieces.map((p) => [join(work, 'split', p), join(dir, chunkName(p))]),
-  );
+  const modules = ['main.wasm', ...pieces];
+  const built = (m) => join(work, 'out', m);
+  await mkdir(join(work, 'out'));
   await Promise.all(
-    jobs.map(([from, to]) =>
-      profile === 'release' && level !== '0'
-        ? tool('wasm-opt', [`-O${level}`, ...params, from, '-o', to])
-        : cp(from, to),
-    ),
+    modules.map((m) => {
+      const from = m === 'main.wasm' ? bound : join(work, 'split', m);
+      return profile === 'release' && level !== '0'
+        ? tool('wasm-opt', [`-O${level}`, ...params, from, '-o', built(m)])
+        : cp(from, built(m));
+    }),
   );
 
-  // 4. Names: the glue imports the loader, the loader the glue and the chunks.
-  const loaderName = `${base}_split.js`;
+  // 4. Names. The splitter is not deterministic (the same cargo output can
+  // give chunks in another order), and a chunk works only with the main
+  // module it was split from, so Trunk's name (the hash of cargo's output)
+  // is not enough: every file takes one hash of all the final pieces.
   let glue = await readFile(join(work, 'bindgen', `${PACKAGE}.js`), 'utf8');
+  let loader = await readFile(join(work, 'split', '__wasm_split.js'), 'utf8');
+  const hash = createHash('sha256');
+  for (const m of modules) hash.update(await readFile(built(m)));
+  const base = `${PACKAGE}-${hash.update(glue).update(loader).digest('hex').slice(0, 16)}`;
+  const mainName = `${base}_bg.wasm`;
+  const loaderName = `${base}_split.js`;
+  const chunkName = (piece) => `${base}_${piece}`;
+  // The glue imports the loader; the loader imports the glue and fetches the chunks.
   const importLine = new RegExp(`(\\bfrom\\s*)(['"])${LOADER.replace(/[.]/g, '\\.')}\\2`, 'g');
   const imports = glue.match(importLine)?.length ?? 0;
-  if (imports !== 1) throw new Error(`the glue imports ${LOADER} ${imports} times, expected once`);
+  if (imports !== 1) throw new Error(`the glue imports ${LOADER} ${imports} times, expected once (no split point?)`);
   glue = glue.replace(importLine, `$1$2./${loaderName}$2`);
-  let loader = await readFile(join(work, 'split', '__wasm_split.js'), 'utf8');
   const mainImport = /(\bfrom\s*)(['"])\.\/main\.js\2/;
   if (!mainImport.test(loader)) throw new Error('__wasm_split.js: no import of ./main.js');
   loader = loader.replace(mainImport, `$1$2./${base}.js$2`);
@@ -235,13 +242,17 @@ export async function splitSite(dir, { profile = 'release', source = join(ROOT, 
     if (!loader.includes(at)) throw new Error(`__wasm_split.js does not fetch ${piece}`);
     loader = loader.replaceAll(at, `"./${chunkName(piece)}"`);
   }
-  await writeFile(join(dir, glues[0]), glue);
+  await rm(join(dir, `${trunkBase}.js`));
+  await rm(join(dir, `${trunkBase}_bg.wasm`));
+  await writeFile(join(dir, `${base}.js`), glue);
   await writeFile(join(dir, loaderName), loader);
+  for (const m of modules) await cp(built(m), join(dir, m === 'main.wasm' ? mainName : chunkName(m)));
 
-  // 5. index.html: integrity of what changed, and the loader preloaded.
-  let page = setIntegrity(html, glues[0], sri(glue));
+  // 5. index.html: the new names and integrity, and the loader preloaded.
+  let page = (await readFile(join(dir, 'index.html'), 'utf8')).replaceAll(trunkBase, base);
+  page = setIntegrity(page, `${base}.js`, sri(glue));
   page = setIntegrity(page, mainName, sri(await readFile(join(dir, mainName))));
-  const glueLink = page.match(new RegExp(`<link\\b[^>]*href="([^"]*/)${glues[0].replace(/[.]/g, '\\.')}"[^>]*>`));
+  const glueLink = page.match(new RegExp(`<link\\b[^>]*href="([^"]*/)${base}\\.js"[^>]*>`));
   const preload = `<link rel="modulepreload" href="${glueLink[1]}${loaderName}" crossorigin="anonymous" integrity="${sri(loader)}">`;
   page = page.replace(glueLink[0], `${glueLink[0]}${preload}`);
   await writeFile(join(dir, 'index.html'), page);

@@ -4,8 +4,8 @@
 //! the release build (feature `split`) their code is a chunk of its own:
 //! [`learn_panels`] is a split point, and everything only it reaches (the
 //! lesson, the notebook's panel, store and storage) leaves the main module.
-//! [`LearnPanels`] asks for the chunk as soon as the page has mounted; until
-//! it arrives the place shows a loading line, and if it cannot be fetched
+//! [`LearnPanels`] asks for the chunk once the page has painted its first
+//! result; until it arrives the place shows a loading line, and if it cannot be fetched
 //! (offline on a first visit, a host that lost the file) a message and a
 //! retry button, while the calculator keeps working. Without the feature
 //! (`cargo test`, `cargo clippy`) the split point is a plain call.
@@ -110,6 +110,19 @@ pub fn LearnPanels(
     let w = move || words(page_lang.get());
     // Each retry is a new attempt (the loader caches successes only).
     let attempt = RwSignal::new(0_u32);
+    // The chunk is asked for once the page has painted the frame it mounts
+    // in (the next animation frame, then a task, as boot.js waits before it
+    // registers the offline worker): its download and compilation never
+    // delay the first result.
+    let painted = RwSignal::new(false);
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                let _ = painted.try_set(true);
+            },
+            std::time::Duration::ZERO,
+        )
+    });
     let loading = move || {
         view! {
             <p class="vf-note" role="status" data-testid="learn-loading">{move || w().loading}</p>
@@ -119,7 +132,7 @@ pub fn LearnPanels(
         <Suspense fallback=loading>
             {move || {
                 attempt.track();
-                Suspend::new(async move {
+                painted.get().then(|| Suspend::new(async move {
                     match load(input, report, lang).await {
                         Ok(panels) => panels,
                         Err(ChunkUnavailable) => view! {
@@ -137,7 +150,7 @@ pub fn LearnPanels(
                         }
                         .into_any(),
                     }
-                })
+                }))
             }}
         </Suspense>
     }
