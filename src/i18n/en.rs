@@ -395,6 +395,12 @@ fn attention_kind(kind: &AttentionKind) -> String {
         AttentionKind::SlidingWindow { window } => format!("sliding window of {window}"),
         AttentionKind::Chunked { chunk } => format!("chunked attention of {chunk}"),
         AttentionKind::Mla { latent } => format!("MLA, latent {latent}"),
+        AttentionKind::SparseMla { latent, index } => {
+            format!("MLA, latent {latent}, indexer key {index}")
+        }
+        AttentionKind::Compressed { window, ratio, .. } => {
+            format!("compressed 1:{ratio}, window of {window}")
+        }
         AttentionKind::Linear { .. } => "linear / fixed state".into(),
         AttentionKind::None => "no attention".into(),
     }
@@ -415,6 +421,8 @@ fn out_of_scope(reason: &OutOfScope) -> String {
                 Feature::LinearLayers => "linear or state-space layers",
                 Feature::QuantizedCheckpoint => "a quantized checkpoint",
                 Feature::NoDenseMlp => "no dense MLP (intermediate_size)",
+                Feature::CompressedAttention => "compressed attention (DeepSeek-V4)",
+                Feature::MixedAttentionWidths => "attention head widths that differ per layer",
             };
             format!("the model has {what}, which this method does not model")
         }

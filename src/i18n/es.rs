@@ -414,6 +414,12 @@ fn attention_kind(kind: &AttentionKind) -> String {
         AttentionKind::SlidingWindow { window } => format!("ventana deslizante de {window}"),
         AttentionKind::Chunked { chunk } => format!("atención por bloques de {chunk}"),
         AttentionKind::Mla { latent } => format!("MLA, latente {latent}"),
+        AttentionKind::SparseMla { latent, index } => {
+            format!("MLA, latente {latent}, clave del indexador {index}")
+        }
+        AttentionKind::Compressed { window, ratio, .. } => {
+            format!("comprimida 1:{ratio}, ventana de {window}")
+        }
         AttentionKind::Linear { .. } => "lineal / estado fijo".into(),
         AttentionKind::None => "sin atención".into(),
     }
@@ -434,6 +440,8 @@ fn out_of_scope(reason: &OutOfScope) -> String {
                 Feature::LinearLayers => "capas lineales o de estado",
                 Feature::QuantizedCheckpoint => "un checkpoint cuantizado",
                 Feature::NoDenseMlp => "ninguna MLP densa (intermediate_size)",
+                Feature::CompressedAttention => "atención comprimida (DeepSeek-V4)",
+                Feature::MixedAttentionWidths => "anchos de cabeza de atención distintos por capa",
             };
             format!("el modelo tiene {what}, que este método no modela")
         }

@@ -410,6 +410,12 @@ fn attention_kind(kind: &AttentionKind) -> String {
         AttentionKind::SlidingWindow { window } => format!("glijdend venster van {window}"),
         AttentionKind::Chunked { chunk } => format!("attention in blokken van {chunk}"),
         AttentionKind::Mla { latent } => format!("MLA, latent {latent}"),
+        AttentionKind::SparseMla { latent, index } => {
+            format!("MLA, latent {latent}, indexersleutel {index}")
+        }
+        AttentionKind::Compressed { window, ratio, .. } => {
+            format!("gecomprimeerd 1:{ratio}, venster van {window}")
+        }
         AttentionKind::Linear { .. } => "lineair / vaste toestand".into(),
         AttentionKind::None => "geen attention".into(),
     }
@@ -430,6 +436,8 @@ fn out_of_scope(reason: &OutOfScope) -> String {
                 Feature::LinearLayers => "lineaire of state-space-lagen",
                 Feature::QuantizedCheckpoint => "een gekwantiseerd checkpoint",
                 Feature::NoDenseMlp => "geen dichte MLP (intermediate_size)",
+                Feature::CompressedAttention => "gecomprimeerde attention (DeepSeek-V4)",
+                Feature::MixedAttentionWidths => "attention-kopbreedtes die per laag verschillen",
             };
             format!("het model heeft {what}, wat deze methode niet modelleert")
         }

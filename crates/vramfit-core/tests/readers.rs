@@ -2,6 +2,8 @@
 //! table-driven: `check(config, expect)`. Configs and figures are listed
 //! with their sources in `tests/fixtures/SOURCES.md`.
 
+mod support;
+
 use vramfit_core::model::{
     parse_config, AttentionKind, ConfigErrorKind, Family, FfnKind, ModelSpec, Reading,
 };
@@ -214,7 +216,12 @@ fn every_fixture_is_read_by_a_test() {
         "nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json",
         "Qwen__Qwen3.5-27B.json",
     ];
-    let listed: Vec<&str> = cases().iter().map(|(f, _)| *f).chain(structural).collect();
+    let listed: Vec<&str> = cases()
+        .iter()
+        .map(|(f, _)| *f)
+        .chain(structural)
+        .chain(support::CURRENT.iter().copied())
+        .collect();
     for entry in std::fs::read_dir(dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         assert!(listed.contains(&name.as_str()), "{name} is not checked");

@@ -80,7 +80,7 @@
 //! assert_eq!(r.seed_verdict, Some(range::FITS_COMFORTABLY));
 //! ```
 
-use crate::methods::{MethodId, MethodResult, OutOfScope};
+use crate::methods::{Feature, MethodId, MethodResult, OutOfScope};
 use crate::model::{AttentionKind, FfnKind, ModelSpec};
 use crate::scenario::{Mode, Scenario, WeightFormat};
 use crate::units::{bytes_for_bits, percent_of, saturate, sum, GB};
@@ -237,6 +237,23 @@ fn adapter(rank: u64, input: u64, output: u64) -> u128 {
     rank as u128 * (input as u128 + output as u128)
 }
 
+/// Adapters are counted on projections of one width per model: a model
+/// whose attention widths differ per layer, or whose compressed attention
+/// has other projections, is outside the method.
+fn adapter_scope(spec: &ModelSpec) -> Result<(), OutOfScope> {
+    if spec
+        .attention
+        .iter()
+        .any(|k| matches!(k, AttentionKind::Compressed { .. }))
+    {
+        return Err(OutOfScope::Feature(Feature::CompressedAttention));
+    }
+    if spec.kv_dims_by_layer.is_some() {
+        return Err(OutOfScope::Feature(Feature::MixedAttentionWidths));
+    }
+    Ok(())
+}
+
 /// Adapter parameters on one layer's attention projections:
 ///
 /// ```text
@@ -268,7 +285,7 @@ fn attention_adapter_params(spec: &ModelSpec, i: usize, kind: AttentionKind, ran
             };
             qkv + adapter(rank, heads_width, h)
         }
-        AttentionKind::Mla { .. } => {
+        AttentionKind::Mla { .. } | AttentionKind::SparseMla { .. } => {
             let Some(mla) = spec.mla else { return 0 };
             let q_width = heads.saturating_mul(mla.qk_head_dim());
             let q = match mla.q_lora_rank {
@@ -282,7 +299,8 @@ fn attention_adapter_params(spec: &ModelSpec, i: usize, kind: AttentionKind, ran
             let o = adapter(rank, heads.saturating_mul(mla.v_head_dim), h);
             q + kv_a + kv_b + o
         }
-        AttentionKind::Linear { .. } | AttentionKind::None => 0,
+        // Outside the method (`adapter_scope`).
+        AttentionKind::Compressed { .. } | AttentionKind::Linear { .. } | AttentionKind::None => 0,
     }
 }
 
@@ -426,6 +444,7 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, OutOfScope> {
             if s.mode == Mode::Full {
                 model_states = per_gpu(full_states_bytes(spec), gpus);
             } else {
+                adapter_scope(spec)?;
                 weights = per_gpu(frozen_weights_bytes(spec, s.mode), gpus);
                 adapters = per_gpu(adapters_bytes(spec, s.lora_rank), gpus);
             }

@@ -35,6 +35,11 @@ pub enum Feature {
     LinearLayers,
     QuantizedCheckpoint,
     NoDenseMlp,
+    /// DeepSeek-V4's compressed attention (windows plus pooled entries).
+    CompressedAttention,
+    /// Attention layers whose head widths differ from layer to layer
+    /// (Gemma-4's global layers, MiMo-V2's value heads).
+    MixedAttentionWidths,
 }
 
 impl std::fmt::Display for OutOfScope {
@@ -54,6 +59,10 @@ impl std::fmt::Display for OutOfScope {
                     Feature::LinearLayers => "linear or state-space layers",
                     Feature::QuantizedCheckpoint => "a quantized checkpoint",
                     Feature::NoDenseMlp => "no dense MLP width (intermediate_size)",
+                    Feature::CompressedAttention => "compressed attention",
+                    Feature::MixedAttentionWidths => {
+                        "attention head widths that differ from layer to layer"
+                    }
                 };
                 write!(f, "the model has {what}, which this method does not model")
             }

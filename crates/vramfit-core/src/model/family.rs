@@ -88,6 +88,12 @@ pub enum Family {
     Hunyuan,
     Arcee,
     Apertus,
+    DeepseekV4,
+    Gemma4,
+    MiMo,
+    MiMoV2,
+    Step3p7,
+    MiniMaxM3,
     /// A model type no reader knows, read as a Llama-style decoder by the
     /// approximate path only.
     Generic,
@@ -198,6 +204,20 @@ pub(crate) struct Rules {
     /// Learned scalars of each dense MLP's activation (Apertus' xIELU:
     /// `alpha_p`, `alpha_n` and the stored `beta`, `eps`).
     pub mlp_act_scalars: u64,
+    /// The cache keeps one tensor per token that serves as keys and values
+    /// (DeepSeek-V4's shared-KV attention).
+    pub keys_are_values: bool,
+    /// Expert layers also hold the dense MLP, run beside the experts
+    /// (Gemma-4's MoE blocks).
+    pub dense_beside_moe: bool,
+    /// The router normalizes its input with a learned scale `H` and scales
+    /// each expert's weight (`E`) (Gemma-4 `Gemma4TextRouter`).
+    pub router_scales: bool,
+    /// Hidden-size norms an expert layer holds beyond `layer_norms`
+    /// (Gemma-4: 3).
+    pub moe_norms: u64,
+    /// A stored scalar per layer (Gemma-4's `layer_scalar` buffer).
+    pub layer_scalar: bool,
 }
 
 impl Rules {
@@ -227,6 +247,11 @@ impl Rules {
         norm_per_part: false,
         parallel_mixer: false,
         mlp_act_scalars: 0,
+        keys_are_values: false,
+        dense_beside_moe: false,
+        router_scales: false,
+        moe_norms: 0,
+        layer_scalar: false,
     };
 
     /// The GPT-2 layout: LayerNorms with bias, biases on every projection,

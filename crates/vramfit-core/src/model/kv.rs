@@ -3,10 +3,12 @@
 //! Per layer, for one sequence of `S` tokens:
 //!
 //! ```text
-//! full:            2 · H_kv · d · S
-//! sliding window:  2 · H_kv · d · min(S, W)
-//! chunked:         2 · H_kv · d · min(S, C)
+//! full:            H_kv · (d_k + d_v) · S
+//! sliding window:  H_kv · (d_k + d_v) · min(S, W)
+//! chunked:         H_kv · (d_k + d_v) · min(S, C)
 //! MLA:             (r_kv + d_rope) · S
+//! MLA + indexer:   (r_kv + d_rope + d_I) · S
+//! compressed:      w · min(S, W) + (w + d_I) · ⌊S / m⌋ + buffers
 //! linear / Mamba:  state (fixed, whatever S)
 //! none:            0
 //! (+ side state:   the state of a mixer beside attention, Falcon-H1)
@@ -15,18 +17,26 @@
 //! ```
 //!
 //! Symbols: `H_kv` key/value heads of the layer (they differ per layer in
-//! Nemotron-NAS), `d` head dimension, `W` window, `C`
-//! chunk, `r_kv + d_rope` MLA latent width, `B` sequences, `b_kv` bits per
-//! cached element (the caller's KV format), `b_model` bits of the model
-//! dtype (recurrent state is kept at the model dtype). The factor 2 is one
-//! key and one value vector per KV head; MLA caches one latent instead.
-//! A sliding layer keeps the last `W` tokens (Mistral-7B paper,
-//! arXiv:2310.06825 §2 "rolling buffer cache"); MLA caches the compressed
-//! latent and the shared rotary key (DeepSeek-V2, arXiv:2405.04434 §2.1).
+//! Nemotron-NAS, Gemma-4, MiMo-V2), `d_k + d_v` the key and value head
+//! widths of the layer (`2·d` in most models; `d` where one tensor is
+//! both, DeepSeek-V4), `W` window, `C` chunk, `r_kv + d_rope` MLA latent
+//! width, `d_I` the sparse-attention indexer's key width (DeepSeek-V3.2,
+//! GLM-5; per compressed entry in DeepSeek-V4's overlapping layers), `w`
+//! one compressed-attention entry and `m` its ratio (DeepSeek-V4), `B`
+//! sequences, `b_kv` bits per cached element (the caller's KV format),
+//! `b_model` bits of the model dtype (recurrent state and compressor
+//! buffers are kept at the model dtype). A sliding layer keeps the last
+//! `W` tokens (Mistral-7B paper, arXiv:2310.06825 §2 "rolling buffer
+//! cache"); MLA caches the compressed latent and the shared rotary key
+//! (DeepSeek-V2, arXiv:2405.04434 §2.1); the indexer caches its own key per
+//! token (`transformers` `DeepseekV32Indexer`; vLLM keeps it in FP8 with a
+//! scale per 128 elements); a compressed layer caches its window and one
+//! pooled entry per `m` tokens (`transformers` `DeepseekV4HCACache`,
+//! `DeepseekV4CSACache`).
 
 use super::layers::AttentionKind;
 use super::ModelSpec;
-use crate::units::{bytes_for_bits, saturate};
+use crate::units::saturate;
 use serde::Serialize;
 
 /// Layers of one attention kind, for display.
@@ -36,25 +46,58 @@ pub struct LayerCount {
     pub layers: u64,
 }
 
+/// Millionths, to add fractional per-token rates exactly enough.
+const MICRO: u128 = 1_000_000;
+
 impl AttentionKind {
-    /// Elements this layer adds per cached token: `2·H_kv·d` for full,
-    /// sliding and chunked attention, the latent for MLA, 0 otherwise.
-    fn token_width(self, kv_width: u128) -> u128 {
+    /// Millionths of an element this layer adds per cached token while the
+    /// context is shorter than its window: `kv_width` for full, sliding and
+    /// chunked attention, the latent (and indexer key) for MLA, `w + (w +
+    /// d_I) / m` for compressed attention, 0 otherwise.
+    fn token_micro(self, kv_width: u128) -> u128 {
         match self {
             AttentionKind::Full
             | AttentionKind::SlidingWindow { .. }
-            | AttentionKind::Chunked { .. } => kv_width,
-            AttentionKind::Mla { latent } => latent as u128,
+            | AttentionKind::Chunked { .. } => kv_width.saturating_mul(MICRO),
+            AttentionKind::Mla { latent } => latent as u128 * MICRO,
+            AttentionKind::SparseMla { latent, index } => (latent as u128 + index as u128) * MICRO,
+            AttentionKind::Compressed {
+                ratio,
+                width,
+                index,
+                ..
+            } => {
+                let pooled = (width as u128 + index as u128) * MICRO / (ratio.max(1) as u128);
+                width as u128 * MICRO + pooled
+            }
             AttentionKind::Linear { .. } | AttentionKind::None => 0,
         }
     }
 
-    /// Tokens this layer keeps for a context of `context` tokens.
-    fn cached_tokens(self, context: u64) -> u128 {
+    /// Elements this layer caches for a context of `context` tokens.
+    fn cached(self, kv_width: u128, context: u64) -> u128 {
+        let s = context as u128;
         match self {
-            AttentionKind::Full | AttentionKind::Mla { .. } => context as u128,
-            AttentionKind::SlidingWindow { window } => context.min(window) as u128,
-            AttentionKind::Chunked { chunk } => context.min(chunk) as u128,
+            AttentionKind::Full => kv_width.saturating_mul(s),
+            AttentionKind::SlidingWindow { window } => {
+                kv_width.saturating_mul(context.min(window) as u128)
+            }
+            AttentionKind::Chunked { chunk } => kv_width.saturating_mul(context.min(chunk) as u128),
+            AttentionKind::Mla { latent } => (latent as u128).saturating_mul(s),
+            AttentionKind::SparseMla { latent, index } => {
+                (latent as u128 + index as u128).saturating_mul(s)
+            }
+            AttentionKind::Compressed {
+                window,
+                ratio,
+                width,
+                index,
+                ..
+            } => {
+                let windowed = (width as u128).saturating_mul(context.min(window) as u128);
+                let entries = s / ratio.max(1) as u128;
+                windowed.saturating_add((width as u128 + index as u128).saturating_mul(entries))
+            }
             AttentionKind::Linear { .. } | AttentionKind::None => 0,
         }
     }
@@ -62,21 +105,28 @@ impl AttentionKind {
     /// Fixed state elements per sequence.
     fn state(self) -> u128 {
         match self {
-            AttentionKind::Linear { state } => state as u128,
+            AttentionKind::Linear { state } | AttentionKind::Compressed { state, .. } => {
+                state as u128
+            }
             _ => 0,
         }
     }
 }
 
 impl ModelSpec {
-    /// `2 · H_kv · d`: K and V elements of one token in attention layer `i`
-    /// (`H_kv` of that layer where layers differ).
+    /// `H_kv · (d_k + d_v)`: key and value elements of one token in
+    /// attention layer `i` (`H_kv` and the widths of that layer where
+    /// layers differ).
     fn kv_width(&self, i: usize) -> u128 {
         let heads = match &self.kv_heads_by_layer {
             Some(by_layer) => by_layer.get(i).copied().unwrap_or(0),
             None => self.num_kv_heads,
         };
-        2 * heads as u128 * self.head_dim as u128
+        let dims = match &self.kv_dims_by_layer {
+            Some(by_layer) => by_layer.get(i).copied().unwrap_or(0),
+            None => self.head_dim.saturating_mul(2),
+        };
+        heads as u128 * dims as u128
     }
 
     /// State elements one sequence keeps in layer `i` beside its cache of
@@ -84,7 +134,9 @@ impl ModelSpec {
     /// attention (Falcon-H1).
     fn layer_state(&self, kind: AttentionKind) -> u128 {
         let side = match kind {
-            AttentionKind::Linear { .. } | AttentionKind::None => 0,
+            AttentionKind::Linear { .. }
+            | AttentionKind::None
+            | AttentionKind::Compressed { .. } => 0,
             _ => self.side_state as u128,
         };
         kind.state().saturating_add(side)
@@ -94,21 +146,24 @@ impl ModelSpec {
     /// all layers whose cache grows with the context, at `kv_milli_bits`
     /// per element:
     ///
-    /// `Σ_full,sliding,chunked 2·H_kv·d + Σ_MLA (r_kv + d_rope)`, × bits / 8.
+    /// `Σ_full,sliding,chunked H_kv·(d_k + d_v) + Σ_MLA (r_kv + d_rope (+
+    /// d_I)) + Σ_compressed (w + (w + d_I) / m)`, × bits / 8.
     ///
     /// "Per token" is the growth rate while the context is shorter than
     /// every window and chunk: a sliding (or chunked) layer stops growing
-    /// once the context reaches its window, and linear / Mamba layers never
-    /// grow. Use [`ModelSpec::kv_cache_bytes`] for a given context.
+    /// once the context reaches its window, a compressed layer then grows
+    /// by `(w + d_I) / m`, and linear / Mamba layers never grow. Use
+    /// [`ModelSpec::kv_cache_bytes`] for a given context.
     pub fn kv_bytes_per_token(&self, kv_milli_bits: u64) -> u64 {
-        let elements = self
+        let micro = self
             .attention
             .iter()
             .enumerate()
             .fold(0u128, |acc, (i, k)| {
-                acc.saturating_add(k.token_width(self.kv_width(i)))
+                acc.saturating_add(k.token_micro(self.kv_width(i)))
             });
-        bytes_for_bits(saturate(elements), kv_milli_bits)
+        let milli_bits = micro.saturating_mul(kv_milli_bits as u128) / MICRO;
+        saturate(milli_bits.saturating_add(4_000) / 8_000)
     }
 
     /// Bytes of the whole cache for `batch` sequences of `context` tokens
@@ -124,8 +179,7 @@ impl ModelSpec {
             .enumerate()
             .fold(0u128, |acc, (i, k)| {
                 let cached = k
-                    .token_width(self.kv_width(i))
-                    .saturating_mul(k.cached_tokens(context))
+                    .cached(self.kv_width(i), context)
                     .saturating_mul(kv_milli_bits as u128);
                 let state = self.layer_state(*k).saturating_mul(model_bits);
                 acc.saturating_add(cached).saturating_add(state)

@@ -24,6 +24,22 @@ pub enum AttentionKind {
     /// Multi-head latent attention; caches `latent` elements per token
     /// (`kv_lora_rank + qk_rope_head_dim`), once, not as K and V.
     Mla { latent: u64 },
+    /// Multi-head latent attention with a sparse-attention indexer
+    /// (DeepSeek-V3.2, GLM-5): caches the latent and the indexer's key of
+    /// `index` elements per token.
+    SparseMla { latent: u64, index: u64 },
+    /// Compressed attention (DeepSeek-V4): one key/value entry of `width`
+    /// elements for each of the last `window` tokens, plus one compressed
+    /// entry of `width` (and an indexer key of `index`, 0 without an
+    /// indexer) per `ratio` tokens of the whole context, and `state`
+    /// elements of compressor buffers per sequence.
+    Compressed {
+        window: u64,
+        ratio: u64,
+        width: u64,
+        index: u64,
+        state: u64,
+    },
     /// Linear attention, state-space or short-convolution layer; keeps
     /// `state` elements per sequence, whatever the context.
     Linear { state: u64 },
@@ -52,6 +68,9 @@ pub(crate) enum Mixer {
     Full,
     Sliding,
     Chunked,
+    /// Compressed attention (DeepSeek-V4): a sliding window plus
+    /// compressed entries, one per [`Block::ratio`] tokens.
+    Compressed,
     /// The model's recurrent mixer ([`LinearMixer`]).
     Linear,
     /// A single `H × H` linear map in place of attention (Nemotron-NAS
@@ -86,6 +105,19 @@ pub(crate) struct Block {
     pub width: Option<u64>,
     /// Window of this layer's sliding attention.
     pub window: Option<u64>,
+    /// Head dimension of this layer's attention (Gemma-4's global layers).
+    pub head_dim: Option<u64>,
+    /// Keys double as values: no value projection (Gemma-4
+    /// `attention_k_eq_v` on global layers).
+    pub keys_as_values: bool,
+    /// Learned sink logits per head; `None`: the model's rule.
+    pub sinks: Option<bool>,
+    /// The layer runs its own sparse-attention indexer; `None`: every
+    /// latent-attention layer of an indexed model does (GLM-5.2
+    /// `indexer_types` says `shared` where a layer reuses another's).
+    pub indexer: Option<bool>,
+    /// Tokens per compressed entry of a [`Mixer::Compressed`] layer.
+    pub ratio: Option<u64>,
 }
 
 impl Block {
@@ -96,6 +128,11 @@ impl Block {
             kv_heads: None,
             width: None,
             window: None,
+            head_dim: None,
+            keys_as_values: false,
+            sinks: None,
+            indexer: None,
+            ratio: None,
         }
     }
 }
@@ -109,6 +146,19 @@ pub(crate) struct LayerShape {
     pub ffn_width: u64,
     /// The MLP is a single linear map.
     pub ffn_replaced: bool,
+    /// Head dimension of queries and keys.
+    pub head_dim: u64,
+    /// Head dimension of values.
+    pub v_head_dim: u64,
+    /// No value projection: keys double as values.
+    pub keys_as_values: bool,
+    /// Learned sink logits per head.
+    pub sinks: bool,
+    /// A sparse-attention indexer of its own (latent attention layers).
+    pub indexer: bool,
+    /// Elements one key/value head caches per token: `d_k + d_v`, or `d`
+    /// where one tensor serves as keys and values (DeepSeek-V4).
+    pub cache_dim: u64,
 }
 
 /// The per-layer plan of a model.
@@ -164,6 +214,37 @@ impl Plan {
             .collect();
         (max, Some(by_layer))
     }
+
+    /// Elements one key/value head caches per token in each layer (0 for a
+    /// layer without attention), when some attention layer's differ from
+    /// `2 · head_dim`.
+    pub(crate) fn kv_dims(&self, head_dim: u64) -> Option<Vec<u64>> {
+        let attends =
+            |l: &LayerShape| matches!(l.mixer, Mixer::Full | Mixer::Sliding | Mixer::Chunked);
+        let standard = head_dim.saturating_mul(2);
+        let differs = self
+            .layers
+            .iter()
+            .zip(&self.attention)
+            .any(|(l, k)| attends(l) && !is_latent(*k) && l.cache_dim != standard);
+        differs.then(|| {
+            self.layers
+                .iter()
+                .zip(&self.attention)
+                .map(|(l, k)| match attends(l) && !is_latent(*k) {
+                    true => l.cache_dim,
+                    false => 0,
+                })
+                .collect()
+        })
+    }
+}
+
+fn is_latent(kind: AttentionKind) -> bool {
+    matches!(
+        kind,
+        AttentionKind::Mla { .. } | AttentionKind::SparseMla { .. }
+    )
 }
 
 /// Window and chunk sizes that turn a [`Mixer`] into an [`AttentionKind`].
@@ -200,6 +281,11 @@ pub(crate) fn plan(
     let mut attention = Vec::with_capacity(blocks.len());
     let mut ffn = Vec::with_capacity(blocks.len());
     let mut layers = Vec::with_capacity(blocks.len());
+    if blocks.iter().any(|b| b.mixer == Mixer::Compressed) && shape.compressed.is_none() {
+        return Err(ConfigError::unsupported(format!(
+            "{list_key} has compressed-attention layers but the config describes no compressor"
+        )));
+    }
     for (i, b) in blocks.iter().enumerate() {
         attention.push(kind(b, sizes, shape, mixer));
         let f = ffn_kind(b.slot, i as u64, routes)?;
@@ -212,11 +298,26 @@ pub(crate) fn plan(
             },
             _ => 0,
         };
+        let head_dim = b.head_dim.unwrap_or(shape.head_dim);
+        let v_head_dim = match b.head_dim {
+            Some(d) => d,
+            None => shape.v_head_dim.unwrap_or(shape.head_dim),
+        };
+        let cache_dim = match shape.rules.keys_are_values {
+            true => head_dim,
+            false => head_dim.saturating_add(v_head_dim),
+        };
         layers.push(LayerShape {
             mixer: b.mixer,
             kv_heads: b.kv_heads.unwrap_or(shape.kv_heads),
             ffn_width: width,
             ffn_replaced: b.slot == Slot::Replaced,
+            head_dim,
+            v_head_dim,
+            keys_as_values: b.keys_as_values,
+            sinks: b.sinks.unwrap_or(shape.rules.attention_sinks),
+            indexer: shape.indexer.is_some() && b.indexer.unwrap_or(true),
+            cache_dim,
         });
     }
     Ok(Plan {
@@ -244,11 +345,15 @@ fn ffn_kind(
 
 fn kind(b: &Block, sizes: Sizes, shape: &Shape, linear: Option<LinearMixer>) -> AttentionKind {
     let limited = |size: Option<u64>| size.filter(|s| shape.max_context.is_none_or(|c| *s < c));
-    let full = match shape.mla {
-        Some(mla) => AttentionKind::Mla {
+    let full = match (shape.mla, shape.indexer) {
+        (Some(mla), Some(index)) if b.indexer.unwrap_or(true) => AttentionKind::SparseMla {
+            latent: mla.latent(),
+            index: index.head_dim,
+        },
+        (Some(mla), _) => AttentionKind::Mla {
             latent: mla.latent(),
         },
-        None => AttentionKind::Full,
+        (None, _) => AttentionKind::Full,
     };
     match b.mixer {
         Mixer::Full => full,
@@ -258,10 +363,31 @@ fn kind(b: &Block, sizes: Sizes, shape: &Shape, linear: Option<LinearMixer>) -> 
         Mixer::Chunked => limited(sizes.chunk)
             .map(|chunk| AttentionKind::Chunked { chunk })
             .unwrap_or(full),
+        Mixer::Compressed => compressed_kind(b, sizes, shape),
         Mixer::Linear => AttentionKind::Linear {
             state: linear.map(|m| m.state_elements()).unwrap_or(0),
         },
         Mixer::Replaced | Mixer::SharedKv | Mixer::None => AttentionKind::None,
+    }
+}
+
+/// A compressed-attention layer's cache (DeepSeek-V4): the window's
+/// entries and the compressed ones of `width = H_kv · d` elements, the
+/// indexer's compressed keys where the layer's ratio is the indexed one,
+/// and the compressor buffers (see [`super::shape::Compressor::state`]).
+fn compressed_kind(b: &Block, sizes: Sizes, shape: &Shape) -> AttentionKind {
+    let ratio = b.ratio.unwrap_or(0);
+    let width = shape.kv_heads.saturating_mul(shape.head_dim);
+    let (index, state) = match shape.compressed {
+        Some(c) => (c.index_width(ratio), c.state(ratio, shape.head_dim)),
+        None => (0, 0),
+    };
+    AttentionKind::Compressed {
+        window: sizes.window.unwrap_or(0),
+        ratio,
+        width,
+        index,
+        state,
     }
 }
 

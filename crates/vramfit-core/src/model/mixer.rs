@@ -53,8 +53,13 @@ pub enum LinearMixer {
         bias: bool,
     },
     /// Lightning (linear) attention (MiniMax-Text-01 `linear_attention`
-    /// layers): a state of `head_dim × head_dim` per head.
-    Lightning { heads: u64, head_dim: u64 },
+    /// layers): a state of `head_dim × head_dim` per head; `block` is the
+    /// block size of its stored decay buffers (`block_size`).
+    Lightning {
+        heads: u64,
+        head_dim: u64,
+        block: u64,
+    },
 }
 
 impl LinearMixer {
@@ -112,7 +117,9 @@ impl LinearMixer {
             LinearMixer::ShortConv {
                 channels, kernel, ..
             } => mul(&[channels, conv_window(kernel)]),
-            LinearMixer::Lightning { heads, head_dim } => mul(&[heads, head_dim, head_dim]),
+            LinearMixer::Lightning {
+                heads, head_dim, ..
+            } => mul(&[heads, head_dim, head_dim]),
         }
     }
 }

@@ -160,6 +160,14 @@ pub struct ModelSpec {
     /// attention layer has `num_kv_heads` (then the largest).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_heads_by_layer: Option<Vec<u64>>,
+    /// Elements one key/value head caches per token in each layer, `d_k +
+    /// d_v` (`d` where one tensor serves as keys and values), 0 for a layer
+    /// without attention, where some attention layer's differ from `2 ·
+    /// head_dim` (Gemma-4's global layers, MiMo-V2's value heads,
+    /// DeepSeek-V4); `None` when every attention layer caches `2 ·
+    /// head_dim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_dims_by_layer: Option<Vec<u64>>,
     /// Width of each layer's dense MLP where layers differ (Nemotron-NAS),
     /// 0 for a layer without one; `None` when every dense MLP is
     /// `intermediate_size` wide.
@@ -257,7 +265,20 @@ fn build(
         mixer: plan.mixer,
     };
     let (params, unrouted) = params::count(&arch, &plan);
-    let quantization = quant::read(r, shape.dtype)?;
+    let mut quantization = quant::read(r, shape.dtype)?;
+    match (shape.family, quantization.as_mut()) {
+        (Family::DeepseekV4, Some(q)) => {
+            let fp4 = r.text("expert_dtype")? == Some("fp4");
+            let ue8m0 = r
+                .object("quantization_config")?
+                .and_then(|c| c.get("scale_fmt"))
+                .and_then(|v| v.as_str())
+                == Some("ue8m0");
+            quant::deepseek_v4_layout(q, fp4, ue8m0);
+        }
+        (Family::GlmMoeDsa, Some(q)) => quant::keep_unconverted(q, &["indexer.weights_proj"]),
+        _ => {}
+    }
     let naming = quant::Naming::new(
         Some(&resolved.model_type),
         r.get_outer("vision_config").is_some(),
@@ -310,6 +331,7 @@ fn build(
         dtype_assumed: shape.dtype_assumed,
         mtp_params: params::mtp_params(&arch, &plan),
         kv_heads_by_layer,
+        kv_dims_by_layer: plan.kv_dims(shape.head_dim),
         ffn_width_by_layer: plan.ffn_widths(shape.intermediate),
         projections: Projections {
             fused_qkv: shape.rules.fused_qkv,

@@ -125,11 +125,99 @@ pub(crate) struct Shape {
     pub dtype_assumed: bool,
     /// Multi-token-prediction layers stored with the checkpoint.
     pub mtp_layers: u64,
-    /// DeepSeek sparse attention's indexer in every MLA layer: `(heads,
-    /// head_dim)` (`index_n_heads`, `index_head_dim`).
-    pub indexer: Option<(u64, u64)>,
+    /// DeepSeek sparse attention's indexer in the MLA layers.
+    pub indexer: Option<Indexer>,
     /// Gemma-3n's per-layer embeddings, AltUp and LAuReL blocks.
     pub gemma3n: Option<Gemma3nParts>,
+    /// Width of a value head where it differs from `head_dim` (MiMo-V2).
+    pub v_head_dim: Option<u64>,
+    /// DeepSeek-V4's compressed attention, grouped output projection and
+    /// hyper-connections.
+    pub compressed: Option<CompressedParts>,
+    /// Per-layer input embeddings (Gemma-4 `hidden_size_per_layer_input`):
+    /// `(width per layer, vocabulary)`.
+    pub per_layer_input: Option<(u64, u64)>,
+    /// How the multi-token-prediction layers are stored (with
+    /// `mtp_layers`).
+    pub mtp: Option<MtpLayout>,
+}
+
+/// DeepSeek sparse attention's lightning indexer (`index_n_heads`,
+/// `index_head_dim`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Indexer {
+    pub heads: u64,
+    pub head_dim: u64,
+}
+
+/// How one multi-token-prediction step is stored beside the model.
+#[derive(Debug, Clone)]
+pub(crate) struct MtpLayout {
+    /// Vocabulary-sized matrices it stores of its own: 2 (embedding and
+    /// head, DeepSeek-V3), 1 (a dedicated embedding, Qwen3.5
+    /// `mtp_use_dedicated_embeddings`) or 0 (the model's, Qwen3-Next,
+    /// Nemotron-H).
+    pub vocab_matrices: u64,
+    /// Its decoder blocks, in order (one layer like the model's last when
+    /// empty).
+    pub blocks: Vec<super::layers::Block>,
+}
+
+/// DeepSeek-V4's layer parts beyond the sizes every decoder has.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CompressedParts {
+    /// `q_lora_rank`: queries go through a rank-`r_q` bottleneck.
+    pub q_rank: u64,
+    /// `o_groups` × `o_lora_rank`: the grouped output projection.
+    pub o_groups: u64,
+    pub o_rank: u64,
+    /// `hc_mult`: hyper-connection streams.
+    pub streams: u64,
+    /// Ratio of the layers whose compressor overlaps windows and runs an
+    /// indexer (`compressed_sparse_attention`, 4).
+    pub sparse_ratio: u64,
+    pub index: Indexer,
+    /// The first layers route by a token → experts table (`hash_moe`).
+    pub hash_layers: u64,
+}
+
+impl CompressedParts {
+    /// Indexer key elements per compressed entry of a layer of `ratio`.
+    pub(crate) fn index_width(&self, ratio: u64) -> u64 {
+        match ratio == self.sparse_ratio {
+            true => self.index.head_dim,
+            false => 0,
+        }
+    }
+
+    /// Compressor buffers one sequence keeps in a layer of `ratio`, head
+    /// dimension `d`, indexer dimension `c`:
+    ///
+    /// ```text
+    /// heavily compressed:  2·(m − 1)·d                 (pending keys and gates)
+    /// sparse (overlapping): 2·(m − 1)·2d + 2·m·d       (pending, previous window)
+    ///                     + 2·(m − 1)·2c + 2·m·c       (the indexer's own)
+    /// ```
+    ///
+    /// Source: `transformers` `DeepseekV4HCACache.store_compression_weights`,
+    /// `DeepseekV4CSACache.update_overlap_state`.
+    pub(crate) fn state(&self, ratio: u64, d: u64) -> u64 {
+        let pending = ratio.saturating_sub(1);
+        let m = |xs: &[u64]| xs.iter().fold(1u64, |a, b| a.saturating_mul(*b));
+        if ratio == self.sparse_ratio {
+            let c = self.index.head_dim;
+            [
+                m(&[4, pending, d]),
+                m(&[2, ratio, d]),
+                m(&[4, pending, c]),
+                m(&[2, ratio, c]),
+            ]
+            .iter()
+            .fold(0u64, |a, b| a.saturating_add(*b))
+        } else {
+            m(&[2, pending, d])
+        }
+    }
 }
 
 /// The parts of a Gemma-3n text model beyond Gemma's layers.
@@ -226,6 +314,10 @@ pub(crate) fn read_with(
         mtp_layers: 0,
         indexer: None,
         gemma3n: None,
+        v_head_dim: None,
+        compressed: None,
+        per_layer_input: None,
+        mtp: None,
     })
 }
 

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! MHA/GQA/MQA: 2 × stage_layers × local_KV_heads × head_dim × resident_tokens × b_kv
-//! MLA:         stage_layers × (latent + RoPE) × resident_tokens × b_kv
+//! MLA:         stage_layers × (latent + RoPE (+ indexer key)) × resident_tokens × b_kv
 //! local_KV_heads = max(1, ⌈KV heads / TP⌉)     (replicated when TP > KV heads)
 //! ```
 //!
@@ -55,14 +55,18 @@ pub struct KvLayout {
     pub kv_milli_bits: u64,
 }
 
-/// Elements one layer caches per token on one GPU.
-fn width(kind: AttentionKind, local_kv: u64, head_dim: u64) -> u128 {
+/// Elements one layer caches per token on one GPU: `local_kv · kv_dim`
+/// (`kv_dim = 2 × head_dim` unless the layer's key and value widths
+/// differ), the latent (with the sparse-attention indexer's key) for MLA.
+fn width(kind: AttentionKind, local_kv: u64, kv_dim: u64) -> u128 {
     match kind {
         AttentionKind::Full
         | AttentionKind::SlidingWindow { .. }
-        | AttentionKind::Chunked { .. } => 2 * local_kv as u128 * head_dim as u128,
+        | AttentionKind::Chunked { .. } => local_kv as u128 * kv_dim as u128,
         AttentionKind::Mla { latent } => latent as u128,
-        AttentionKind::Linear { .. } | AttentionKind::None => 0,
+        AttentionKind::SparseMla { latent, index } => latent as u128 + index as u128,
+        // Refused by `Dims::of`.
+        AttentionKind::Compressed { .. } | AttentionKind::Linear { .. } | AttentionKind::None => 0,
     }
 }
 
@@ -82,6 +86,10 @@ pub fn kv_per_gpu(d: &Dims, l: &KvLayout) -> u64 {
         Some(by_layer) => by_layer.get(i).copied().unwrap_or(0),
         None => d.kv_heads,
     };
+    let layer_dims = |i: usize| match &d.kv_dims_by_layer {
+        Some(by_layer) => by_layer.get(i).copied().unwrap_or(0),
+        None => d.head_dim.saturating_mul(2),
+    };
     let mut per_layer: Vec<u128> = d
         .attention
         .iter()
@@ -94,7 +102,7 @@ pub fn kv_per_gpu(d: &Dims, l: &KvLayout) -> u64 {
                 l.block_tokens,
                 l.sequences,
             );
-            width(*kind, local, d.head_dim)
+            width(*kind, local, layer_dims(i))
                 .saturating_mul(tokens as u128)
                 .saturating_mul(l.kv_milli_bits as u128)
         })
@@ -181,5 +189,22 @@ mod tests {
         let want = 2 * 576 * 4_096 * 2;
         assert_eq!(kv_per_gpu(&d, &layout(4_096, 1, 1, 2)), want);
         assert_eq!(kv_per_gpu(&d, &layout(4_096, 1, 8, 2)), want);
+    }
+
+    #[test]
+    fn sparse_mla_adds_the_indexer_key_and_layer_widths_apply() {
+        let sparse = AttentionKind::SparseMla {
+            latent: 576,
+            index: 128,
+        };
+        let d = dims(vec![sparse; 2], 16);
+        assert_eq!(
+            kv_per_gpu(&d, &layout(4_096, 1, 8, 2)),
+            2 * (576 + 128) * 4_096 * 2
+        );
+        // Per-layer key + value widths (keys 192 and values 128 wide).
+        let mut d = dims(vec![AttentionKind::Full; 2], 1);
+        d.kv_dims_by_layer = Some(std::borrow::Cow::Owned(vec![320, 320]));
+        assert_eq!(kv_per_gpu(&d, &layout(1_024, 1, 1, 2)), 2 * 320 * 1_024 * 2);
     }
 }

@@ -30,6 +30,9 @@ pub struct Dims<'a> {
     pub kv_heads: u64,
     /// Key/value heads of each layer where they differ (Nemotron-NAS).
     pub kv_heads_by_layer: Option<Cow<'a, [u64]>>,
+    /// Elements one key/value head caches per token in each layer where
+    /// they differ from `2 × head_dim` (Gemma-4, MiMo-V2).
+    pub kv_dims_by_layer: Option<Cow<'a, [u64]>>,
     pub head_dim: u64,
     /// Attention kind of each layer (all full for a custom model).
     pub attention: Cow<'a, [AttentionKind]>,
@@ -58,6 +61,14 @@ impl Dims<'_> {
                 if linear {
                     return Err(OutOfScope::Feature(Feature::LinearLayers));
                 }
+                // Windows plus pooled entries (DeepSeek-V4) are outside
+                // the seed's cache formula.
+                if m.attention
+                    .iter()
+                    .any(|a| matches!(a, AttentionKind::Compressed { .. }))
+                {
+                    return Err(OutOfScope::Feature(Feature::CompressedAttention));
+                }
                 Dims {
                     params: m.params_total,
                     unquantized: k
@@ -70,6 +81,7 @@ impl Dims<'_> {
                     q_heads: m.num_attention_heads,
                     kv_heads: m.num_kv_heads,
                     kv_heads_by_layer: m.kv_heads_by_layer.as_deref().map(Cow::Borrowed),
+                    kv_dims_by_layer: m.kv_dims_by_layer.as_deref().map(Cow::Borrowed),
                     head_dim: m.head_dim,
                     attention: Cow::Borrowed(&m.attention),
                     gpt_oss: m.family == Family::GptOss,
@@ -96,6 +108,7 @@ impl Dims<'_> {
                         .unwrap_or((hidden / s.head_dim.max(1)).max(1)),
                     kv_heads: s.kv_heads,
                     kv_heads_by_layer: None,
+                    kv_dims_by_layer: None,
                     head_dim: s.head_dim,
                     attention: Cow::Owned(vec![AttentionKind::Full; s.layers as usize]),
                     gpt_oss: false,
@@ -114,9 +127,12 @@ impl Dims<'_> {
 
     /// Whether any layer caches the compressed MLA latent.
     pub fn has_mla(&self) -> bool {
-        self.attention
-            .iter()
-            .any(|a| matches!(a, AttentionKind::Mla { .. }))
+        self.attention.iter().any(|a| {
+            matches!(
+                a,
+                AttentionKind::Mla { .. } | AttentionKind::SparseMla { .. }
+            )
+        })
     }
 
     /// Whether any layer attends within a window or chunk.
@@ -146,6 +162,7 @@ impl Dims<'static> {
             q_heads: 32,
             kv_heads: 8,
             kv_heads_by_layer: None,
+            kv_dims_by_layer: None,
             head_dim: 128,
             attention: Cow::Owned(vec![AttentionKind::Full; 32]),
             gpt_oss: false,

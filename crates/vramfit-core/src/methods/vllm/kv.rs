@@ -89,7 +89,9 @@ impl LayerSpec {
 }
 
 /// The layer specs of a model on `tp` GPUs (`None` for layers that cache
-/// nothing), or the kind of layer vramfit cannot lay out.
+/// nothing), or the kind of layer vramfit cannot lay out: recurrent
+/// layers, latent attention with a sparse-attention indexer (vLLM keeps
+/// the indexer's keys in a cache of their own), compressed attention.
 ///
 /// # Formula
 ///
@@ -125,7 +127,9 @@ pub fn layer_specs(
                     page: block * latent * kv_bytes,
                 }),
                 AttentionKind::None => None,
-                other @ AttentionKind::Linear { .. } => return Err(other),
+                other @ (AttentionKind::Linear { .. }
+                | AttentionKind::SparseMla { .. }
+                | AttentionKind::Compressed { .. }) => return Err(other),
             })
         })
         .collect()

@@ -67,7 +67,7 @@ pub use profile::ProfileParts;
 pub use vision::{VisionKind, VisionTower};
 pub use weights::{padded_vocab, WeightParts};
 
-use crate::model::{parse_config, ConfigError, Dtype, ModelSpec};
+use crate::model::{parse_config, AttentionKind, ConfigError, Dtype, ModelSpec};
 use crate::units::GIB;
 use serde::Serialize;
 
@@ -286,12 +286,26 @@ pub fn estimate(
     };
     let quant = loaded_quant(spec, extras, inputs, &mut notes)?;
 
+    if spec.kv_dims_by_layer.is_some() {
+        return Err(VllmRefusal::UnsupportedLayers {
+            message: "attention layers whose key and value widths differ from 2 × head_dim; \
+                      vramfit does not lay out vLLM's cache for them"
+                .to_string(),
+        });
+    }
     let specs = kv::layer_specs(spec, tp, inputs.block_size, kv_bytes).map_err(|kind| {
+        let what = match kind {
+            AttentionKind::Linear { .. } => {
+                "keep a recurrent state; vramfit does not lay out vLLM's Mamba / \
+                 linear-attention cache"
+            }
+            _ => {
+                "keep a cache vramfit does not lay out in vLLM's terms (a sparse-attention \
+                  indexer's keys, compressed attention)"
+            }
+        };
         VllmRefusal::UnsupportedLayers {
-            message: format!(
-                "layers of kind {kind:?} keep a recurrent state; vramfit does not lay out \
-                 vLLM's Mamba / linear-attention cache"
-            ),
+            message: format!("layers of kind {kind:?} {what}"),
         }
     })?;
     let grouping = kv::group_layers(&specs, inputs.block_size);

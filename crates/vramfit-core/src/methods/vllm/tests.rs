@@ -275,3 +275,22 @@ fn the_serve_command_reproduces_the_inputs() {
          --gpu-memory-utilization 0.95 --kv-cache-dtype fp8"
     );
 }
+
+#[test]
+fn caches_it_does_not_lay_out_are_refused_by_kind() {
+    // DeepSeek-V3.2 / GLM-5 keep the sparse-attention indexer's keys in a
+    // cache of their own; DeepSeek-V4 compresses; Gemma-4's global layers
+    // have their own widths. The method refuses them, typed, rather than
+    // laying them out as plain attention.
+    for id in [
+        "zai-org/GLM-5",
+        "deepseek-ai/DeepSeek-V4-Flash",
+        "google/gemma-4-26B-A4B",
+    ] {
+        let err = estimate(&model(id), H100, &run(8, 1, 8192)).unwrap_err();
+        assert!(
+            matches!(err, VllmRefusal::UnsupportedLayers { .. }),
+            "{id}: {err}"
+        );
+    }
+}

@@ -332,7 +332,11 @@ fn attention_bytes(
                 .max(1) as u64;
             spec.params.attention / layers / tp * b
         }
-        Some(AttentionKind::None) | None => 0,
+        // Refused before the weights are laid out (`kv::layer_specs`).
+        Some(AttentionKind::SparseMla { .. })
+        | Some(AttentionKind::Compressed { .. })
+        | Some(AttentionKind::None)
+        | None => 0,
     }
 }
 
@@ -490,7 +494,10 @@ fn listed_params(spec: &ModelSpec, extras: &ConfigExtras) -> ParamGroups {
                     .max(1) as u128;
                 spec.params.attention as u128 / layers
             }
-            AttentionKind::None => 0,
+            // Refused before the weights are laid out (`kv::layer_specs`).
+            AttentionKind::SparseMla { .. }
+            | AttentionKind::Compressed { .. }
+            | AttentionKind::None => 0,
         };
         match (spec.ffn.get(i), spec.moe.as_ref()) {
             (Some(FfnKind::Dense), _) => {

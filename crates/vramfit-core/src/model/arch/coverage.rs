@@ -2,7 +2,7 @@
 //! themselves so that it cannot drift (a test compares it with
 //! `docs/coverage.md`).
 
-use super::wrappers::WRAPPERS;
+use super::wrappers::{REFUSED_TYPES, WRAPPERS};
 use super::{all, Architecture};
 
 /// `docs/coverage.md`: every model type read, what is counted, where the
@@ -72,6 +72,13 @@ pub(crate) fn coverage_markdown() -> String {
          (`inner_hidden_size`), DBRX with a tied head, Nemotron-NAS blocks with `sparsify` or \
          other unknown settings.\n",
     );
+    out.push_str(
+        "\nModel types known but refused with their reason (`unsupported`), so that no \
+         approximate reading applies to them:\n\n",
+    );
+    for (model_type, why) in &REFUSED_TYPES {
+        out.push_str(&format!("- `{model_type}`: {}.\n", one_line(why)));
+    }
     out
 }
 

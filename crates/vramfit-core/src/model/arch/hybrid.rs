@@ -8,7 +8,7 @@ use super::super::json::Reader;
 use super::super::layers::{self, Block, Mixer, Sizes, Slot};
 use super::super::mixer::{self, LinearMixer, Mamba2Keys, MambaKeys};
 use super::super::moe::{self, MoeKeys, Select, Shared};
-use super::super::shape::{Keys, MAX_CONTEXT, MAX_DIM, MAX_LAYERS};
+use super::super::shape::{Keys, MtpLayout, MAX_CONTEXT, MAX_DIM, MAX_LAYERS};
 use super::llama::{flag, shape};
 use super::{finish, Architecture, Blueprint};
 
@@ -62,7 +62,17 @@ fn delta_net(r: &Reader, family: Family, moe_model: bool) -> Result<Blueprint, C
         shared_expert_gate: moe_model,
         ..Rules::LLAMA.with_attention_bias(flag(r, "attention_bias", false)?)
     };
-    let s = shape(r, family, &Keys::STANDARD, rules)?;
+    let mut s = shape(r, family, &Keys::STANDARD, rules)?;
+    s.mtp_layers = r
+        .count(
+            &["mtp_num_hidden_layers", "num_nextn_predict_layers"],
+            MAX_LAYERS,
+        )?
+        .unwrap_or(0);
+    s.mtp = Some(MtpLayout {
+        vocab_matrices: u64::from(flag(r, "mtp_use_dedicated_embeddings", false)?),
+        blocks: vec![Block::new(Mixer::Full, Slot::Auto)],
+    });
     let moe = match moe_model {
         true => {
             let keys = MoeKeys {
@@ -98,8 +108,8 @@ pub(super) const QWEN3_NEXT: Architecture = Architecture {
     classes: &["Qwen3NextForCausalLM"],
     source: "transformers models/qwen3_next (Qwen3NextConfig, Qwen3NextForCausalLM)",
     counts: "Gated DeltaNet layers and gated-query attention layers (layer_types, else one \
-             in full_attention_interval), experts with a gated shared expert; MTP layers not \
-             counted",
+             in full_attention_interval), experts with a gated shared expert; MTP layers (a \
+             full-attention layer, fc, norms) apart",
     defaults: &[
         ("num_key_value_heads", 2),
         ("head_dim", 256),
@@ -123,8 +133,8 @@ pub(super) const QWEN3_5_TEXT: Architecture = Architecture {
     model_types: &["qwen3_5_text"],
     classes: &[],
     source: "transformers models/qwen3_5 (Qwen3_5TextConfig, Qwen3_5TextModel)",
-    counts: "Qwen3-Next's layers with a dense gated MLP; vision tower not counted here; MTP \
-             layers not counted",
+    counts: "Qwen3-Next's layers with a dense gated MLP; vision tower counted apart; MTP \
+             layers (mtp_num_hidden_layers) apart",
     defaults: &DELTA_NET_DEFAULTS,
     nested_defaults: &[],
     layer_keys: &["layer_types"],
@@ -136,8 +146,8 @@ pub(super) const QWEN3_5_MOE_TEXT: Architecture = Architecture {
     model_types: &["qwen3_5_moe_text"],
     classes: &[],
     source: "transformers models/qwen3_5_moe (Qwen3_5MoeTextConfig, Qwen3_5MoeTextModel)",
-    counts: "Qwen3-Next's layers and experts; vision tower not counted here; MTP layers not \
-             counted",
+    counts: "Qwen3-Next's layers and experts; vision tower counted apart; MTP layers \
+             (mtp_num_hidden_layers) apart",
     defaults: &DELTA_NET_DEFAULTS,
     nested_defaults: &[],
     layer_keys: &["layer_types", "mlp_only_layers"],
@@ -155,21 +165,10 @@ fn nemotron_h(r: &Reader) -> Result<Blueprint, ConfigError> {
         ..Rules::LLAMA.with_attention_bias(flag(r, "attention_bias", false)?)
     };
     let (blocks, key) = match r.text_list("layers_block_type")? {
-        Some(list) => {
-            let blocks = list
-                .iter()
-                .map(|t| match *t {
-                    "linear_attention" | "mamba" => Ok(Block::new(Mixer::Linear, Slot::None)),
-                    "full_attention" | "attention" => Ok(Block::new(Mixer::Full, Slot::None)),
-                    "mlp" => Ok(Block::new(Mixer::None, Slot::Dense)),
-                    "moe" => Ok(Block::new(Mixer::None, Slot::Moe)),
-                    other => Err(ConfigError::unsupported(format!(
-                        "layers_block_type entry \"{other}\" is not a Nemotron-H block"
-                    ))),
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            (blocks, "layers_block_type")
-        }
+        Some(list) => (
+            nemotron_blocks("layers_block_type", &list)?,
+            "layers_block_type",
+        ),
         None => match r.text("hybrid_override_pattern")? {
             Some(p) => (
                 layers::nemotron_pattern("hybrid_override_pattern", p)?,
@@ -185,6 +184,22 @@ fn nemotron_h(r: &Reader) -> Result<Blueprint, ConfigError> {
     // `transformers` takes the count from the block list.
     let mut s = shape(r, Family::NemotronH, &NEMOTRON_H_KEYS, rules)?;
     s.layers = blocks.len() as u64;
+    let mtp_blocks = match r.text_list("mtp_layers_block_type")? {
+        Some(list) => nemotron_blocks("mtp_layers_block_type", &list)?,
+        None => match r.text("mtp_hybrid_override_pattern")? {
+            Some(p) => layers::nemotron_pattern("mtp_hybrid_override_pattern", p)?,
+            None => Vec::new(),
+        },
+    };
+    if !mtp_blocks.is_empty() {
+        s.mtp_layers = r
+            .count(&["num_nextn_predict_layers"], MAX_LAYERS)?
+            .unwrap_or(1);
+        s.mtp = Some(MtpLayout {
+            vocab_matrices: 0,
+            blocks: mtp_blocks,
+        });
+    }
     let keys = MoeKeys {
         experts: &["n_routed_experts", "num_local_experts"],
         top_k: &["num_experts_per_tok"],
@@ -218,6 +233,21 @@ fn nemotron_h(r: &Reader) -> Result<Blueprint, ConfigError> {
     finish(s, moe, blocks, key, sizes, Some(mixer))
 }
 
+/// Nemotron-H blocks named in a list: Mamba-2, attention, MLP or MoE.
+fn nemotron_blocks(key: &str, list: &[&str]) -> Result<Vec<Block>, ConfigError> {
+    list.iter()
+        .map(|t| match *t {
+            "linear_attention" | "mamba" => Ok(Block::new(Mixer::Linear, Slot::None)),
+            "full_attention" | "attention" => Ok(Block::new(Mixer::Full, Slot::None)),
+            "mlp" => Ok(Block::new(Mixer::None, Slot::Dense)),
+            "moe" => Ok(Block::new(Mixer::None, Slot::Moe)),
+            other => Err(ConfigError::unsupported(format!(
+                "{key} entry \"{other}\" is not a Nemotron-H block"
+            ))),
+        })
+        .collect()
+}
+
 const NEMOTRON_H_KEYS: Keys = Keys {
     layers: &[],
     head_dim: &["head_dim", "attention_head_dim"],
@@ -231,7 +261,7 @@ pub(super) const NEMOTRON_H: Architecture = Architecture {
     source: "transformers models/nemotron_h (NemotronHConfig, NemotronHForCausalLM)",
     counts: "one part per block (layers_block_type or hybrid_override_pattern): Mamba-2, \
              attention, relu² MLP or experts with a shared expert (and latent projections), \
-             one RMSNorm each; MTP layers not counted",
+             one RMSNorm each; MTP blocks (mtp_hybrid_override_pattern) apart",
     defaults: &[("num_key_value_heads", 8), ("head_dim", 128)],
     nested_defaults: &[],
     layer_keys: &[

@@ -12,10 +12,13 @@
 
 mod approx;
 mod coverage;
+mod deepseek4;
 mod gemma;
+mod gemma4;
 mod gpt;
 mod hybrid;
 mod llama;
+mod mimo;
 mod moe;
 mod more;
 mod nas;
@@ -79,6 +82,9 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(hybrid::ALL)
         .chain(nas::ALL)
         .chain(more::ALL)
+        .chain(deepseek4::ALL)
+        .chain(gemma4::ALL)
+        .chain(mimo::ALL)
         .copied()
 }
 

@@ -7,7 +7,7 @@ use super::super::json::Reader;
 use super::super::layers::{self, attention_types, Mixer, Sizes};
 use super::super::mixer::LinearMixer;
 use super::super::moe::{self, MoeKeys, Select, Shared};
-use super::super::shape::{Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
+use super::super::shape::{Indexer, Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
 use super::llama::{flag, shape};
 use super::{finish, Architecture, Blueprint};
 
@@ -72,7 +72,10 @@ fn deepseek_with(
         if s.mla.and_then(|m| m.q_lora_rank).is_none() {
             return Err(ConfigError::missing(vec!["q_lora_rank".to_string()]));
         }
-        s.indexer = Some((heads, dim));
+        s.indexer = Some(Indexer {
+            heads,
+            head_dim: dim,
+        });
     }
     let moe_keys = MoeKeys {
         score_bias_default: v3,
@@ -92,6 +95,9 @@ fn deepseek_with(
             blocks = layers::listed("layer_types", &list, &names)?;
             key = "layer_types";
         }
+        for (b, runs) in blocks.iter_mut().zip(indexer_types(r, s.layers)?) {
+            b.indexer = Some(runs);
+        }
         if let Some(list) = r.text_list("mlp_layer_types")? {
             layers::check_length("mlp_layer_types", list.len() as u64, s.layers)?;
             for (b, t) in blocks.iter_mut().zip(&list) {
@@ -108,6 +114,43 @@ fn deepseek_with(
         }
     }
     finish(s, moe, blocks, key, Sizes::default(), None)
+}
+
+/// Which layers run their own indexer (GLM-5.2's IndexShare): the
+/// `indexer_types` list (`full` runs one, `shared` reuses the last full
+/// layer's selection and holds no indexer), else `index_topk_pattern`
+/// (`F`/`S` per layer), else one in `index_topk_freq` (default 1: every
+/// layer) counted from `index_skip_topk_offset` (default 2). Source:
+/// transformers `GlmMoeDsaConfig.__post_init__`; the checkpoints store
+/// indexer tensors for full layers only.
+fn indexer_types(r: &Reader, n: u64) -> Result<Vec<bool>, ConfigError> {
+    let named = |key: &'static str, list: &[&str]| -> Result<Vec<bool>, ConfigError> {
+        layers::check_length(key, list.len() as u64, n)?;
+        list.iter()
+            .map(|t| match *t {
+                "full" | "F" => Ok(true),
+                "shared" | "S" => Ok(false),
+                other => Err(ConfigError::unsupported(format!(
+                    "{key} entry \"{other}\" is not full or shared"
+                ))),
+            })
+            .collect()
+    };
+    if let Some(list) = r.text_list("indexer_types")? {
+        return named("indexer_types", &list);
+    }
+    if let Some(pattern) = r.text("index_topk_pattern")? {
+        let list: Vec<String> = pattern.chars().map(String::from).collect();
+        let list: Vec<&str> = list.iter().map(String::as_str).collect();
+        return named("index_topk_pattern", &list);
+    }
+    let freq = r.dim(&["index_topk_freq"], MAX_LAYERS)?.unwrap_or(1);
+    let offset = r
+        .count(&["index_skip_topk_offset"], MAX_LAYERS)?
+        .unwrap_or(2);
+    Ok((0..n)
+        .map(|i| (i + 1).saturating_sub(offset).is_multiple_of(freq))
+        .collect())
 }
 
 pub(super) const DEEPSEEK_V2: Architecture = Architecture {
@@ -160,8 +203,8 @@ pub(super) const DEEPSEEK_V32: Architecture = Architecture {
     classes: &["DeepseekV32ForCausalLM"],
     source: "transformers models/deepseek_v32 (DeepseekV32Config, DeepseekV32ForCausalLM)",
     counts: "DeepSeek-V3's layers plus a sparse-attention indexer in each (wq_b, wk, k_norm, \
-             weights_proj); the indexer's key cache (index_head_dim per token, kept in FP8 by \
-             vLLM) is not in the KV figure; MTP layers apart",
+             weights_proj); the KV figure adds the indexer's key cache (index_head_dim per \
+             token; vLLM keeps it in FP8); MTP layers apart",
     defaults: &[
         ("kv_lora_rank", 512),
         ("qk_nope_head_dim", 128),
@@ -176,7 +219,7 @@ pub(super) const DEEPSEEK_V32: Architecture = Architecture {
         ("index_head_dim", 128),
     ],
     nested_defaults: &[],
-    layer_keys: &["layer_types", "mlp_layer_types"],
+    layer_keys: &["layer_types", "mlp_layer_types", "indexer_types"],
     read: |r| deepseek_with(r, Family::DeepseekV32, true, true),
 };
 
@@ -186,11 +229,12 @@ pub(super) const GLM_MOE_DSA: Architecture = Architecture {
     classes: &["GlmMoeDsaForCausalLM"],
     source: "transformers models/glm_moe_dsa (GlmMoeDsaConfig, GlmMoeDsaForCausalLM)",
     counts: "DeepSeek-V3.2's layout (latent attention with a sparse-attention indexer, shared \
-             and routed experts after first_k_dense_replace, router score bias); the indexer's \
-             key cache is not in the KV figure; MTP layers apart",
+             and routed experts after first_k_dense_replace, router score bias); IndexShare \
+             layers (indexer_types shared) hold no indexer and cache no indexer keys; the \
+             indexer's keys are in the KV figure; MTP layers apart",
     defaults: &[("index_n_heads", 32), ("index_head_dim", 128)],
     nested_defaults: &[],
-    layer_keys: &["layer_types", "mlp_layer_types"],
+    layer_keys: &["layer_types", "mlp_layer_types", "indexer_types"],
     read: |r| deepseek_with(r, Family::GlmMoeDsa, true, true),
 };
 
@@ -420,6 +464,7 @@ fn minimax(r: &Reader) -> Result<Blueprint, ConfigError> {
     let mixer = LinearMixer::Lightning {
         heads: s.heads,
         head_dim: s.head_dim,
+        block: r.dim(&["block_size"], MAX_CONTEXT)?.unwrap_or(256),
     };
     let sizes = Sizes {
         window: None,
@@ -434,8 +479,9 @@ pub(super) const MINIMAX: Architecture = Architecture {
     classes: &["MiniMaxForCausalLM", "MiniMaxText01ForCausalLM"],
     source: "transformers models/minimax (MiniMaxConfig, MiniMaxForCausalLM); \
              MiniMaxAI/MiniMax-Text-01 checkpoint code for attn_type_list",
-    counts: "lightning layers (qkv, output gate, out, norm; a head_dim² state per head) and \
-             full attention layers from layer_types or attn_type_list, experts in every layer",
+    counts: "lightning layers (qkv, output gate, out, norm, the stored decay buffers of \
+             block_size; a head_dim² state per head) and full attention layers from \
+             layer_types or attn_type_list, experts in every layer",
     defaults: &[("num_key_value_heads", 8)],
     nested_defaults: &[],
     layer_keys: &["layer_types", "attn_type_list"],

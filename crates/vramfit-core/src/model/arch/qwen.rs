@@ -75,7 +75,7 @@ fn qwen2_layers(r: &Reader, s: &Shape) -> Result<(Vec<Block>, Sizes), ConfigErro
     ))
 }
 
-fn qwen2(r: &Reader, family: Family) -> Result<Blueprint, ConfigError> {
+pub(super) fn qwen2(r: &Reader, family: Family) -> Result<Blueprint, ConfigError> {
     let rules = Rules {
         qkv_bias: true,
         ..Rules::LLAMA

@@ -19,9 +19,10 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 21] = [
+pub(crate) const WRAPPERS: [Wrapper; 22] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
+    wrap("gemma4", "text_config", "gemma4_text", "Gemma4Config"),
     wrap("mistral3", "text_config", "mistral", "Mistral3Config"),
     wrap("llava", "text_config", "llama", "LlavaConfig"),
     wrap("llava_next", "text_config", "llama", "LlavaNextConfig"),
@@ -73,6 +74,43 @@ pub(crate) const WRAPPERS: [Wrapper; 21] = [
     ),
 ];
 
+/// Model types vramfit knows of but does not read, and why: a Llama-style
+/// (or any other) reading of their keys would be wrong, so they are
+/// refused with the reason rather than as unknown.
+pub(crate) const REFUSED_TYPES: [(&str, &str); 5] = [
+    (
+        "kimi_k3",
+        "Kimi-K3's text model (Kimi Delta Attention, gated latent attention, attention \
+         residuals, latent experts) has no modeling code vramfit has followed",
+    ),
+    (
+        "kimi_linear",
+        "Kimi-Linear's Kimi Delta Attention layers are not counted yet",
+    ),
+    (
+        "step3p7",
+        "Step-3.7's text model is vLLM's registered Step model inside a vision-language \
+         wrapper; the config keys that size it are not read yet",
+    ),
+    (
+        "minimax_m3",
+        "MiniMax-M3's sparse attention (MSA indexer, output gate, MTP modules) is not \
+         counted yet",
+    ),
+    (
+        "minimax_m3_vl",
+        "MiniMax-M3's sparse attention (MSA indexer, output gate, MTP modules) and its \
+         vision tower are not counted yet",
+    ),
+];
+
+fn refused(name: &str) -> Option<ConfigError> {
+    REFUSED_TYPES
+        .iter()
+        .find(|(t, _)| *t == name)
+        .map(|(t, why)| ConfigError::unsupported(format!("model type \"{t}\" is not read: {why}")))
+}
+
 const fn wrap(
     outer: &'static str,
     key: &'static str,
@@ -114,6 +152,9 @@ pub(crate) fn resolve(outer: &Map<String, Value>) -> Result<Resolved<'_>, Config
         (None, Some(a)) => a,
         (None, None) => return Err(ConfigError::unknown_model_type(None, None)),
     };
+    if let Some(e) = refused(name) {
+        return Err(e);
+    }
     if let Some(w) = WRAPPERS.iter().find(|w| w.outer == name) {
         let inner = match outer.get(w.key) {
             Some(Value::Object(m)) => Some(m),
@@ -125,6 +166,9 @@ pub(crate) fn resolve(outer: &Map<String, Value>) -> Result<Resolved<'_>, Config
             Some(Value::String(s)) => s.as_str(),
             Some(_) => return Err(ConfigError::wrong_type("model_type", "string")),
         };
+        if let Some(e) = refused(text) {
+            return Err(e);
+        }
         let arch =
             find(text).ok_or_else(|| ConfigError::unknown_model_type(Some(text), architecture))?;
         let reader =

@@ -27,16 +27,32 @@ pub(super) fn layer(
     for _ in 0..norms {
         norm(arch, sink, "layernorm");
     }
+    if ffn == FfnKind::Moe {
+        for _ in 0..rules.moe_norms {
+            norm(arch, sink, "post_feedforward_layernorm_moe");
+        }
+    }
+    sink.bias(rules.layer_scalar, Group::Norms, "layer_scalar", 1);
     let h = arch.shape.hidden;
+    if let Some(parts) = arch.shape.compressed {
+        super::compressed::hyper_connections(arch, parts, sink);
+    }
     match (shape.mixer, attention) {
         (Mixer::Replaced, _) => sink.linear(Group::Attention, "self_attn.linear_attn", h, h),
-        (_, AttentionKind::Mla { .. }) => {
+        (_, AttentionKind::Mla { .. } | AttentionKind::SparseMla { .. }) => {
             if let Some(mla) = arch.shape.mla {
-                latent_attention(arch, mla, sink);
+                latent_attention(arch, mla, shape.indexer, sink);
+            }
+        }
+        (Mixer::Full | Mixer::Sliding | Mixer::Compressed, _)
+            if arch.shape.compressed.is_some() =>
+        {
+            if let Some(parts) = arch.shape.compressed {
+                super::compressed::attention(arch, parts, attention, sink);
             }
         }
         (Mixer::Full | Mixer::Sliding | Mixer::Chunked, _) => {
-            grouped_query_attention(arch, shape.kv_heads, sink);
+            grouped_query_attention(arch, shape, sink);
             if rules.parallel_mixer {
                 if let Some(mixer) = arch.mixer {
                     recurrent::linear_mixer(arch, mixer, sink);
@@ -48,73 +64,92 @@ pub(super) fn layer(
                 recurrent::linear_mixer(arch, mixer, sink);
             }
         }
-        (Mixer::SharedKv, _) => shared_kv_attention(arch, sink),
-        (Mixer::None, _) => {}
+        (Mixer::SharedKv, _) => shared_kv_attention(arch, shape, sink),
+        (Mixer::Compressed | Mixer::None, _) => {}
     }
     if let Some(g) = arch.shape.gemma3n {
         gemma3n_layer(arch, g, sink);
+    }
+    if let Some((width, _)) = arch.shape.per_layer_input {
+        // Gemma-4's per-layer input: gate p×H, projection H×p, norm H.
+        sink.linear(Group::Attention, "per_layer_input_gate", width, h);
+        sink.linear(Group::Attention, "per_layer_projection", h, width);
+        sink.vector(Group::Norms, "post_per_layer_input_norm", h);
     }
     match (ffn, arch.moe) {
         (FfnKind::Dense, _) if shape.ffn_replaced => {
             sink.linear(Group::DenseMlp, "mlp.linear_mlp", h, h)
         }
         (FfnKind::Dense, _) => mlp(arch, sink, Group::DenseMlp, shape.ffn_width),
-        (FfnKind::Moe, Some(moe)) => mixture_of_experts(arch, moe, sink),
+        (FfnKind::Moe, Some(moe)) => {
+            if rules.dense_beside_moe {
+                let width = arch.shape.intermediate.unwrap_or(0);
+                mlp(arch, sink, Group::DenseMlp, width);
+            }
+            mixture_of_experts(arch, moe, sink)
+        }
         _ => {}
     }
 }
 
-/// Multi-head / grouped-query attention, `a = H_q·d`, `b = H_kv·d`:
-/// `q: a×H, k: b×H, v: b×H, o: H×a` (q doubled by an output gate in
-/// Qwen3-Next), biases `a + 2b` on q/k/v and `H` on o where the rules have
-/// them, `H_q` sink logits (gpt-oss), q/k norms.
-fn grouped_query_attention(arch: &Arch, kv_heads: u64, sink: &mut Sink) {
+/// Multi-head / grouped-query attention with this layer's head widths
+/// `d` (queries and keys) and `d_v` (values), `a = H_q·d`, `b = H_kv·d`,
+/// `c = H_kv·d_v`: `q: a×H, k: b×H, v: c×H, o: H×H_q·d_v` (q doubled by an
+/// output gate in Qwen3-Next; no v where keys double as values, Gemma-4),
+/// biases `a + b + c` on q/k/v and `H` on o where the rules have them,
+/// `H_q` sink logits (gpt-oss, MiMo-V2's sliding layers), q/k norms.
+fn grouped_query_attention(arch: &Arch, layer: &LayerShape, sink: &mut Sink) {
     let s = arch.shape;
     let r = s.rules;
+    let (d, d_v) = (layer.head_dim, layer.v_head_dim);
     let gate = if r.gated_query { 2 } else { 1 };
-    let q = mul(&[s.heads, s.head_dim, gate]);
-    let kv = mul(&[kv_heads, s.head_dim]);
+    let q = mul(&[s.heads, d, gate]);
+    let k = mul(&[layer.kv_heads, d]);
+    let v = match layer.keys_as_values {
+        true => 0,
+        false => mul(&[layer.kv_heads, d_v]),
+    };
     let attn = Group::Attention;
     if r.fused_qkv {
-        let width = q.saturating_add(kv.saturating_mul(2));
+        let width = q.saturating_add(k).saturating_add(v);
         sink.linear(attn, "self_attn.qkv_proj", width, s.hidden);
         sink.bias(r.qkv_bias, attn, "self_attn.qkv_proj.bias", width);
     } else {
         for (module, width) in [
             ("self_attn.q_proj", q),
-            ("self_attn.k_proj", kv),
-            ("self_attn.v_proj", kv),
+            ("self_attn.k_proj", k),
+            ("self_attn.v_proj", v),
         ] {
             sink.linear(attn, module, width, s.hidden);
-            sink.bias(r.qkv_bias, attn, module, width);
+            sink.bias(r.qkv_bias && width > 0, attn, module, width);
         }
     }
-    let heads_width = mul(&[s.heads, s.head_dim]);
-    sink.linear(attn, "self_attn.o_proj", s.hidden, heads_width);
+    let out_width = mul(&[s.heads, d_v]);
+    sink.linear(attn, "self_attn.o_proj", s.hidden, out_width);
     sink.bias(r.o_bias, attn, "self_attn.o_proj.bias", s.hidden);
-    sink.bias(r.attention_sinks, attn, "self_attn.sinks", s.heads);
+    sink.bias(layer.sinks, attn, "self_attn.sinks", s.heads);
     match r.qk_norm {
         QkNorm::None => {}
         QkNorm::Shared(norm) => {
             for _ in 0..norm.vectors() {
-                sink.vector(Group::Norms, "self_attn.q_norm", s.head_dim);
-                sink.vector(Group::Norms, "self_attn.k_norm", s.head_dim);
+                sink.vector(Group::Norms, "self_attn.q_norm", d);
+                sink.vector(Group::Norms, "self_attn.k_norm", d);
             }
         }
         QkNorm::PerHead => {
-            sink.vector(Group::Norms, "self_attn.q_norm", heads_width);
-            sink.vector(Group::Norms, "self_attn.k_norm", kv);
+            sink.vector(Group::Norms, "self_attn.q_norm", mul(&[s.heads, d]));
+            sink.vector(Group::Norms, "self_attn.k_norm", k);
         }
     }
 }
 
-/// Attention reading an earlier layer's keys and values (Gemma-3n):
-/// `q: H_q·d×H`, its per-head norm `d`, `o: H×H_q·d`.
-fn shared_kv_attention(arch: &Arch, sink: &mut Sink) {
+/// Attention reading an earlier layer's keys and values (Gemma-3n,
+/// Gemma-4): `q: H_q·d×H`, its per-head norm `d`, `o: H×H_q·d`.
+fn shared_kv_attention(arch: &Arch, layer: &LayerShape, sink: &mut Sink) {
     let s = arch.shape;
-    let q = mul(&[s.heads, s.head_dim]);
+    let q = mul(&[s.heads, layer.head_dim]);
     sink.linear(Group::Attention, "self_attn.q_proj", q, s.hidden);
-    sink.vector(Group::Norms, "self_attn.q_norm", s.head_dim);
+    sink.vector(Group::Norms, "self_attn.q_norm", layer.head_dim);
     sink.linear(Group::Attention, "self_attn.o_proj", s.hidden, q);
 }
 
@@ -153,7 +188,7 @@ fn gemma3n_layer(arch: &Arch, g: super::super::shape::Gemma3nParts, sink: &mut S
 /// ```
 /// with biases on q_a, kv_a and o when the rules have attention biases.
 /// Source: `transformers` `DeepseekV3Attention`.
-fn latent_attention(arch: &Arch, mla: MlaSpec, sink: &mut Sink) {
+fn latent_attention(arch: &Arch, mla: MlaSpec, indexed: bool, sink: &mut Sink) {
     let s = arch.shape;
     let attn = Group::Attention;
     let bias = s.rules.qkv_bias;
@@ -176,10 +211,11 @@ fn latent_attention(arch: &Arch, mla: MlaSpec, sink: &mut Sink) {
     let v_width = mul(&[s.heads, mla.v_head_dim]);
     sink.linear(attn, "self_attn.o_proj", s.hidden, v_width);
     sink.bias(s.rules.o_bias, attn, "self_attn.o_proj.bias", s.hidden);
-    if let (Some((heads, dim)), Some(rank)) = (s.indexer, mla.q_lora_rank) {
+    if let (Some(index), Some(rank), true) = (s.indexer, mla.q_lora_rank, indexed) {
         // DeepSeek-V3.2 indexer: wq_b n·d×r_q, wk d×H, k_norm (LayerNorm,
         // weight and bias) 2d, weights_proj n×H. Source: transformers
         // `DeepseekV32Indexer`.
+        let (heads, dim) = (index.heads, index.head_dim);
         sink.linear(attn, "self_attn.indexer.wq_b", mul(&[heads, dim]), rank);
         sink.linear(attn, "self_attn.indexer.wk", dim, s.hidden);
         sink.vector(Group::Norms, "self_attn.indexer.k_norm", mul(&[2, dim]));
@@ -229,12 +265,29 @@ fn mixture_of_experts(arch: &Arch, moe: &MoeSpec, sink: &mut Sink) {
     let e = moe.routed_experts;
     sink.linear(Group::Router, "mlp.gate", e, s.hidden);
     sink.bias(r.router_bias, Group::Router, "mlp.gate.bias", e);
+    let hashed = super::compressed::hash_routed(arch, sink);
+    if hashed {
+        // DeepSeek-V4's hash-routed layers: a token → experts table
+        // `tid2eid` (V × k) instead of the score correction.
+        sink.emit(
+            Group::Router,
+            "mlp.gate.tid2eid",
+            s.vocab,
+            moe.experts_per_token,
+            1,
+            false,
+        );
+    }
     sink.bias(
-        moe.score_bias,
+        moe.score_bias && !hashed,
         Group::Router,
         "mlp.gate.e_score_correction_bias",
         e,
     );
+    if r.router_scales {
+        sink.vector(Group::Router, "router.scale", s.hidden);
+        sink.vector(Group::Router, "router.per_expert_scale", e);
+    }
     experts(arch, moe, sink);
     if let Some(latent) = moe.latent {
         sink.linear(

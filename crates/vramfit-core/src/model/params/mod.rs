@@ -8,6 +8,7 @@
 //! (KerasHub presets, model cards) count: tied embeddings once, buffers
 //! (rotary tables, causal masks) not at all.
 
+mod compressed;
 mod layer;
 mod recurrent;
 
@@ -257,6 +258,27 @@ fn model_wide(arch: &Arch, sink: &mut Sink) {
             true,
         );
     }
+    if let Some((width, vocab)) = s.per_layer_input {
+        // Gemma-4's per-layer inputs: embeddings V_p × L·p, their
+        // projection L·p × H and norm p.
+        let per_layer = mul(&[s.layers, width]);
+        sink.emit(
+            Group::Embedding,
+            "model.embed_tokens_per_layer",
+            vocab,
+            per_layer,
+            1,
+            false,
+        );
+        sink.linear(
+            Group::Embedding,
+            "model.per_layer_model_projection",
+            per_layer,
+            s.hidden,
+        );
+        sink.vector(Group::Norms, "model.per_layer_projection_norm", width);
+    }
+    compressed::hyper_head(arch, sink);
     if e != s.hidden {
         sink.linear(Group::Embedding, "model.project_in", s.hidden, e);
         sink.linear(Group::LmHead, "model.project_out", e, s.hidden);
@@ -297,26 +319,76 @@ pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, u64) {
 }
 
 /// Parameters of the multi-token-prediction layers stored with the
-/// checkpoint (`num_nextn_predict_layers`), in DeepSeek-V3's layout: per
-/// layer its own embedding `V·H` and head `V·H`, norms `3·H`, a projection
-/// `H×2H` and one decoder layer like the model's last. They are not part
-/// of the published model size (DeepSeek-V3: 671B without, 685B with).
+/// checkpoint (`num_nextn_predict_layers`, `mtp_num_hidden_layers`). Each
+/// step holds
+///
+/// ```text
+/// own embedding V·H and head V·H (DeepSeek-V3; Qwen3-Next, Qwen3.5,
+/// Nemotron-H and MiMo use the model's), norms 3·H (embedding, hidden,
+/// final), a projection H×2H, and its decoder blocks
+/// ```
+///
+/// — one layer like the model's last (DeepSeek-V3, GLM), a full-attention
+/// layer (Qwen3-Next, Qwen3.5), or the blocks of
+/// `mtp_hybrid_override_pattern` (Nemotron-H). They are not part of the
+/// model's published size (DeepSeek-V3: 671B without, 685B with).
+/// Sources: vLLM `deepseek_mtp.py`, `qwen3_next_mtp.py`,
+/// `nemotron_h_mtp.py`.
 pub(crate) fn mtp_params(arch: &Arch, plan: &Plan) -> u64 {
     let s = arch.shape;
-    let (Some(attention), Some(ffn), Some(shape)) =
-        (plan.attention.last(), plan.ffn.last(), plan.layers.last())
-    else {
+    if s.mtp_layers == 0 {
         return 0;
-    };
-    let mut one_layer = 0u64;
-    let mut sink_fn = |t: &Tensor| one_layer = one_layer.saturating_add(t.params());
+    }
+    let vocab_matrices = s.mtp.as_ref().map_or(2, |m| m.vocab_matrices);
+    let mut blocks_params = 0u64;
+    let mut add = |t: &Tensor| blocks_params = blocks_params.saturating_add(t.params());
     let mut sink = Sink {
-        f: &mut sink_fn,
+        f: &mut add,
         layer: Some(s.layers),
     };
-    layer::layer(arch, *attention, *ffn, shape, &mut sink);
-    let extra = mul(&[2, s.vocab, s.hidden])
+    match s.mtp.as_ref().filter(|m| !m.blocks.is_empty()) {
+        Some(m) => {
+            let Some(step) = mtp_plan(arch, &m.blocks) else {
+                return 0;
+            };
+            for ((attention, ffn), shape) in step.attention.iter().zip(&step.ffn).zip(&step.layers)
+            {
+                layer::layer(arch, *attention, *ffn, shape, &mut sink);
+            }
+        }
+        None => {
+            let (Some(attention), Some(ffn), Some(shape)) =
+                (plan.attention.last(), plan.ffn.last(), plan.layers.last())
+            else {
+                return 0;
+            };
+            layer::layer(arch, *attention, *ffn, shape, &mut sink);
+        }
+    }
+    let embeddings = mul(&[vocab_matrices, s.vocab, s.hidden]);
+    let extra = embeddings
         .saturating_add(mul(&[3, s.hidden]))
         .saturating_add(mul(&[2, s.hidden, s.hidden]));
-    mul(&[s.mtp_layers, one_layer.saturating_add(extra)])
+    mul(&[s.mtp_layers, blocks_params.saturating_add(extra)])
+}
+
+/// The plan of one MTP step's blocks (full attention where they attend;
+/// experts where the model has them and the block routes).
+fn mtp_plan(arch: &Arch, blocks: &[super::layers::Block]) -> Option<Plan> {
+    let mut shape = arch.shape.clone();
+    shape.layers = blocks.len() as u64;
+    let routes = |_: u64| arch.moe.is_some();
+    let routes: Option<&dyn Fn(u64) -> bool> = match arch.moe {
+        Some(_) => Some(&routes),
+        None => None,
+    };
+    super::layers::plan(
+        &shape,
+        blocks.to_vec(),
+        "mtp",
+        super::layers::Sizes::default(),
+        arch.mixer,
+        routes,
+    )
+    .ok()
 }

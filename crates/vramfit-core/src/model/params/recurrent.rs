@@ -1,6 +1,7 @@
 //! The tensors of recurrent token mixers: linear attention, state-space
 //! and short-convolution layers.
 
+use super::super::family::Family;
 use super::super::mixer::{mul, LinearMixer};
 use super::{Arch, Group, Sink};
 
@@ -32,13 +33,17 @@ pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
         } => {
             let keys = mul(&[key_heads, key_head_dim]);
             let values = mul(&[value_heads, value_head_dim]);
+            // Qwen3.5 stores the input projection as four matrices
+            // (`in_proj_qkv`, `in_proj_z`, `in_proj_b`, `in_proj_a`),
+            // Qwen3-Next as two.
+            let split = matches!(arch.shape.family, Family::Qwen35 | Family::Qwen35Moe);
             gated_delta_net(
                 h,
                 keys,
                 values,
-                value_heads,
-                value_head_dim,
+                (value_heads, value_head_dim),
                 conv_kernel,
+                split,
                 sink,
             );
         }
@@ -57,13 +62,31 @@ pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
             sink.linear(attn, "conv.out_proj", h, channels);
             sink.bias(bias, attn, "conv.out_proj.bias", h);
         }
-        LinearMixer::Lightning { heads, head_dim } => {
+        LinearMixer::Lightning {
+            heads,
+            head_dim,
+            block,
+        } => {
             let attn = Group::Attention;
             let width = mul(&[heads, head_dim]);
             sink.linear(attn, "self_attn.qkv_proj", mul(&[3, width]), h);
             sink.linear(attn, "self_attn.output_gate", width, h);
             sink.linear(attn, "self_attn.out_proj", h, width);
             sink.vector(Group::Norms, "self_attn.norm", width);
+            // The decay buffers `MiniMaxLightningAttention` registers (and
+            // a checkpoint saved by transformers stores): slope_rate H,
+            // query_decay and key_decay H×B, diagonal_decay H×B×B.
+            sink.vector(attn, "self_attn.slope_rate", heads);
+            sink.emit(attn, "self_attn.query_decay", heads, block, 1, false);
+            sink.emit(attn, "self_attn.key_decay", heads, block, 1, false);
+            sink.emit(
+                attn,
+                "self_attn.diagonal_decay",
+                mul(&[heads, block]),
+                block,
+                1,
+                false,
+            );
         }
     }
 }
@@ -72,15 +95,23 @@ fn gated_delta_net(
     h: u64,
     keys: u64,
     values: u64,
-    value_heads: u64,
-    value_head_dim: u64,
+    (value_heads, value_head_dim): (u64, u64),
     conv_kernel: u64,
+    split: bool,
     sink: &mut Sink,
 ) {
     let attn = Group::Attention;
-    let qkvz = mul(&[2, keys]).saturating_add(mul(&[2, values]));
-    sink.linear(attn, "linear_attn.in_proj_qkvz", qkvz, h);
-    sink.linear(attn, "linear_attn.in_proj_ba", mul(&[2, value_heads]), h);
+    if split {
+        let qkv = mul(&[2, keys]).saturating_add(values);
+        sink.linear(attn, "linear_attn.in_proj_qkv", qkv, h);
+        sink.linear(attn, "linear_attn.in_proj_z", values, h);
+        sink.linear(attn, "linear_attn.in_proj_b", value_heads, h);
+        sink.linear(attn, "linear_attn.in_proj_a", value_heads, h);
+    } else {
+        let qkvz = mul(&[2, keys]).saturating_add(mul(&[2, values]));
+        sink.linear(attn, "linear_attn.in_proj_qkvz", qkvz, h);
+        sink.linear(attn, "linear_attn.in_proj_ba", mul(&[2, value_heads]), h);
+    }
     let conv = mul(&[2, keys]).saturating_add(values);
     sink.emit(attn, "linear_attn.conv1d", conv, conv_kernel, 1, false);
     sink.vector(attn, "linear_attn.dt_bias", value_heads);

@@ -23,7 +23,7 @@ pub use layout::{CtFormat, CtStrategy, CtWeights, QuantScheme, StoredBytes};
 pub(crate) use names::Naming;
 pub use pattern::Dialect;
 
-pub(crate) use config::read;
+pub(crate) use config::{deepseek_v4_layout, keep_unconverted, read};
 pub(crate) use select::{weigh, weigh_vision, VisionTensor, Weighed};
 
 use serde::Serialize;
@@ -61,8 +61,10 @@ pub struct Quantization {
 /// One format and the modules it applies to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QuantGroup {
-    /// Module names, `re:` patterns or class names (`"Linear"`) this format
-    /// applies to; `["Linear"]` for methods without groups.
+    /// Module names, `re:` patterns or class names (`"Linear"`; `"Experts"`
+    /// for every routed expert; `"prefix:<module>"` for a module and all
+    /// under it) this format applies to; `["Linear"]` for methods without
+    /// groups.
     pub targets: Vec<String>,
     pub scheme: QuantScheme,
     /// Bytes of activation scales (and their zero points or global scales)

@@ -25,19 +25,28 @@ pub(crate) struct Naming {
 /// router), not an `nn.Linear`, so that methods converting linear layers
 /// leave it alone: transformers `DeepseekV2MoEGate`,
 /// `DeepseekV3TopkRouter`, `GptOssTopKRouter`, `Glm4MoeTopkRouter`,
-/// `Dots1TopkRouter`.
-const PARAMETER_ROUTERS: [&str; 6] = [
+/// `Dots1TopkRouter`, `DeepseekV32TopkRouter`, `GlmMoeDsaTopkRouter`,
+/// `DeepseekV4TopKRouter`.
+const PARAMETER_ROUTERS: [&str; 10] = [
     "deepseek_v2",
     "deepseek_v3",
     "kimi_k2",
     "gpt_oss",
     "glm4_moe",
     "dots1",
+    "deepseek_v32",
+    "glm_moe_dsa",
+    "deepseek_v4",
+    "deepseek_ref",
 ];
 
 /// Text model types whose experts are one fused 3-D parameter per
 /// projection (no per-expert index in the name).
-const FUSED_EXPERTS: [&str; 3] = ["gpt_oss", "llama4", "llama4_text"];
+const FUSED_EXPERTS: [&str; 4] = ["gpt_oss", "llama4", "llama4_text", "gemma4_text"];
+
+/// Text model types whose own module names are the only ones their
+/// checkpoints have (the Llama-style path is not a spelling of theirs).
+const OWN_NAMES_ONLY: [&str; 1] = ["gemma4_text"];
 
 impl Naming {
     pub(crate) fn new(model_type: Option<&str>, multimodal: bool) -> Naming {
@@ -74,6 +83,9 @@ impl Naming {
             false => in_layer(&module),
         }];
         if let Some(alias) = self.alias(&module) {
+            if OWN_NAMES_ONLY.contains(&self.model_type.as_str()) {
+                fulls.clear();
+            }
             fulls.push(in_layer(&alias));
         }
         let mut names = Vec::with_capacity(fulls.len() * 3);
@@ -122,7 +134,14 @@ impl Naming {
                     _ => m.replace("shared_experts.", "shared_expert."),
                 })
             }
-            "qwen2_moe" | "qwen3_next" => swap("mlp.shared_experts.", "mlp.shared_expert."),
+            "qwen2_moe" | "qwen3_next" | "qwen3_5_moe_text" => {
+                swap("mlp.shared_experts.", "mlp.shared_expert.")
+            }
+            // Gemma-4: experts and router sit beside the MLP.
+            "gemma4_text" => match module {
+                "mlp.gate" => Some("router.proj".to_string()),
+                _ => swap("mlp.experts.", "experts."),
+            },
             "granitemoe" | "granitemoeshared" => {
                 (module == "mlp.gate").then(|| "block_sparse_moe.router.layer".to_string())
             }

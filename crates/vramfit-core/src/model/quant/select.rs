@@ -37,7 +37,41 @@ struct Selector<'q> {
 struct Targets {
     /// `"Linear"` is among the targets (class match).
     any_linear: bool,
+    /// `"Experts"` is among the targets: every routed expert (vramfit's
+    /// own class for formats that apply to the experts as a whole).
+    experts: bool,
+    /// `"prefix:<module>"` targets: the module and everything under it
+    /// (ModelOpt `quantized_layers`).
+    prefixes: std::collections::HashSet<String>,
     names: Patterns,
+}
+
+impl Targets {
+    /// Whether `name` is a listed module or lies under one.
+    fn under_prefix(&self, name: &str) -> bool {
+        if self.prefixes.is_empty() {
+            return false;
+        }
+        let mut end = name.len();
+        loop {
+            if self.prefixes.contains(&name[..end]) {
+                return true;
+            }
+            match name[..end].rfind('.') {
+                Some(dot) => end = dot,
+                None => return false,
+            }
+        }
+    }
+
+    fn covers(&self, name: &str) -> bool {
+        self.under_prefix(name) || self.names.covers(name)
+    }
+
+    /// Some listed module lies inside the experts (names one of them).
+    fn singles_out_experts(&self) -> bool {
+        self.names.mentions_experts() || self.prefixes.iter().any(|p| p.contains("experts."))
+    }
 }
 
 impl<'q> Selector<'q> {
@@ -53,11 +87,18 @@ impl<'q> Selector<'q> {
                 let names: Vec<String> = g
                     .targets
                     .iter()
-                    .filter(|t| *t != "Linear")
+                    .filter(|t| *t != "Linear" && *t != "Experts" && !t.starts_with("prefix:"))
                     .cloned()
                     .collect();
                 Targets {
                     any_linear: g.targets.iter().any(|t| t == "Linear"),
+                    experts: g.targets.iter().any(|t| t == "Experts"),
+                    prefixes: g
+                        .targets
+                        .iter()
+                        .filter_map(|t| t.strip_prefix("prefix:"))
+                        .map(str::to_string)
+                        .collect(),
                     names: Patterns::new(super::Dialect::CompressedTensors, &names, "")
                         .unwrap_or_else(|_| Patterns::none(q.dialect)),
                 }
@@ -72,7 +113,7 @@ impl<'q> Selector<'q> {
 
     /// Experts must be named one by one when a list could single some out.
     fn per_expert(&self) -> bool {
-        self.exclude.mentions_experts() || self.targets.iter().any(|t| t.names.mentions_experts())
+        self.exclude.mentions_experts() || self.targets.iter().any(Targets::singles_out_experts)
     }
 
     /// The group whose format `names` is stored in, if quantized.
@@ -100,8 +141,10 @@ impl<'q> Selector<'q> {
         let by_name = self
             .targets
             .iter()
-            .position(|t| names.iter().any(|n| t.names.covers(n)));
-        let index = by_name.or_else(|| self.targets.iter().position(|t| t.any_linear))?;
+            .position(|t| names.iter().any(|n| t.covers(n)));
+        let index = by_name
+            .or_else(|| self.targets.iter().position(|t| t.experts && v.expert))
+            .or_else(|| self.targets.iter().position(|t| t.any_linear))?;
         self.q.groups.get(index)
     }
 }

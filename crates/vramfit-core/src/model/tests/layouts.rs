@@ -140,6 +140,36 @@ fn minimax_lightning_layers_come_from_attn_type_list() {
 }
 
 #[test]
+fn minimax_lightning_layers_store_their_decay_buffers() {
+    let config = |block: Option<u64>| {
+        let mut c = serde_json::json!({
+            "model_type": "minimax", "hidden_size": 1024, "num_hidden_layers": 4,
+            "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 128,
+            "intermediate_size": 512, "vocab_size": 1000, "num_local_experts": 4,
+            "num_experts_per_tok": 2, "attn_type_list": [0, 1, 0, 1]
+        });
+        if let Some(b) = block {
+            c["block_size"] = b.into();
+        }
+        c.to_string()
+    };
+    let (small, large) = (
+        parse_config(&config(Some(16))).unwrap(),
+        parse_config(&config(Some(256))).unwrap(),
+    );
+    // Per lightning layer: slope_rate 8, query_decay and key_decay 8×B,
+    // diagonal_decay 8×B×B; two lightning layers.
+    let buffers = |b: u64| 2 * (8 + 2 * 8 * b + 8 * b * b);
+    assert_eq!(
+        large.params_total - small.params_total,
+        buffers(256) - buffers(16)
+    );
+    // `block_size` absent: MiniMaxConfig's 256.
+    let default = parse_config(&config(None)).unwrap();
+    assert_eq!(default.params_total, large.params_total);
+}
+
+#[test]
 fn gemma_3n_shares_caches_and_adds_altup_laurel_and_per_layer_inputs() {
     let text = serde_json::json!({
         "model_type": "gemma3n",

@@ -45,6 +45,8 @@ pub enum VisionKind {
     Llama4,
     /// InternViT (InternVL, both the transformers and the original layout).
     InternVit,
+    /// Gemma-4's encoder (2-D position table, gated MLP, q/k norms).
+    Gemma4,
 }
 
 /// The vision tower of a vision-language model.
@@ -151,6 +153,14 @@ pub(crate) fn read(
         .unwrap_or("")
         .to_string();
     let cfg = config::Keys::new(vision, r);
+    // Gemma-4 E2B/E4B also hold an audio tower, which vramfit does not
+    // count: the multimodal part is then left out as a whole.
+    if r.get_outer("audio_config").is_some_and(|a| a.is_object()) {
+        return Ok(Reading::NotCounted(format!(
+            "model_type `{model_type}`: the audio tower (audio_config) is not counted, so \
+             neither is the vision tower"
+        )));
+    }
     let Some(tower) = towers::build(&model_type, &cfg, text_hidden)? else {
         return Ok(Reading::NotCounted(format!(
             "model_type `{model_type}`: vramfit does not count this vision tower"

@@ -239,6 +239,15 @@ fn simple(
 /// fp32 `input_scale` per layer when `activation_scheme` is `"static"`.
 fn fine_grained_fp8(config: &Object) -> Result<Quantization, ConfigError> {
     const BLOCK_KEY: &str = "quantization_config.weight_block_size";
+    // A ModelOpt mixed-precision export written under `quant_method: fp8`
+    // (NVIDIA's DeepSeek-V4 NVFP4): its per-module formats are not sized.
+    if config.contains_key("quantized_layers") || config.contains_key("quant_algo") {
+        return Err(ConfigError::unsupported(
+            "quantization_config: a ModelOpt mixed-precision layout (quant_algo, \
+             quantized_layers) under quant_method `fp8` is not sized"
+                .to_string(),
+        ));
+    }
     let scheme = match config.get("weight_block_size").filter(|v| !v.is_null()) {
         None => QuantScheme::Fp8Tensor,
         Some(block) => {
@@ -271,6 +280,156 @@ fn fine_grained_fp8(config: &Object) -> Result<Quantization, ConfigError> {
         skip,
         input,
     )
+}
+
+/// ModelOpt `MIXED_PRECISION`: each module listed in `quantized_layers`
+/// has its own format (`FP8`: FP8 per tensor with a static input scale;
+/// `NVFP4`, `W4A16_NVFP4`: NVFP4 of its `group_size`), a listed module
+/// covering everything under it (`layers.0.mlp.experts`); modules not
+/// listed stay unquantized. Source: vLLM
+/// `quantization/modelopt.py` (`ModelOptMixedPrecisionConfig`).
+fn modelopt_mixed(config: &Object, c: &Object, nested: bool) -> Result<Quantization, ConfigError> {
+    const LAYERS: &str = "quantization_config.quantized_layers";
+    let layers = c
+        .get("quantized_layers")
+        .and_then(Value::as_object)
+        .ok_or_else(|| ConfigError::missing(vec![LAYERS.to_string()]))?;
+    let mut groups: Vec<QuantGroup> = Vec::new();
+    for (module, entry) in layers {
+        let entry = entry
+            .as_object()
+            .ok_or_else(|| ConfigError::wrong_type(LAYERS, "object of objects"))?;
+        let algo = text(entry, "quant_algo")?
+            .ok_or_else(|| ConfigError::missing(vec![format!("{LAYERS}.{module}.quant_algo")]))?
+            .to_ascii_uppercase();
+        let (scheme, input) = match algo.as_str() {
+            "FP8" => (QuantScheme::Fp8Tensor, 4),
+            "FP8_PER_CHANNEL_PER_TOKEN" => (QuantScheme::Fp8Channel, 0),
+            "NVFP4" | "W4A16_NVFP4" => (
+                QuantScheme::Nvfp4 {
+                    group_size: group_size(entry, 16)?,
+                },
+                0,
+            ),
+            other => {
+                return Err(ConfigError::unsupported(format!(
+                    "{LAYERS}: quant_algo `{other}` of `{module}` is not sized"
+                )))
+            }
+        };
+        let target = format!("prefix:{}", plain_module(module)?);
+        match groups
+            .iter_mut()
+            .find(|g| g.scheme == scheme && g.input_scale_bytes == input)
+        {
+            Some(g) => g.targets.push(target),
+            None => groups.push(QuantGroup {
+                targets: vec![target],
+                scheme,
+                input_scale_bytes: input,
+            }),
+        }
+    }
+    let Some(first) = groups.first().map(|g| g.scheme) else {
+        return Err(ConfigError::missing(vec![LAYERS.to_string()]));
+    };
+    let skip = match nested {
+        true => strings(c, &["exclude_modules"])?,
+        false => strings(config, &["ignore", "exclude_modules"])?,
+    };
+    let mut q = quantization(
+        "modelopt",
+        first,
+        Scope::Targets,
+        Dialect::ModelOpt,
+        skip,
+        0,
+    )?;
+    q.static_activation_scales = groups.iter().any(|g| g.input_scale_bytes > 0);
+    q.groups = groups;
+    let kv_fp8 = text(c, "kv_cache_quant_algo")?.is_some_and(|a| a.eq_ignore_ascii_case("fp8"))
+        || config
+            .get("kv_cache_scheme")
+            .and_then(Value::as_object)
+            .is_some_and(|k| k.get("type").and_then(Value::as_str) == Some("float"));
+    if kv_fp8 {
+        q.kv_scale_bytes = 8;
+    }
+    q.assumptions.push(
+        "ModelOpt MIXED_PRECISION: NVFP4 layers counted with an input scale; W4A16 exports may \
+         store none (4 bytes per layer)"
+            .to_string(),
+    );
+    Ok(q)
+}
+
+/// A module path, which must be a plain dotted path.
+fn plain_module(module: &str) -> Result<&str, ConfigError> {
+    match module
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    {
+        true => Ok(module),
+        false => Err(ConfigError::unsupported(format!(
+            "quantization_config.quantized_layers: module `{module}` is not a plain path"
+        ))),
+    }
+}
+
+/// DeepSeek-V4's own FP8 checkpoints: `expert_dtype: "fp4"` stores the
+/// routed experts as FP4 (E2M1) with one E8M0 scale per 32 inputs, the
+/// MXFP4 layout, and the rest as the config's FP8 blocks; the compressor
+/// and indexer projections stay bf16 (`DeepseekV4PreTrainedModel.
+/// _keep_in_fp32_modules`, which transformers' FP8 quantizer leaves
+/// unconverted). With `scale_fmt: "ue8m0"` the block scales are one byte
+/// each; they are counted as fp32 here (noted in the assumptions).
+pub(crate) fn deepseek_v4_layout(q: &mut Quantization, experts_fp4: bool, ue8m0: bool) {
+    if q.method != "fp8" {
+        return;
+    }
+    keep_unconverted(
+        q,
+        &[
+            "compressor.kv_proj",
+            "compressor.gate_proj",
+            "indexer.kv_proj",
+            "indexer.gate_proj",
+            "scorer.weights_proj",
+        ],
+    );
+    if experts_fp4 {
+        q.groups.insert(
+            0,
+            QuantGroup {
+                targets: vec!["Experts".to_string()],
+                scheme: QuantScheme::Mxfp4,
+                input_scale_bytes: 0,
+            },
+        );
+        q.assumptions.push(
+            "expert_dtype fp4: routed experts stored as FP4 with an E8M0 scale per 32 inputs"
+                .to_string(),
+        );
+    }
+    if ue8m0 {
+        q.assumptions.push(
+            "scale_fmt ue8m0: the FP8 block scales are counted as fp32 (4 bytes); the \
+             checkpoint stores 1 byte each"
+                .to_string(),
+        );
+    }
+}
+
+/// Modules a model class keeps out of transformers' FP8 conversion
+/// (`_keep_in_fp32_modules`, read by `get_modules_to_not_convert`): the
+/// checkpoint stores them unquantized though its config does not list
+/// them (GLM-5's `indexer.weights_proj`).
+pub(crate) fn keep_unconverted(q: &mut Quantization, modules: &[&str]) {
+    if q.method != "fp8" {
+        return;
+    }
+    q.not_converted
+        .extend(modules.iter().map(|m| (*m).to_string()));
 }
 
 /// GPTQ (AutoGPTQ, GPTQModel, optimum): `bits` (default 4), `group_size`
@@ -471,6 +630,7 @@ fn modelopt(config: &Object) -> Result<Quantization, ConfigError> {
             },
             0,
         ),
+        "MIXED_PRECISION" => return modelopt_mixed(config, c, nested.is_some()),
         other => {
             return Err(ConfigError::unsupported(format!(
                 "quantization_config.quant_algo `{other}`: this ModelOpt format is not sized"

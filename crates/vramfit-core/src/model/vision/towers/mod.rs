@@ -4,6 +4,7 @@
 //! `model.`-prefixed spelling is added for matching quantization lists).
 
 mod encoders;
+mod gemma4;
 mod native;
 mod qwen;
 mod wrappers;
@@ -113,6 +114,7 @@ impl Builder {
 pub(crate) fn build(model_type: &str, cfg: &Keys, text: u64) -> Result<Option<Tower>, ConfigError> {
     let tower = match model_type {
         "gemma3" => wrappers::gemma3(cfg, text)?,
+        "gemma4" => gemma4::gemma4(cfg, text)?,
         "llava" | "llava_next" | "llava_onevision" => match wrappers::llava(cfg, text, model_type)?
         {
             Some(t) => t,
@@ -122,6 +124,7 @@ pub(crate) fn build(model_type: &str, cfg: &Keys, text: u64) -> Result<Option<To
         "qwen2_vl" => qwen::qwen2_vl(cfg)?,
         "qwen2_5_vl" => qwen::qwen2_5_vl(cfg)?,
         "qwen3_vl" | "qwen3_vl_moe" => qwen::qwen3_vl(cfg)?,
+        "qwen3_5" | "qwen3_5_moe" => qwen::qwen3_5(cfg)?,
         "kimi_vl" => native::kimi_vl(cfg, text)?,
         "idefics3" | "smolvlm" => native::idefics3(cfg, text)?,
         "llama4" => native::llama4(cfg, text)?,

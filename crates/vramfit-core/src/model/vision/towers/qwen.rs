@@ -98,6 +98,18 @@ pub(super) fn qwen2_5_vl(cfg: &Keys) -> Result<Tower, ConfigError> {
 /// `deepstack_visual_indexes` entry (LayerNorm after the shuffle, of
 /// width·m²). Source: transformers `modeling_qwen3_vl.py`.
 pub(super) fn qwen3_vl(cfg: &Keys) -> Result<Tower, ConfigError> {
+    qwen3_vl_with(cfg, true)
+}
+
+/// Qwen3.5 (and Qwen3.6): Qwen3-VL's encoder and merger without DeepStack
+/// mergers (`Qwen3_5VisionModel` builds none, whatever
+/// `deepstack_visual_indexes` lists). Source: transformers
+/// `modeling_qwen3_5.py`.
+pub(super) fn qwen3_5(cfg: &Keys) -> Result<Tower, ConfigError> {
+    qwen3_vl_with(cfg, false)
+}
+
+fn qwen3_vl_with(cfg: &Keys, deepstack_mergers: bool) -> Result<Tower, ConfigError> {
     let mut b = Builder::new();
     let e = cfg.need(&["hidden_size"])?;
     let i = cfg.need(&["intermediate_size"])?;
@@ -105,9 +117,10 @@ pub(super) fn qwen3_vl(cfg: &Keys) -> Result<Tower, ConfigError> {
     let out = cfg.need(&["out_hidden_size"])?;
     let positions = cfg.need(&["num_position_embeddings"])?;
     let merge = cfg.or(&["spatial_merge_size"], 2)?;
-    let deepstack = match cfg.list("deepstack_visual_indexes")? {
-        Some(list) => list.len() as u64,
-        None => {
+    let deepstack = match (deepstack_mergers, cfg.list("deepstack_visual_indexes")?) {
+        (false, _) => 0,
+        (true, Some(list)) => list.len() as u64,
+        (true, None) => {
             cfg.need(&["deepstack_visual_indexes"])?;
             0
         }
