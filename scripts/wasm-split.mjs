@@ -5,31 +5,30 @@
 //
 // Trunk 0.21 cannot split: it runs cargo, then wasm-bindgen and wasm-opt on
 // the whole module. The split has to happen between cargo and wasm-bindgen,
-// so this redoes Trunk's last two steps on the split module and overwrites
-// Trunk's files under the same (hashed) names:
+// so this redoes Trunk's last two steps on the split module and puts its
+// files in place of Trunk's:
 //   1. `wasm_split_cli` (crates.io `wasm_split_cli_support`, installed by
 //      scripts/setup.sh) reads cargo's output, linked with --emit-relocs
 //      (build.rs, feature `split`), and writes main.wasm, one
 //      `split_NAME.wasm` per `#[wasm_split(NAME)]` point, `chunk_N.wasm` for
 //      code that several split points share, and `__wasm_split.js`, the
 //      loader that fetches and instantiates them against the main module's
-//      memory, table and exports;
+//      memory, table and exports (with two adaptations to wasm-bindgen
+//      0.2.130, `rooted` and `castsInTable` below);
 //   2. wasm-bindgen on main.wasm, with Trunk's arguments plus
 //      `--keep-lld-exports` (the exports the chunks import) and
 //      `--no-demangle`, as cargo-leptos does for the same tool;
-//   3. wasm-opt (index.html turns Trunk's off) on the main module and on each
-//      chunk, with the level and flags index.html gives Trunk's
-//      (`data-wasm-opt`, `data-wasm-opt-params`);
-//   4. names: every file takes Trunk's release name (`vramfit-app-HASH`, the
-//      hash of cargo's output, of which all the pieces are a function):
-//      `HASH_bg.wasm` and `HASH.js` as before, `HASH_split.js` the loader,
-//      `HASH_split_NAME.wasm` / `HASH_chunk_N.wasm` the chunks; the glue's
-//      import of the loader and the loader's of the glue and the chunks are
-//      rewritten to those names;
-//   5. index.html: the new integrity of the glue and the main module, and a
-//      modulepreload of the loader (the glue imports it at start).
+//   3. wasm-opt on the main module and on each chunk (index.html turns
+//      Trunk's off and gives this step's level and flags:
+//      `data-split-wasm-opt`, `data-split-wasm-opt-params`);
+//   4. names: one hash of all the final pieces, `vramfit-app-HASH.js` (glue),
+//      `HASH_bg.wasm` (main), `HASH_split.js` (loader), `HASH_split_NAME.wasm`
+//      and `HASH_chunk_N.wasm` (chunks); the glue's import of the loader and
+//      the loader's of the glue and the chunks are rewritten to them;
+//   5. index.html: the new names, the new integrity of the glue and the main
+//      module, and a modulepreload of the loader (the glue imports it).
 // The service worker's release list is written after this (post-build.mjs),
-// so it lists the chunks too.
+// so it lists the chunks too. docs/size.md tells the whole story.
 //
 // By hand, after `trunk build --release` with the hook removed:
 //   node scripts/wasm-split.mjs DIR
@@ -126,7 +125,7 @@ function castsInTable(bytes) {
     if (externref === 0) continue;
     if (params.includes(TYPE.externref) || results.length !== 1 || alloc === undefined || table === undefined) {
       const { module, name } = imports[index];
-      throw new Error(`a chunk calls the import ${module}.${name} with a JS value argument, which this step cannot adapt`);
+      throw new Error(`a chunk calls the import ${module}.${name} through the table with JS values this step cannot adapt`);
     }
     const value = params.length; // locals: the params, then the value, then its slot
     const slot = value + 1;
