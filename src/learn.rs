@@ -5,10 +5,11 @@
 //! [`learn_panels`] is a split point, and everything only it reaches (the
 //! lesson, the notebook's panel, store and storage) leaves the main module.
 //! [`LearnPanels`] asks for the chunk once the page has painted its first
-//! result; until it arrives the place shows a loading line, and if it cannot be fetched
-//! (offline on a first visit, a host that lost the file) a message and a
-//! retry button, while the calculator keeps working. Without the feature
-//! (`cargo test`, `cargo clippy`) the split point is a plain call.
+//! result; until it arrives the place shows a loading line, and if it cannot
+//! be fetched (offline on a first visit, a host that lost the file) a
+//! message and a retry button, while the calculator keeps working. Without
+//! the feature (`cargo test`, `cargo clippy`) the split point is a plain
+//! call.
 //!
 //! How the split is built and how to add another split point: docs/size.md.
 
