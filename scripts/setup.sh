@@ -4,6 +4,7 @@
 #   - the wasm32-unknown-unknown target       (rustup)
 #   - trunk, pinned                           (crates.io)
 #   - wasm-bindgen-cli = Cargo.lock's wasm-bindgen (crates.io)
+#   - wasm_split_cli, pinned                  (crates.io wasm_split_cli_support: splits the wasm, scripts/wasm-split.mjs)
 #   - chromium + chromium-driver              (Debian)
 #   - npm packages from package-lock.json     (npm: playwright-core, binaryen's wasm-opt)
 #   - the crates in Cargo.lock                (crates.io; Trunk builds offline)
@@ -11,6 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
+# The splitter must understand the split points of Cargo.lock's
+# wasm_split_helpers (0.2.3: the CLI 0.2.2 reads its version marker).
+WASM_SPLIT_CLI_VERSION=0.2.2
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -49,6 +53,14 @@ else
   # Its lockfile pins a crate the registry no longer serves: fall back.
   cargo install wasm-bindgen-cli --version "=$WB_VERSION" --locked ||
     cargo install wasm-bindgen-cli --version "=$WB_VERSION"
+fi
+
+if cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_CLI_VERSION:" &&
+   command -v wasm_split_cli >/dev/null; then
+  say "wasm_split_cli $WASM_SPLIT_CLI_VERSION: present"
+else
+  say "installing wasm_split_cli $WASM_SPLIT_CLI_VERSION (two minutes)"
+  cargo install wasm_split_cli_support --version "=$WASM_SPLIT_CLI_VERSION" --locked --features build-binary
 fi
 
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then

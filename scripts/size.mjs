@@ -4,8 +4,8 @@
 //   node scripts/size.mjs [DIR] [--json] [--sections]
 // --sections prints the WebAssembly module's sections instead (code, data,
 // ...), each compressed on its own. The offline worker (sw.js), which the
-// loader registers after the first result, is listed apart from the first
-// load's total; the install icons (icons/) are not listed: only the browser
+// loader registers after the first result, and the wasm chunks, which the
+// app fetches after it, are listed apart from the first load's total; the install icons (icons/) are not listed: only the browser
 // fetches them, when the app is installed.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -25,8 +25,11 @@ const brotli = (body) =>
   }).length;
 const kib = (b) => (b / 1024).toFixed(1);
 
-// Responses a visitor downloads only after the first result.
-const AFTER_FIRST_RESULT = new Set(['sw.js']);
+// Responses a visitor downloads only after the first result: the offline
+// worker, and the wasm chunks that the split build (scripts/wasm-split.mjs)
+// writes beside the main module (`NAME_split_POINT.wasm`, `NAME_chunk_N.wasm`),
+// fetched when a split function is first called.
+const afterFirstResult = (name) => name === 'sw.js' || /_(split_\w+|chunk_\d+)\.wasm$/.test(name);
 
 function print(rows, first, later = []) {
   const total = rows.reduce(
@@ -91,7 +94,7 @@ if (args.includes('--sections')) {
   for (const name of files) {
     const body = await readFile(join(dir, name)).catch(() => null);
     if (body) {
-      (AFTER_FIRST_RESULT.has(name) ? later : rows).push({ name, raw: body.length, gzip: gzip(body), brotli: brotli(body) });
+      (afterFirstResult(name) ? later : rows).push({ name, raw: body.length, gzip: gzip(body), brotli: brotli(body) });
     }
   }
   print(rows, 'first load: response', later);

@@ -22,9 +22,8 @@ use crate::components::{
 use crate::curve::{self, ContextCurve};
 use crate::figures;
 use crate::i18n::{self, use_lang, LangContext};
-use crate::lesson::LessonPanel;
+use crate::learn::LearnPanels;
 use crate::model_panel::{ModelFactsView, ModelInput};
-use crate::notebook::{Notebook, NotebookPanel};
 use crate::share;
 use crate::training_panel::TrainingKnobs;
 use leptos::prelude::*;
@@ -133,7 +132,6 @@ pub fn App() -> impl IntoView {
         }
     };
     let t = move || lang.get().t();
-    let notebook = Notebook::open();
     view! {
         <header class="vf-header">
             <div>
@@ -199,8 +197,7 @@ pub fn App() -> impl IntoView {
                 </section>
                 <InterpretationPanel method />
                 <div class="vf-learn">
-                    <LessonPanel input report notebook />
-                    <NotebookPanel input notebook />
+                    <LearnPanels input report />
                 </div>
             </div>
         </main>

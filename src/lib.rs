@@ -14,6 +14,7 @@ pub mod download;
 pub mod figures;
 pub mod i18n;
 pub mod import;
+pub mod learn;
 pub mod lesson;
 pub mod model_panel;
 pub mod net;

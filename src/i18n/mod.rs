@@ -141,6 +141,12 @@ pub struct Texts {
     pub number: NumberStyle,
     pub page_title: &'static str,
     pub tagline: &'static str,
+    /// The lesson and notebook's chunk is on its way (after the first result).
+    pub learn_loading: &'static str,
+    /// Their chunk could not be fetched; the calculator keeps working.
+    pub learn_unavailable: &'static str,
+    /// Try fetching it again.
+    pub learn_retry: &'static str,
     pub lang_label: &'static str,
 
     // The three steps.

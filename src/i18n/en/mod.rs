@@ -40,6 +40,10 @@ pub static TEXTS: Texts = Texts {
     number: NUMBER,
     page_title: "vramfit — GPU memory for LLMs",
     tagline: "How much GPU memory a language model needs, before you download it.",
+    learn_loading: "Loading the lesson and the notebook…",
+    learn_unavailable:
+        "The lesson and the notebook could not be loaded (offline?). The calculator keeps working.",
+    learn_retry: "Try again",
     lang_label: "Language",
 
     step_configure: "Configure",

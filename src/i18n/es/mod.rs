@@ -40,6 +40,9 @@ pub static TEXTS: Texts = Texts {
     number: NUMBER,
     page_title: "vramfit — memoria de GPU para LLM",
     tagline: "Cuánta memoria de GPU necesita un modelo de lenguaje, antes de descargarlo.",
+    learn_loading: "Cargando la lección y el cuaderno…",
+    learn_unavailable: "No se pudieron cargar la lección y el cuaderno (¿sin conexión?). La calculadora sigue funcionando.",
+    learn_retry: "Reintentar",
     lang_label: "Idioma",
 
     step_configure: "Configurar",

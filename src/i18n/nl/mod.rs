@@ -40,6 +40,9 @@ pub static TEXTS: Texts = Texts {
     number: NUMBER,
     page_title: "vramfit — GPU-geheugen voor LLM's",
     tagline: "Hoeveel GPU-geheugen een taalmodel nodig heeft, voordat je het downloadt.",
+    learn_loading: "De les en het notitieboek worden geladen…",
+    learn_unavailable: "De les en het notitieboek konden niet worden geladen (offline?). De calculator blijft werken.",
+    learn_retry: "Opnieuw proberen",
     lang_label: "Taal",
 
     step_configure: "Instellen",

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Trunk's one post_build hook (Trunk.toml), on its staging folder before it
+// becomes dist/. Trunk starts the hooks of one stage all at once, so the
+// steps that must run in order are one hook:
+//   1. scripts/wasm-split.mjs: the app's wasm split into a main module and
+//      lazily loaded chunks (wasm-bindgen and wasm-opt run there);
+//   2. scripts/sw-release.mjs: the offline worker's release list, which
+//      must see the final files, chunks included.
+import { splitSite } from './wasm-split.mjs';
+import { writeWorker } from './sw-release.mjs';
+
+const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
+if (!dir) {
+  console.error('usage: node scripts/post-build.mjs DIR (or run as a Trunk post_build hook)');
+  process.exit(2);
+}
+const split = await splitSite(dir, { profile: process.env.TRUNK_PROFILE ?? 'release' });
+console.log(`wasm-split: ${split.main} + ${split.chunks.join(', ')} (loader ${split.loader})`);
+const release = await writeWorker(dir);
+console.log(`sw.js: release ${release.id}, ${release.files.length} files`);
