@@ -67,7 +67,7 @@ mod tests;
 
 pub use dtype::Dtype;
 pub use error::{ConfigError, ConfigErrorKind};
-pub use family::Family;
+pub use family::{ActiveCount, Family};
 pub use kv::LayerCount;
 pub use layers::{AttentionKind, FfnKind};
 pub use mixer::LinearMixer;
@@ -188,9 +188,13 @@ pub struct ModelSpec {
     /// All parameters (the sum of `params`); MTP layers not included.
     pub params_total: u64,
     /// Parameters used per token: the total less the routed experts a
-    /// token does not visit (and, for gpt-oss, less the input embedding,
-    /// as its model card counts).
+    /// token does not visit, counted as the family's cards count it
+    /// ([`ModelSpec::active_count`]: gpt-oss and DeepSeek leave out the
+    /// input embedding, MiniMax the embedding and the head).
     pub params_active: u64,
+    /// What [`ModelSpec::params_active`] leaves out, per the family's
+    /// published convention.
+    pub active_count: ActiveCount,
     /// Parameters of multi-token-prediction layers stored with the
     /// checkpoint but not part of the model's published size.
     pub mtp_params: u64,
@@ -264,7 +268,7 @@ fn build(
         moe: moe.as_ref(),
         mixer: plan.mixer,
     };
-    let (params, unrouted) = params::count(&arch, &plan);
+    let (params, counted) = params::count(&arch, &plan);
     let mut quantization = quant::read(r, shape.dtype)?;
     match (shape.family, quantization.as_mut()) {
         (Family::DeepseekV4, Some(q)) => {
@@ -298,9 +302,12 @@ fn build(
         vision_not_counted.is_some(),
     );
     let params_total = params.total();
-    let excluded_embedding = match shape.rules.active_excludes_embedding {
-        true => params.embedding,
-        false => 0,
+    let left_out = match shape.rules.active {
+        ActiveCount::AllParameters => 0,
+        ActiveCount::WithoutInputEmbedding => params.embedding,
+        ActiveCount::WithoutEmbeddings => {
+            crate::units::sum([params.embedding, params.lm_head, counted.buffers])
+        }
     };
     let (num_kv_heads, kv_heads_by_layer) = plan.kv_heads(shape.kv_heads);
     let side_state = match (shape.rules.parallel_mixer, plan.mixer) {
@@ -348,8 +355,9 @@ fn build(
         params,
         params_total,
         params_active: params_total
-            .saturating_sub(unrouted)
-            .saturating_sub(excluded_embedding),
+            .saturating_sub(counted.unrouted)
+            .saturating_sub(left_out),
+        active_count: shape.rules.active,
         quantization,
         quantized_params,
         published_bytes,

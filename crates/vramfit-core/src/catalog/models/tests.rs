@@ -25,14 +25,6 @@ const READER_GAPS_PENDING: &[&str] = &[
     "meta-llama/Llama-4-Maverick-17B-128E-Instruct", // total 400,711,848,960 vs 401,583,781,376
     // The checkpoint stores the output head as well as the input embedding, though the config leaves them tied (tie_word_embeddings at its default).
     "tiiuae/falcon-180B-chat", // total 178,557,088,768 vs 179,522,565,120 (one 65,024 x 14,848 matrix)
-    // Active counts: the reader includes the input embedding (and, for DeepSeek-V3.2, the sparse-attention indexer); the published figure does not, or is a name class.
-    "MiniMaxAI/MiniMax-M2.5",            // active 11,030,553,088 vs ~10B
-    "MiniMaxAI/MiniMax-M2.7",            // active 11,030,553,088 vs ~10B
-    "deepseek-ai/DeepSeek-V2-Lite",      // active 2,661,150,208 vs 2.4B
-    "deepseek-ai/DeepSeek-V2-Lite-Chat", // active 2,661,150,208 vs 2.4B
-    "deepseek-ai/DeepSeek-V3.2",         // active 38,403,822,336 vs 37B
-    "nvidia/MiniMax-M2.5-NVFP4",         // active 11,030,553,088 vs ~10B
-    "nvidia/MiniMax-M2.7-NVFP4",         // active 11,030,553,088 vs ~10B
     // Small exact differences.
     "moonshotai/Kimi-VL-A3B-Instruct", // total 16,407,656,048 vs 16,407,657,776
     "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", // total 31,577,940,288 vs 31,577,937,344, active 3,580,076,352 vs ~3B

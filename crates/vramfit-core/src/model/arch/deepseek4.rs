@@ -5,7 +5,7 @@
 //! token → experts table.
 
 use super::super::error::ConfigError;
-use super::super::family::{Family, Rules};
+use super::super::family::{ActiveCount, Family, Rules};
 use super::super::json::Reader;
 use super::super::layers::{self, Block, Mixer, Sizes, Slot};
 use super::super::moe::{self, MoeKeys, Select, Shared};
@@ -135,7 +135,7 @@ fn hash_layers(r: &Reader, n: u64) -> Result<u64, ConfigError> {
 fn deepseek_v4(r: &Reader) -> Result<Blueprint, ConfigError> {
     let rules = Rules {
         keys_are_values: true,
-        active_excludes_embedding: true,
+        active: ActiveCount::WithoutInputEmbedding,
         ..Rules::LLAMA
     };
     let keys = Keys {

@@ -53,7 +53,6 @@ pub(super) const MIMO: Architecture = Architecture {
 /// `moe_layer_freq` (1: experts, 0: dense MLP), one entry per layer.
 fn mimo_v2_flash(r: &Reader) -> Result<Blueprint, ConfigError> {
     let rules = Rules {
-        active_excludes_embedding: false,
         ..Rules::LLAMA.with_attention_bias(flag(r, "attention_bias", false)?)
     };
     // The output projection has no bias whatever `attention_bias` says.

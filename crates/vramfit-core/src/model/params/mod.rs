@@ -113,6 +113,14 @@ impl Tensor {
         mul(&[self.rows, self.cols, self.copies])
     }
 
+    /// A stored buffer rather than a learned parameter: MiniMax's
+    /// lightning-attention decay tables (`slope_rate`, `query_decay`,
+    /// `key_decay`, `diagonal_decay`), which a checkpoint saved by
+    /// transformers stores beside the weights.
+    pub fn is_buffer(&self) -> bool {
+        BUFFERS.contains(&self.module)
+    }
+
     /// The module's full path (`model.layers.3.self_attn.q_proj`), as
     /// matched against `modules_to_not_convert`.
     pub fn path(&self) -> String {
@@ -121,6 +129,23 @@ impl Tensor {
             None => self.module.to_string(),
         }
     }
+}
+
+/// Modules that are buffers ([`Tensor::is_buffer`]).
+const BUFFERS: [&str; 4] = [
+    "self_attn.slope_rate",
+    "self_attn.query_decay",
+    "self_attn.key_decay",
+    "self_attn.diagonal_decay",
+];
+
+/// What [`count`] finds besides the groups.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Counted {
+    /// Routed-expert parameters a token does not visit.
+    pub unrouted: u64,
+    /// Stored buffers ([`Tensor::is_buffer`]).
+    pub buffers: u64,
 }
 
 /// Everything the enumeration reads.
@@ -300,11 +325,12 @@ pub(super) fn norm(arch: &Arch, sink: &mut Sink, module: &'static str) {
     }
 }
 
-/// Parameters by group, and the routed-expert parameters a token does not
-/// use: `(E − k) × per-expert parameters`, summed over MoE layers.
-pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, u64) {
+/// Parameters by group, the routed-expert parameters a token does not use
+/// (`(E − k) × per-expert parameters`, summed over MoE layers) and the
+/// stored buffers.
+pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, Counted) {
     let mut groups = ParamGroups::default();
-    let mut unrouted = 0u64;
+    let mut counted = Counted::default();
     let idle = arch
         .moe
         .map(|m| m.routed_experts.saturating_sub(m.experts_per_token))
@@ -312,10 +338,14 @@ pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, u64) {
     for_each_tensor(arch, plan, &mut |t| {
         groups.add(t.group, t.params());
         if t.group == Group::RoutedExperts {
-            unrouted = unrouted.saturating_add(t.per_copy().saturating_mul(idle));
+            let idle_params = t.per_copy().saturating_mul(idle);
+            counted.unrouted = counted.unrouted.saturating_add(idle_params);
+        }
+        if t.is_buffer() {
+            counted.buffers = counted.buffers.saturating_add(t.params());
         }
     });
-    (groups, unrouted)
+    (groups, counted)
 }
 
 /// Parameters of the multi-token-prediction layers stored with the
