@@ -100,6 +100,10 @@ pub enum Scope {
     /// Every tensor stored in the checkpoint (a safetensors index total, the
     /// Hub's count), multi-token-prediction layers included.
     Checkpoint,
+    /// The text model of a multimodal checkpoint, without its vision (and
+    /// audio) towers: the language model a card counts apart (Gemma-4 26B
+    /// A4B's "25.2B", its vision encoder given separately).
+    TextModel,
 }
 
 /// The published parameter counts of a model.
@@ -131,6 +135,25 @@ pub struct Checkpoint {
     pub dtype: String,
     /// Where the figure is.
     pub source: String,
+    /// The files store the output head as a tensor of its own
+    /// (`lm_head.weight` in the index's `weight_map`) although the config
+    /// ties it to the input embedding: a second copy of `V × H` values,
+    /// which the loaded model does not hold (the Falcon-7B/40B/180B
+    /// checkpoints, saved from the RefinedWeb code).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stores_tied_head: bool,
+}
+
+impl Checkpoint {
+    /// Parameters the files store beyond what the loaded model holds: the
+    /// tied head's second copy when [`Checkpoint::stores_tied_head`]
+    /// (`vocab × hidden` of a tied model), else 0.
+    pub fn stored_beyond_model(&self, spec: &ModelSpec) -> u64 {
+        match self.stores_tied_head && spec.tied_embeddings {
+            true => spec.vocab_size.saturating_mul(spec.hidden_size),
+            false => 0,
+        }
+    }
 }
 
 /// One row of `data/models.json`: everything the catalog knows of a model
