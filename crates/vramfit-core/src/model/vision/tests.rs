@@ -188,6 +188,35 @@ fn llama4_vision_model_completes_scout() {
     assert_eq!(s.vision.unwrap().projector_params, 5120 * 4096);
 }
 
+/// Llama-4-Maverick-17B-128E: 401,583,781,376 parameters on the Hub. The
+/// catalog's copy of its config is trimmed to the text model
+/// (400,711,848,960); with the Llama-4 vision encoder Scout publishes (the
+/// same tower and a projector to the same 5120) the total is the Hub's to
+/// the parameter.
+#[test]
+fn llama4_vision_model_completes_maverick() {
+    let mut config: Value = serde_json::from_str(include_str!(
+        "../../../data/configs/meta-llama__Llama-4-Maverick-17B-128E-Instruct.json"
+    ))
+    .unwrap();
+    assert!(config.get("vision_config").is_none());
+    assert_eq!(spec(&config.to_string()).params_total, 400_711_848_960);
+    config["vision_config"] = json!({
+        "hidden_act": "gelu", "hidden_size": 1408, "image_size": 336,
+        "intermediate_size": 5632, "model_type": "llama4_vision_model",
+        "multi_modal_projector_bias": false, "norm_eps": 1e-05, "num_attention_heads": 16,
+        "num_channels": 3, "num_hidden_layers": 34, "patch_size": 14,
+        "pixel_shuffle_ratio": 0.5, "projector_input_dim": 4096,
+        "projector_output_dim": 4096, "vision_output_dim": 4096
+    });
+    let s = spec(&config.to_string());
+    assert_eq!(s.checkpoint.params, 401_583_781_376);
+    assert_eq!(
+        s.checkpoint.params - s.params_total,
+        108_641_793_536 - 107_769_861_120
+    );
+}
+
 /// LLaVA 1.5 (CLIP ViT-L/14 at 336, 303,507,456 parameters with the unused
 /// `post_layernorm` it stores) and its two-layer projector; 576 image
 /// tokens. LLaVA-NeXT adds `image_newline`.
