@@ -74,8 +74,8 @@ pub use mixer::LinearMixer;
 pub use moe::MoeSpec;
 pub use params::ParamGroups;
 pub use quant::{
-    CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme, Quantization, Scope,
-    StoredBytes,
+    name_suggests_quantization, CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme,
+    QuantSource, Quantization, Scope, StoredBytes,
 };
 pub use shape::MlaSpec;
 pub use vision::{CheckpointTotals, Includes, VisionKind, VisionSpec};
@@ -199,6 +199,9 @@ pub struct ModelSpec {
     /// checkpoint but not part of the model's published size.
     pub mtp_params: u64,
     pub quantization: Option<Quantization>,
+    /// Where the quantization was read from; for a config without one,
+    /// that an `hf_quant_config.json` may hold it ([`QuantSource::note`]).
+    pub quantization_source: QuantSource,
     /// Parameters stored in the quantized format, by group.
     pub quantized_params: ParamGroups,
     /// Bytes of the checkpoint as published, by group: quantized tensors
@@ -230,9 +233,46 @@ impl ModelSpec {
 /// [`ConfigError`] naming the keys at fault, an unknown model type or an
 /// unknown per-layer key included.
 pub fn parse_config(text: &str) -> Result<ModelSpec, ConfigError> {
-    let object = json::parse_object(text)?;
+    parse_config_with(text, None)
+}
+
+/// Like [`parse_config`], with the text of the checkpoint's
+/// `hf_quant_config.json` where it has one: NVIDIA ModelOpt exports state
+/// their quantization there, and some (DeepSeek-V3.1/V3.2-NVFP4, GLM-5-NVFP4,
+/// Nemotron-3 NVFP4/FP8, Llama-3.1-70B-Instruct-FP8) only there. The side
+/// file is read when `config.json` has no `quantization_config`;
+/// [`ModelSpec::quantization_source`] says which was read.
+///
+/// ```
+/// use vramfit_core::model::{parse_config, parse_config_with, QuantSource};
+/// let config = r#"{"model_type": "llama", "hidden_size": 4096,
+///     "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+///     "intermediate_size": 14336, "vocab_size": 128256, "torch_dtype": "bfloat16"}"#;
+/// let side = r#"{"producer": {"name": "modelopt"}, "quantization":
+///     {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8", "exclude_modules": ["lm_head"]}}"#;
+/// let bf16 = parse_config(config).unwrap();
+/// assert!(bf16.quantization.is_none() && bf16.quantization_source.note().is_some());
+/// let fp8 = parse_config_with(config, Some(side)).unwrap();
+/// assert_eq!(fp8.quantization_source, QuantSource::HfQuantConfig);
+/// assert!(fp8.published_weight_bytes() < bf16.published_weight_bytes() * 6 / 10);
+/// ```
+pub fn parse_config_with(
+    text: &str,
+    hf_quant_config: Option<&str>,
+) -> Result<ModelSpec, ConfigError> {
+    let mut object = json::parse_object(text)?;
+    let side = match hf_quant_config {
+        Some(side) => Some(quant::attach_side_file(&mut object, side)?),
+        None => None,
+    };
     let resolved = arch::resolve(&object)?;
-    build(resolved, Reading::Exact, Vec::new())
+    let mut spec = build(resolved, Reading::Exact, Vec::new())?;
+    spec.quantization_source = match (side, &spec.quantization_source) {
+        (Some(quant::Attached::AsQuantizationConfig), _) => QuantSource::HfQuantConfig,
+        (Some(quant::Attached::ConfigHasOwn), _) => QuantSource::ConfigJsonOverSideFile,
+        (None, source) => source.clone(),
+    };
+    Ok(spec)
 }
 
 /// Like [`parse_config`], but a model type no reader knows is read as a
@@ -310,6 +350,16 @@ fn build(
         }
     };
     let (num_kv_heads, kv_heads_by_layer) = plan.kv_heads(shape.kv_heads);
+    let quantization_source = match quantization {
+        Some(_) => QuantSource::ConfigJson,
+        None => QuantSource::NotInConfig {
+            name_suggests: r
+                .get_outer("_name_or_path")
+                .and_then(|v| v.as_str())
+                .and_then(name_suggests_quantization)
+                .map(str::to_string),
+        },
+    };
     let side_state = match (shape.rules.parallel_mixer, plan.mixer) {
         (true, Some(m)) => m.state_elements(),
         _ => 0,
@@ -359,6 +409,7 @@ fn build(
             .saturating_sub(left_out),
         active_count: shape.rules.active,
         quantization,
+        quantization_source,
         quantized_params,
         published_bytes,
         defaults_used: r.used_defaults(),

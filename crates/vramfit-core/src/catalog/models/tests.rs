@@ -1,6 +1,7 @@
 use super::embedded::{CONFIGS, MODELS_JSON};
 use super::listing::ListingStatus;
 use super::*;
+use crate::model::{parse_config, QuantSource};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// Catalog models whose published counts today's config reader does not
@@ -93,6 +94,43 @@ fn totals_agree_with_published_figures() {
     }
 }
 
+/// The Hub's totals of NVIDIA's ModelOpt NVFP4 exports count stored
+/// elements: a quantized `R × C` weight is `R·C/2` packed bytes and
+/// `R·C/16` FP8 scales, every other tensor one element per value, MTP
+/// layers (kept unquantized) included. Read with their
+/// `hf_quant_config.json`, the quantized parameters reproduce those
+/// totals to the element (AlexsJones/llmfit@a3e0eb27c57fe05298292f4c61699b9aed2824ea
+/// llmfit-core/data/hf_models.json, `parameters_raw`).
+#[test]
+fn nvfp4_exports_reproduce_the_hub_element_counts() {
+    for (id, hub) in [
+        ("nvidia/DeepSeek-V3.1-NVFP4", 393_632_819_968u64),
+        ("nvidia/DeepSeek-V3.2-NVFP4", 394_498_304_256),
+        ("nvidia/GLM-5-NVFP4", 435_238_854_912),
+        (
+            "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4",
+            18_237_772_608,
+        ),
+    ] {
+        let spec = find_model(id).unwrap().spec().unwrap();
+        assert_eq!(spec.quantization_source, QuantSource::HfQuantConfig, "{id}");
+        let q = spec.quantized_params.total();
+        assert_eq!(q % 16, 0, "{id}");
+        let stored = spec.params_total + spec.mtp_params;
+        assert_eq!(q / 2 + q / 16 + (stored - q), hub, "{id}");
+    }
+    // Without the side file the same config reads as unquantized, and
+    // says where the quantization would be.
+    let entry = find_model("nvidia/DeepSeek-V3.1-NVFP4").unwrap();
+    let bare = parse_config(&entry.config).unwrap();
+    assert!(bare.quantization.is_none());
+    assert!(bare
+        .quantization_source
+        .note()
+        .unwrap()
+        .contains("hf_quant_config.json"));
+}
+
 #[test]
 fn falcon_checkpoints_store_the_tied_head_twice() {
     // The index lists lm_head.weight beside the tied input embedding: the
@@ -136,6 +174,74 @@ fn catalog_is_exactly_the_folder_and_the_metadata() {
     assert_eq!(rows, on_disk, "models.json rows and config files differ");
     assert_eq!(all().len(), CONFIGS.len());
     assert!(all().len() >= 130, "{} models", all().len());
+}
+
+#[test]
+fn side_files_are_exactly_the_folder_and_the_rows() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/configs/hf_quant");
+    let on_disk: BTreeSet<String> = std::fs::read_dir(dir)
+        .expect("data/configs/hf_quant is readable")
+        .map(|e| e.expect("a directory entry").file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect();
+    let listed: BTreeSet<String> = embedded::HF_QUANT_CONFIGS
+        .iter()
+        .map(|f| f.0.to_string())
+        .collect();
+    assert_eq!(
+        listed, on_disk,
+        "embedded.rs and data/configs/hf_quant differ"
+    );
+    let rows: BTreeSet<String> = all()
+        .iter()
+        .filter_map(|e| e.meta.hf_quant_config.as_ref())
+        .map(|side| side.file.clone())
+        .collect();
+    assert_eq!(rows, on_disk, "models.json rows and hf_quant files differ");
+    for entry in all() {
+        let Some(side) = &entry.meta.hf_quant_config else {
+            continue;
+        };
+        assert_eq!(side.file, entry.file, "{}", entry.id);
+        assert!(side.source.commit.len() == 40, "{}", entry.id);
+        let spec = entry.spec().unwrap_or_else(|e| panic!("{}: {e}", entry.id));
+        assert_eq!(
+            spec.quantization_source,
+            QuantSource::HfQuantConfig,
+            "{}",
+            entry.id
+        );
+    }
+}
+
+/// A model the catalog tags as quantized is read quantized: from its
+/// config's `quantization_config` or from the `hf_quant_config.json` its
+/// row names; or its row says why not (`quantization_not_read`). A
+/// quantized export whose config states nothing and whose side file the
+/// catalog does not have would otherwise be counted at full width, silently.
+#[test]
+fn models_tagged_quantized_are_read_quantized() {
+    let mut unread = Vec::new();
+    for entry in all() {
+        let quantized = entry.meta.tags.iter().any(|t| t == "quantized");
+        let Ok(spec) = entry.spec() else {
+            continue;
+        };
+        let marked = entry.meta.quantization_not_read.is_some();
+        if quantized && spec.quantization.is_none() && !marked {
+            unread.push(entry.id.as_str());
+        }
+        if marked {
+            assert!(quantized && spec.quantization.is_none(), "{}", entry.id);
+        }
+        if spec.quantization.is_none() {
+            assert!(spec.quantization_source.note().is_some(), "{}", entry.id);
+        }
+    }
+    assert!(
+        unread.is_empty(),
+        "tagged quantized, read unquantized: {unread:?}"
+    );
 }
 
 #[test]
@@ -292,6 +398,8 @@ fn meta(id: &str) -> ModelMeta {
             notes: None,
         },
         checkpoint: None,
+        hf_quant_config: None,
+        quantization_not_read: None,
         notes: None,
     }
 }

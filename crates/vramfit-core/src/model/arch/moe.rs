@@ -7,7 +7,7 @@ use super::super::json::Reader;
 use super::super::layers::{self, attention_types, Mixer, Sizes};
 use super::super::mixer::LinearMixer;
 use super::super::moe::{self, MoeKeys, Select, Shared};
-use super::super::shape::{Indexer, Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
+use super::super::shape::{Indexer, Keys, MtpLayout, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
 use super::llama::{flag, shape};
 use super::{finish, Architecture, Blueprint};
 
@@ -76,6 +76,15 @@ fn deepseek_with(
     s.mtp_layers = r
         .count(&["num_nextn_predict_layers"], MAX_LAYERS)?
         .unwrap_or(0);
+    if family == Family::GlmMoeDsa {
+        // GLM-5's MTP layer uses the model's embedding and head: the
+        // Hub's count of zai-org/GLM-5 (753,864,139,008) is the model and
+        // one layer with its norms and eh_proj, no vocabulary matrix.
+        s.mtp = Some(MtpLayout {
+            vocab_matrices: 0,
+            blocks: Vec::new(),
+        });
+    }
     if indexed {
         let heads = r.dim(&["index_n_heads"], MAX_HEADS)?.unwrap_or(64);
         let dim = r.dim(&["index_head_dim"], MAX_DIM)?.unwrap_or(128);

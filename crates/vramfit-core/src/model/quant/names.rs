@@ -122,7 +122,10 @@ impl Naming {
             if OWN_NAMES_ONLY.contains(&self.model_type.as_str()) {
                 fulls.clear();
             }
-            fulls.push(in_layer(&alias));
+            fulls.push(match (self.own_layer_prefix(), t.layer) {
+                (Some(prefix), Some(i)) => format!("{prefix}.{i}.{alias}"),
+                _ => in_layer(&alias),
+            });
         }
         let mut names = Vec::with_capacity(fulls.len() * 3);
         for full in fulls {
@@ -135,6 +138,12 @@ impl Naming {
             names.push(full);
         }
         names
+    }
+
+    /// Where the family's checkpoints put their decoder layers when it is
+    /// not `model.layers` (Nemotron-H: `backbone.layers`).
+    fn own_layer_prefix(&self) -> Option<&'static str> {
+        (self.model_type == "nemotron_h").then_some("backbone.layers")
     }
 
     /// `mlp.experts.gate_proj` → `mlp.experts.7.gate_proj`.
@@ -178,6 +187,12 @@ impl Naming {
                 "mlp.gate" => Some("router.proj".to_string()),
                 _ => swap("mlp.experts.", "experts."),
             },
+            // Nemotron-H: every block's one module is its `mixer` (Mamba,
+            // attention, MLP or experts), under `backbone.layers.N`
+            // (transformers `NemotronHBlock`).
+            "nemotron_h" => swap("self_attn.", "mixer.")
+                .or_else(|| swap("mlp.", "mixer."))
+                .or_else(|| module.starts_with("mixer.").then(|| module.to_string())),
             "granitemoe" | "granitemoeshared" => {
                 (module == "mlp.gate").then(|| "block_sparse_moe.router.layer".to_string())
             }
