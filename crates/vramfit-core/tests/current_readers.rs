@@ -320,3 +320,36 @@ fn architectures_not_derived_are_refused_with_their_reason() {
         assert!(parse_config_approximate(&text).is_err(), "{file}");
     }
 }
+
+#[test]
+fn deepseek_v4_nvfp4_export_keeps_the_fp8_layout_with_nvfp4_experts() {
+    // NVIDIA's export: `quant_method: fp8`, `moe_quant_algo: NVFP4`; the
+    // routed experts re-quantized to NVFP4, attention and shared experts
+    // left in DeepSeek's FP8 blocks.
+    let nv = parse_config(include_str!(
+        "../data/configs/nvidia__DeepSeek-V4-Flash-NVFP4.json"
+    ))
+    .unwrap();
+    let ds = read("deepseek-ai__DeepSeek-V4-Flash.json");
+    assert_eq!(nv.params_total, ds.params_total);
+    let experts = nv.params.routed_experts;
+    assert_eq!(nv.quantized_params.routed_experts, experts);
+    // 43 layers × 256 experts × 3 matrices, each R·C/2 packed values,
+    // R·C/16 FP8 scales and two fp32 scalars.
+    let matrices = 43 * 256 * 3;
+    assert_eq!(
+        nv.published_bytes.routed_experts,
+        experts / 2 + experts / 16 + 8 * matrices
+    );
+    // Everything else as in DeepSeek's own FP8 checkpoint.
+    assert_eq!(nv.published_bytes.attention, ds.published_bytes.attention);
+    assert_eq!(
+        nv.published_bytes.shared_experts,
+        ds.published_bytes.shared_experts
+    );
+    let q = nv.quantization.as_ref().unwrap();
+    assert!(q
+        .assumptions
+        .iter()
+        .any(|a| a.contains("moe_quant_algo NVFP4")));
+}

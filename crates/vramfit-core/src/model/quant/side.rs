@@ -139,11 +139,7 @@ pub(crate) fn attach(outer: &mut Map<String, Value>, side: &str) -> Result<Attac
 /// `quantization_config` (not `null`).
 fn has_quantization_config(outer: &Map<String, Value>) -> bool {
     let here = |m: &Map<String, Value>| m.get("quantization_config").is_some_and(|v| !v.is_null());
-    here(outer)
-        || outer
-            .values()
-            .filter_map(Value::as_object)
-            .any(here)
+    here(outer) || outer.values().filter_map(Value::as_object).any(here)
 }
 
 #[cfg(test)]
