@@ -353,3 +353,52 @@ fn deepseek_v4_nvfp4_export_keeps_the_fp8_layout_with_nvfp4_experts() {
         .iter()
         .any(|a| a.contains("moe_quant_algo NVFP4")));
 }
+
+/// The Hub's totals of DeepSeek's V4 checkpoints count stored elements
+/// (FP8 weights one each with an E8M0 scale per 128 × 128 block, FP4
+/// experts two values per byte with an E8M0 scale per 32, the rest one
+/// per value), the MTP layer included: 158,069,433,298 (Flash) and
+/// 861,608,274,846 (Pro) (AlexsJones/llmfit@a3e0eb27c57fe05298292f4c61699b9aed2824ea
+/// llmfit-core/data/hf_models.json, `parameters_raw`). The model as the
+/// reader weighs it plus its MTP layer (stored like a model layer, with
+/// FP8 e_proj and h_proj) gives both to the element.
+#[test]
+fn deepseek_v4_checkpoints_with_their_mtp_layer_match_the_hub_to_the_element() {
+    let blocks = |r: u64, c: u64| r.div_ceil(128) * c.div_ceil(128);
+    for (file, hub) in [
+        ("deepseek-ai__DeepSeek-V4-Flash.json", 158_069_433_298u64),
+        ("deepseek-ai__DeepSeek-V4-Pro.json", 861_608_274_846),
+    ] {
+        let s = read(file);
+        let text = fixture(file);
+        let c: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let k = |key: &str| c[key].as_u64().unwrap();
+        let (h, heads, d) = (k("hidden_size"), k("num_attention_heads"), k("head_dim"));
+        let (rq, groups, ro, i) = (
+            k("q_lora_rank"),
+            k("o_groups"),
+            k("o_lora_rank"),
+            k("moe_intermediate_size"),
+        );
+        // The main model: stored values, FP8 block scales (counted as
+        // fp32 in the bytes, one element each), FP4 scales, the rest.
+        let st = &s.checkpoint.quantized_bytes;
+        let q = s.quantized_params.total();
+        let routed = s.params.routed_experts;
+        let main = st.values + (st.scales - routed / 32) / 4 + routed / 32 + (s.params_total - q);
+        // The MTP layer: one layer's routed experts in FP4, its FP8
+        // linears' block scales (q_a, q_b, kv, grouped o_a, o_b, the
+        // shared expert, e_proj and h_proj), every other value once.
+        let experts = k("n_routed_experts") * 3 * h * i;
+        let fp8_scales = blocks(rq, h)
+            + blocks(heads * d, rq)
+            + blocks(d, h)
+            + blocks(groups * ro, heads * d / groups)
+            + blocks(h, groups * ro)
+            + 2 * blocks(i, h)
+            + blocks(h, i)
+            + 2 * blocks(h, h);
+        let mtp = experts / 2 + experts / 32 + (s.mtp_params - experts) + fp8_scales;
+        assert_eq!(main + mtp, hub, "{file}");
+    }
+}

@@ -25,6 +25,7 @@ fn mtp(r: &Reader) -> Result<(u64, MtpLayout), ConfigError> {
     let layout = MtpLayout {
         vocab_matrices: 0,
         blocks: vec![Block::new(Mixer::Full, Slot::Auto)],
+        extra: 0,
     };
     Ok((layers, layout))
 }

@@ -83,6 +83,7 @@ fn deepseek_with(
         s.mtp = Some(MtpLayout {
             vocab_matrices: 0,
             blocks: Vec::new(),
+            extra: 0,
         });
     }
     if indexed {

@@ -354,8 +354,10 @@ pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, Counted) {
 ///
 /// ```text
 /// own embedding V·H and head V·H (DeepSeek-V3; Qwen3-Next, Qwen3.5,
-/// Nemotron-H and MiMo use the model's), norms 3·H (embedding, hidden,
-/// final), a projection H×2H, and its decoder blocks
+/// Nemotron-H, MiMo, GLM-5 and DeepSeek-V4 use the model's), norms 3·H
+/// (embedding, hidden, final), a projection H×2H (DeepSeek-V4: e_proj and
+/// h_proj, H×H each), its decoder blocks, and what the family adds
+/// (DeepSeek-V4's hyper-connection head N × N·H + N + 1)
 /// ```
 ///
 /// — one layer like the model's last (DeepSeek-V3, GLM), a full-attention
@@ -363,7 +365,8 @@ pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, Counted) {
 /// `mtp_hybrid_override_pattern` (Nemotron-H). They are not part of the
 /// model's published size (DeepSeek-V3: 671B without, 685B with).
 /// Sources: vLLM `deepseek_mtp.py`, `qwen3_next_mtp.py`,
-/// `nemotron_h_mtp.py`.
+/// `nemotron_h_mtp.py`, `models/deepseek_v4/nvidia/mtp.py`
+/// (`DeepSeekV4MultiTokenPredictorLayer`).
 pub(crate) fn mtp_params(arch: &Arch, plan: &Plan) -> u64 {
     let s = arch.shape;
     if s.mtp_layers == 0 {
@@ -396,9 +399,11 @@ pub(crate) fn mtp_params(arch: &Arch, plan: &Plan) -> u64 {
         }
     }
     let embeddings = mul(&[vocab_matrices, s.vocab, s.hidden]);
+    let own = s.mtp.as_ref().map_or(0, |m| m.extra);
     let extra = embeddings
         .saturating_add(mul(&[3, s.hidden]))
-        .saturating_add(mul(&[2, s.hidden, s.hidden]));
+        .saturating_add(mul(&[2, s.hidden, s.hidden]))
+        .saturating_add(own);
     mul(&[s.mtp_layers, blocks_params.saturating_add(extra)])
 }
 
