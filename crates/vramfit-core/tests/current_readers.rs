@@ -10,8 +10,18 @@ use vramfit_core::model::{
 };
 
 fn cases() -> Vec<(&'static str, Expect)> {
-    use Published::Rounded;
+    use Published::{Exact, Rounded};
     vec![
+        (
+            // The Hub's safetensors total of the BF16 checkpoint (all 20
+            // shards); "48B total, 3B activated" on the card.
+            "moonshotai__Kimi-Linear-48B-A3B-Instruct.json",
+            Expect {
+                family: Family::KimiLinear,
+                total: Exact(49_122_681_728),
+                active: Some(Rounded { value: 3, unit: B }),
+            },
+        ),
         (
             // "284B total, 13B activated"; the activated figure leaves
             // out the input embedding.
@@ -298,6 +308,50 @@ fn qwen3_6_mixed_precision_quantizes_each_listed_module_in_its_format() {
     let a = s.params.attention - s.quantized_params.attention;
     assert!(a >= 30 * 2 * 32 * 2048, "{a}");
     assert!(a < s.params.attention / 20, "{a}");
+}
+
+#[test]
+fn kimi_linear_keeps_a_delta_state_in_kda_layers_and_latents_in_mla_layers() {
+    let s = read("moonshotai__Kimi-Linear-48B-A3B-Instruct.json");
+    // kda_layers (1-based) 1–3, 5–7, …; full_attn_layers 4, 8, …, 24, 27.
+    let mla = s
+        .attention
+        .iter()
+        .filter(|k| matches!(k, AttentionKind::Mla { .. }))
+        .count() as u64;
+    assert_eq!(mla, 7);
+    assert!(matches!(s.attention[3], AttentionKind::Mla { .. }));
+    assert!(matches!(s.attention[0], AttentionKind::Linear { .. }));
+    // Per token only the MLA layers grow: the latent 512 and the rope key
+    // 64.
+    assert_eq!(s.kv_bytes_per_token(16_000), 2 * 7 * (512 + 64));
+    // A KDA layer: 32 heads of 128 — a 128 × 128 state per head and three
+    // convolution windows of 3 taps (q, k, v).
+    let state = 32 * 128 * 128 + 3 * 32 * 128 * 3;
+    assert_eq!(s.attention[0], AttentionKind::Linear { state });
+    // One KDA layer's tensors, as the checkpoint lists them.
+    let kda = 3 * 4096 * 2304
+        + 3 * 4096 * 4
+        + 2 * (128 * 2304 + 4096 * 128)
+        + 32 * 2304
+        + 32
+        + 4096
+        + 128
+        + 2304 * 4096;
+    let mla_layer = 6144 * 2304 + 576 * 2304 + 512 + 8192 * 512 + 2304 * 4096;
+    assert_eq!(
+        s.params.attention + 7 * 512 + 20 * 128,
+        20 * kda + 7 * mla_layer
+    );
+}
+
+#[test]
+fn kimi_k3_keys_in_a_kimi_linear_config_are_refused() {
+    let mut c: serde_json::Value =
+        serde_json::from_str(&fixture("moonshotai__Kimi-Linear-48B-A3B-Instruct.json")).unwrap();
+    c["routed_expert_hidden_size"] = 1024.into();
+    let e = parse_config(&c.to_string()).unwrap_err();
+    assert!(e.to_string().contains("Kimi-K3"), "{e}");
 }
 
 #[test]

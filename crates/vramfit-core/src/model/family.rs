@@ -94,6 +94,7 @@ pub enum Family {
     MiMoV2,
     Step3p7,
     MiniMaxM3,
+    KimiLinear,
     /// A model type no reader knows, read as a Llama-style decoder by the
     /// approximate path only.
     Generic,

@@ -152,6 +152,7 @@ pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("nvidia__Kimi-K2.5-NVFP4.json"),
     config!("nvidia__Kimi-K2.6-NVFP4.json"),
     config!("nvidia__Kimi-K2.7-Code-NVFP4.json"),
+    config!("moonshotai__Kimi-Linear-48B-A3B-Instruct.json"),
     config!("moonshotai__Kimi-K3.json"),
     config!("MiniMaxAI__MiniMax-M2.5.json"),
     config!("MiniMaxAI__MiniMax-M2.7.json"),

@@ -77,15 +77,11 @@ pub(crate) const WRAPPERS: [Wrapper; 22] = [
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
 /// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 5] = [
+pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
     (
         "kimi_k3",
         "Kimi-K3's text model (Kimi Delta Attention, gated latent attention, attention \
          residuals, latent experts) has no modeling code vramfit has followed",
-    ),
-    (
-        "kimi_linear",
-        "Kimi-Linear's Kimi Delta Attention layers are not counted yet",
     ),
     (
         "step3p7",

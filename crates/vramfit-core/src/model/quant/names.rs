@@ -40,7 +40,8 @@ pub(crate) struct Naming {
 /// `DeepseekV3TopkRouter`, `GptOssTopKRouter`, `Glm4MoeTopkRouter`,
 /// `Dots1TopkRouter`, `DeepseekV32TopkRouter`, `GlmMoeDsaTopkRouter`,
 /// `DeepseekV4TopKRouter`.
-const PARAMETER_ROUTERS: [&str; 10] = [
+const PARAMETER_ROUTERS: [&str; 11] = [
+    "kimi_linear",
     "deepseek_v2",
     "deepseek_v3",
     "kimi_k2",
@@ -161,7 +162,7 @@ impl Naming {
         let swap =
             |from: &str, to: &str| module.strip_prefix(from).map(|rest| format!("{to}{rest}"));
         match self.model_type.as_str() {
-            "mixtral" | "phimoe" => {
+            "mixtral" | "phimoe" | "kimi_linear" => {
                 let m = swap("mlp.", "block_sparse_moe.")?;
                 Some(match m.contains(".experts.") {
                     true => m
