@@ -335,12 +335,13 @@ fn build(
             vision::Reading::Counted(v) => (Some(v), None),
             vision::Reading::NotCounted(why) => (None, Some(why)),
         };
-    let checkpoint = checkpoint_totals(
+    let mut checkpoint = checkpoint_totals(
         params.total(),
         &weighed,
         vision.as_ref(),
         vision_not_counted.is_some(),
     );
+    checkpoint.stored_unloaded = params::stored_unloaded(&arch, &plan);
     let params_total = params.total();
     let left_out = match shape.rules.active {
         ActiveCount::AllParameters => 0,
@@ -444,7 +445,10 @@ fn checkpoint_totals(
             bytes = bytes.saturating_add(v.bytes);
             quantized_params = quantized_params.saturating_add(v.quantized_params);
             quantized_bytes.add(&v.stored, 1);
-            Includes::TextModelAndVisionTower
+            match v.audio_params {
+                0 => Includes::TextModelAndVisionTower,
+                _ => Includes::TextModelVisionAndAudioTowers,
+            }
         }
         (None, true) => Includes::TextModelOnlyVisionNotCounted,
         (None, false) => Includes::TextModel,
@@ -455,6 +459,8 @@ fn checkpoint_totals(
         bytes,
         quantized_params,
         quantized_bytes,
+        scalars: vision.map_or(0, |v| v.scalars),
+        stored_unloaded: 0,
     }
 }
 

@@ -348,6 +348,33 @@ pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, Counted) {
     (groups, counted)
 }
 
+/// Parameters a Gemma-4 checkpoint stores for its KV-sharing layers that
+/// the loaded model drops: each such layer's own `k_proj` (`n_kv·d × H`),
+/// `v_proj` (`n_kv·d_v × H`, none where keys double as values) and
+/// `k_norm` (`d`), with the layer's attention type's heads and widths.
+/// Source: transformers `modeling_gemma4.py` (`Gemma4TextModel` adds them
+/// to `_keys_to_ignore_on_load_unexpected`); Google's E2B and E4B files
+/// hold them (the Hub's counts include them).
+pub(crate) fn stored_unloaded(arch: &Arch, plan: &Plan) -> u64 {
+    if arch.shape.family != super::family::Family::Gemma4 {
+        return 0;
+    }
+    let h = arch.shape.hidden;
+    crate::units::sum(
+        plan.layers
+            .iter()
+            .filter(|l| l.mixer == super::layers::Mixer::SharedKv)
+            .map(|l| {
+                let k = mul(&[l.kv_heads, l.head_dim, h]);
+                let v = match l.keys_as_values {
+                    true => 0,
+                    false => mul(&[l.kv_heads, l.v_head_dim, h]),
+                };
+                crate::units::sum([k, v, l.head_dim])
+            }),
+    )
+}
+
 /// Parameters of the multi-token-prediction layers stored with the
 /// checkpoint (`num_nextn_predict_layers`, `mtp_num_hidden_layers`). Each
 /// step holds

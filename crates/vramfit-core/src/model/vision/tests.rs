@@ -363,3 +363,35 @@ fn absurd_layer_counts_are_refused() {
     config["vision_config"]["depth"] = json!(1_000_000);
     assert!(parse_config(&config.to_string()).is_err());
 }
+
+/// Gemma-4 E2B: the Hub counts 5,123,178,051 parameters: the text model,
+/// the vision encoder, the audio encoder (a USM conformer) with both
+/// embedders, and the KV-sharing layers' own k/v projections the files
+/// keep, without the 0-dim clipping bounds.
+#[test]
+fn gemma4_e2b_counts_its_audio_tower_and_matches_the_hub() {
+    let s = spec(include_str!(
+        "../../../data/configs/google__gemma-4-E2B-it.json"
+    ));
+    let v = s.vision.as_ref().expect("towers counted");
+    assert_eq!(
+        s.checkpoint.includes,
+        Includes::TextModelVisionAndAudioTowers
+    );
+    // Audio, D = 1024, 12 layers, kernel 5, channels 128 and 32, output
+    // 1536, embedder into the text model's 1536.
+    let d = 1024u64;
+    let layer = 2 * 8 * d * d + 4 * d * d + d * d + 3 * d * d + d * 5 + d / 8 + 9 * d;
+    let clips = 12 * 10 * 4;
+    let subsample = 128 * 9 + 128 + 32 * 128 * 9 + 32 + d * 1024;
+    let audio = 12 * layer + clips + subsample + (1536 * d + 1536) + 1536 * 1536;
+    assert_eq!(v.audio_params, audio);
+    // Vision: 16 layers with 7 clipped linears each.
+    assert_eq!(v.scalars, 16 * 7 * 4 + clips);
+    // 20 KV-sharing layers (16 sliding with one 256-wide head, 4 global
+    // with one of 512) keep k_proj, v_proj and k_norm in the files.
+    let unloaded = 16 * (2 * 256 * 1536 + 256) + 4 * (2 * 512 * 1536 + 512);
+    assert_eq!(s.checkpoint.stored_unloaded, unloaded);
+    let hub = s.checkpoint.params + s.checkpoint.stored_unloaded - s.checkpoint.scalars;
+    assert_eq!(hub, 5_123_178_051);
+}
