@@ -25,7 +25,10 @@
 //! - the `quantization_config` of every method whose stored layout is
 //!   known (FP8, MXFP4, GPTQ, AWQ, bitsandbytes, compressed-tensors,
 //!   ModelOpt, FBGEMM, EETQ; others refused by name), with the modules each
-//!   keeps unquantized;
+//!   keeps unquantized, and a ModelOpt export's `hf_quant_config.json`
+//!   where its `config.json` states no quantization ([`parse_config_with`];
+//!   without it the spec says where the quantization may be,
+//!   [`QuantSource`]);
 //! - the vision tower and projector of vision-language models
 //!   (`vision_config`), or a flag saying it is not counted;
 //! - the non-standard JSON tokens `NaN` and `Infinity` Python writes.
