@@ -10,8 +10,18 @@ use vramfit_core::model::{
 };
 
 fn cases() -> Vec<(&'static str, Expect)> {
-    use Published::Rounded;
+    use Published::{Exact, Rounded};
     vec![
+        (
+            // The Hub's safetensors total of the BF16 checkpoint (all 20
+            // shards); "48B total, 3B activated" on the card.
+            "moonshotai__Kimi-Linear-48B-A3B-Instruct.json",
+            Expect {
+                family: Family::KimiLinear,
+                total: Exact(49_122_681_728),
+                active: Some(Rounded { value: 3, unit: B }),
+            },
+        ),
         (
             // "284B total, 13B activated"; the activated figure leaves
             // out the input embedding.
@@ -301,6 +311,50 @@ fn qwen3_6_mixed_precision_quantizes_each_listed_module_in_its_format() {
 }
 
 #[test]
+fn kimi_linear_keeps_a_delta_state_in_kda_layers_and_latents_in_mla_layers() {
+    let s = read("moonshotai__Kimi-Linear-48B-A3B-Instruct.json");
+    // kda_layers (1-based) 1–3, 5–7, …; full_attn_layers 4, 8, …, 24, 27.
+    let mla = s
+        .attention
+        .iter()
+        .filter(|k| matches!(k, AttentionKind::Mla { .. }))
+        .count() as u64;
+    assert_eq!(mla, 7);
+    assert!(matches!(s.attention[3], AttentionKind::Mla { .. }));
+    assert!(matches!(s.attention[0], AttentionKind::Linear { .. }));
+    // Per token only the MLA layers grow: the latent 512 and the rope key
+    // 64.
+    assert_eq!(s.kv_bytes_per_token(16_000), 2 * 7 * (512 + 64));
+    // A KDA layer: 32 heads of 128 — a 128 × 128 state per head and three
+    // convolution windows of 3 taps (q, k, v).
+    let state = 32 * 128 * 128 + 3 * 32 * 128 * 3;
+    assert_eq!(s.attention[0], AttentionKind::Linear { state });
+    // One KDA layer's tensors, as the checkpoint lists them.
+    let kda = 3 * 4096 * 2304
+        + 3 * 4096 * 4
+        + 2 * (128 * 2304 + 4096 * 128)
+        + 32 * 2304
+        + 32
+        + 4096
+        + 128
+        + 2304 * 4096;
+    let mla_layer = 6144 * 2304 + 576 * 2304 + 512 + 8192 * 512 + 2304 * 4096;
+    assert_eq!(
+        s.params.attention + 7 * 512 + 20 * 128,
+        20 * kda + 7 * mla_layer
+    );
+}
+
+#[test]
+fn kimi_k3_keys_in_a_kimi_linear_config_are_refused() {
+    let mut c: serde_json::Value =
+        serde_json::from_str(&fixture("moonshotai__Kimi-Linear-48B-A3B-Instruct.json")).unwrap();
+    c["routed_expert_hidden_size"] = 1024.into();
+    let e = parse_config(&c.to_string()).unwrap_err();
+    assert!(e.to_string().contains("Kimi-K3"), "{e}");
+}
+
+#[test]
 fn architectures_not_derived_are_refused_with_their_reason() {
     // Kimi-K3 (a kimi_linear text model in a kimi_k3 wrapper), Step-3.7
     // and MiniMax-M3: refused by name and reason, and not read
@@ -318,5 +372,87 @@ fn architectures_not_derived_are_refused_with_their_reason() {
         );
         assert!(e.to_string().contains(model_type), "{file}: {e}");
         assert!(parse_config_approximate(&text).is_err(), "{file}");
+    }
+}
+
+#[test]
+fn deepseek_v4_nvfp4_export_keeps_the_fp8_layout_with_nvfp4_experts() {
+    // NVIDIA's export: `quant_method: fp8`, `moe_quant_algo: NVFP4`; the
+    // routed experts re-quantized to NVFP4, attention and shared experts
+    // left in DeepSeek's FP8 blocks.
+    let nv = parse_config(include_str!(
+        "../data/configs/nvidia__DeepSeek-V4-Flash-NVFP4.json"
+    ))
+    .unwrap();
+    let ds = read("deepseek-ai__DeepSeek-V4-Flash.json");
+    assert_eq!(nv.params_total, ds.params_total);
+    let experts = nv.params.routed_experts;
+    assert_eq!(nv.quantized_params.routed_experts, experts);
+    // 43 layers × 256 experts × 3 matrices, each R·C/2 packed values,
+    // R·C/16 FP8 scales and two fp32 scalars.
+    let matrices = 43 * 256 * 3;
+    assert_eq!(
+        nv.published_bytes.routed_experts,
+        experts / 2 + experts / 16 + 8 * matrices
+    );
+    // Everything else as in DeepSeek's own FP8 checkpoint.
+    assert_eq!(nv.published_bytes.attention, ds.published_bytes.attention);
+    assert_eq!(
+        nv.published_bytes.shared_experts,
+        ds.published_bytes.shared_experts
+    );
+    let q = nv.quantization.as_ref().unwrap();
+    assert!(q
+        .assumptions
+        .iter()
+        .any(|a| a.contains("moe_quant_algo NVFP4")));
+}
+
+/// The Hub's totals of DeepSeek's V4 checkpoints count stored elements
+/// (FP8 weights one each with an E8M0 scale per 128 × 128 block, FP4
+/// experts two values per byte with an E8M0 scale per 32, the rest one
+/// per value), the MTP layer included: 158,069,433,298 (Flash) and
+/// 861,608,274,846 (Pro) (AlexsJones/llmfit@a3e0eb27c57fe05298292f4c61699b9aed2824ea
+/// llmfit-core/data/hf_models.json, `parameters_raw`). The model as the
+/// reader weighs it plus its MTP layer (stored like a model layer, with
+/// FP8 e_proj and h_proj) gives both to the element.
+#[test]
+fn deepseek_v4_checkpoints_with_their_mtp_layer_match_the_hub_to_the_element() {
+    let blocks = |r: u64, c: u64| r.div_ceil(128) * c.div_ceil(128);
+    for (file, hub) in [
+        ("deepseek-ai__DeepSeek-V4-Flash.json", 158_069_433_298u64),
+        ("deepseek-ai__DeepSeek-V4-Pro.json", 861_608_274_846),
+    ] {
+        let s = read(file);
+        let text = fixture(file);
+        let c: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let k = |key: &str| c[key].as_u64().unwrap();
+        let (h, heads, d) = (k("hidden_size"), k("num_attention_heads"), k("head_dim"));
+        let (rq, groups, ro, i) = (
+            k("q_lora_rank"),
+            k("o_groups"),
+            k("o_lora_rank"),
+            k("moe_intermediate_size"),
+        );
+        // The main model: stored values, FP8 block scales (counted as
+        // fp32 in the bytes, one element each), FP4 scales, the rest.
+        let st = &s.checkpoint.quantized_bytes;
+        let q = s.quantized_params.total();
+        let routed = s.params.routed_experts;
+        let main = st.values + (st.scales - routed / 32) / 4 + routed / 32 + (s.params_total - q);
+        // The MTP layer: one layer's routed experts in FP4, its FP8
+        // linears' block scales (q_a, q_b, kv, grouped o_a, o_b, the
+        // shared expert, e_proj and h_proj), every other value once.
+        let experts = k("n_routed_experts") * 3 * h * i;
+        let fp8_scales = blocks(rq, h)
+            + blocks(heads * d, rq)
+            + blocks(d, h)
+            + blocks(groups * ro, heads * d / groups)
+            + blocks(h, groups * ro)
+            + 2 * blocks(i, h)
+            + blocks(h, i)
+            + 2 * blocks(h, h);
+        let mtp = experts / 2 + experts / 32 + (s.mtp_params - experts) + fp8_scales;
+        assert_eq!(main + mtp, hub, "{file}");
     }
 }

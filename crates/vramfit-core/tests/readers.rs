@@ -5,7 +5,7 @@
 mod support;
 
 use vramfit_core::model::{
-    parse_config, AttentionKind, ConfigErrorKind, Family, FfnKind, ModelSpec, Reading,
+    parse_config, ActiveCount, AttentionKind, ConfigErrorKind, Family, FfnKind, ModelSpec, Reading,
 };
 
 /// A published count: exact to the parameter, or rounded as a model card
@@ -178,7 +178,9 @@ fn cases() -> Vec<(&'static str, Expect)> {
             },
         ),
         (
-            // "685B" on the model card counts the MTP layer.
+            // "685B" on the model card counts the MTP layer; "37B
+            // activated" (DeepSeek-V3's figure, which the vLLM recipe
+            // gives for V3.2) leaves out the input embedding.
             "deepseek-ai__DeepSeek-V3.2.json",
             Expect {
                 family: Family::DeepseekV32,
@@ -186,10 +188,12 @@ fn cases() -> Vec<(&'static str, Expect)> {
                     value: 672,
                     unit: B,
                 },
-                active: Some(Rounded { value: 38, unit: B }),
+                active: Some(Rounded { value: 37, unit: B }),
             },
         ),
         (
+            // "1T total, 32B activated" (model card), read as DeepSeek-V3
+            // counts it (31.7 B without the input embedding).
             "moonshotai__Kimi-K2-Instruct.json",
             Expect {
                 family: Family::DeepseekV3,
@@ -197,7 +201,7 @@ fn cases() -> Vec<(&'static str, Expect)> {
                     value: 1,
                     unit: 1000 * B,
                 },
-                active: Some(Rounded { value: 33, unit: B }),
+                active: Some(Rounded { value: 32, unit: B }),
             },
         ),
     ]
@@ -398,4 +402,48 @@ fn mangled_fixtures_are_refused_or_read_never_panic() {
             }
         }
     }
+}
+
+#[test]
+fn minimax_counts_active_parameters_without_embeddings_head_or_buffers() {
+    // MiniMax-Text-01 as the MiniMax-01 report describes it: hidden 6144,
+    // 80 layers (a softmax-attention layer after every seven lightning
+    // ones), 64 heads of 128 (8 key/value heads), 32 experts of 9216 with
+    // 2 per token, vocabulary 200,064. The report: "456 billion total
+    // parameters, of which 45.9 billion are activated for each token".
+    let attn_types: Vec<u64> = (0..80).map(|i| u64::from((i + 1) % 8 == 0)).collect();
+    let config = serde_json::json!({
+        "model_type": "minimax", "architectures": ["MiniMaxText01ForCausalLM"],
+        "hidden_size": 6144, "num_hidden_layers": 80, "num_attention_heads": 64,
+        "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 9216,
+        "num_local_experts": 32, "num_experts_per_tok": 2, "vocab_size": 200_064,
+        "tie_word_embeddings": false, "attn_type_list": attn_types,
+        "torch_dtype": "bfloat16"
+    })
+    .to_string();
+    let s = parse_config(&config).unwrap();
+    assert_eq!(s.active_count, ActiveCount::WithoutEmbeddings);
+    assert_eq!((s.params_total + B / 2) / B, 456);
+    // 45.9B: the decoder layers' parameters, without the embedding, the
+    // head and the 70 lightning layers' decay buffers (64 + 2·64·256 +
+    // 64·256² each).
+    assert_eq!((s.params_active + B / 20) / (B / 10), 459);
+    let buffers = 70 * (64 + 2 * 64 * 256 + 64 * 256 * 256);
+    let without = s.params_active + buffers + s.params.embedding + s.params.lm_head;
+    let idle = 80 * 30 * 3 * 6144 * 9216;
+    assert_eq!(without, s.params_total - idle);
+}
+
+#[test]
+fn deepseek_counts_active_parameters_without_the_input_embedding() {
+    // DeepSeek-V2-Lite: "15.7B parameters in total, of which 2.4B are
+    // activated": 2.45 B without the input embedding (2.66 B with it).
+    let s = parse_config(include_str!(
+        "../data/configs/deepseek-ai__DeepSeek-V2-Lite.json"
+    ))
+    .unwrap();
+    assert_eq!(s.active_count, ActiveCount::WithoutInputEmbedding);
+    assert_eq!(s.params_active, 2_451_435_008);
+    assert_eq!(s.params.embedding, 102_400 * 2048);
+    assert_eq!((s.params_total + B / 20) / (B / 10), 157);
 }

@@ -94,6 +94,7 @@ pub enum Family {
     MiMoV2,
     Step3p7,
     MiniMaxM3,
+    KimiLinear,
     /// A model type no reader knows, read as a Llama-style decoder by the
     /// approximate path only.
     Generic,
@@ -145,6 +146,42 @@ pub(crate) enum QkNorm {
     PerHead,
 }
 
+/// What a family's published "active" parameter count (parameters used per
+/// token) leaves out, as its own cards and reports count it. The reader's
+/// [`ModelSpec::params_active`](super::ModelSpec::params_active) follows it,
+/// so that it can be compared with the published figure; the convention is
+/// reported with it ([`ModelSpec::active_count`](super::ModelSpec::active_count)).
+///
+/// # Formula
+///
+/// ```text
+/// active = total − (E − k)·expert                       AllParameters
+///        − input embedding                              WithoutInputEmbedding
+///        − input embedding − output head − buffers      WithoutEmbeddings
+/// ```
+///
+/// with `E` routed experts per layer of which `k` run per token, and
+/// buffers the stored non-parameter tensors (MiniMax's decay tables).
+/// Sources, per family: gpt-oss model card ("active parameters" exclude
+/// the embedding, the unembedding counted); DeepSeek-V2 report (V2-Lite:
+/// "2.4B activated", 2.45 B without the input embedding, 2.66 B with); the
+/// MiniMax-01 report ("456B total, 45.9B activated": 45.94 B of layer
+/// parameters, neither embedding nor head nor the lightning layers'
+/// decay buffers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActiveCount {
+    /// Every parameter a token's forward pass uses, the input embedding
+    /// included (Qwen, Gemma, Llama 4, Mixtral, NVIDIA's Nemotron).
+    AllParameters,
+    /// Without the input embedding, a lookup of one row per token
+    /// (gpt-oss, DeepSeek-V2/V3/V4).
+    WithoutInputEmbedding,
+    /// Without the input embedding, the output head and stored buffers:
+    /// the decoder layers' parameters only (MiniMax).
+    WithoutEmbeddings,
+}
+
 /// The structural facts that config sizes do not state, resolved for one
 /// config (some follow its flags: `attention_bias`, `bias`, ...).
 #[derive(Debug, Clone, Copy)]
@@ -188,10 +225,8 @@ pub(crate) struct Rules {
     /// The shared expert's output is scaled by a learned gate `H → 1`
     /// (Qwen2-MoE, Qwen3-Next).
     pub shared_expert_gate: bool,
-    /// Published "active" counts leave out the input embedding (gpt-oss
-    /// model card: "active parameters ... excluding embeddings", unembedding
-    /// included).
-    pub active_excludes_embedding: bool,
+    /// What the family's published "active" counts leave out.
+    pub active: ActiveCount,
     /// A layer that is not an attention layer holds only its mixer and one
     /// norm (Nemotron-H blocks, Mamba).
     pub single_norm_blocks: bool,
@@ -242,7 +277,7 @@ impl Rules {
         router_bias: false,
         expert_bias: false,
         shared_expert_gate: false,
-        active_excludes_embedding: false,
+        active: ActiveCount::AllParameters,
         single_norm_blocks: false,
         norm_per_part: false,
         parallel_mixer: false,

@@ -60,6 +60,15 @@ pub enum LinearMixer {
         head_dim: u64,
         block: u64,
     },
+    /// Kimi Delta Attention (Kimi-Linear `kda_layers`): a gated delta rule
+    /// with a per-channel forget gate, `heads` heads of `head_dim` for
+    /// queries, keys and values alike, short convolutions of
+    /// `conv_kernel` taps on each.
+    KimiDelta {
+        heads: u64,
+        head_dim: u64,
+        conv_kernel: u64,
+    },
 }
 
 impl LinearMixer {
@@ -72,6 +81,7 @@ impl LinearMixer {
     /// Mamba:          D_in·N + D_in·(K − 1)
     /// short conv:     C·(K − 1)
     /// lightning:      H·d·d
+    /// Kimi delta:     h·d·d + 3·h·d·(K − 1)
     /// ```
     ///
     /// Symbols: `H_k`/`H_v` key/value heads and `d_k`/`d_v` their widths,
@@ -80,7 +90,9 @@ impl LinearMixer {
     /// convolution keeps the last `K − 1` inputs (as vLLM's state cache
     /// does). Sources: `transformers` `Qwen3NextGatedDeltaNet`,
     /// `NemotronHMamba2Mixer`, `MambaMixer`, `Lfm2ShortConv`,
-    /// `MiniMaxLightningAttention`.
+    /// `MiniMaxLightningAttention`; vLLM `models/kimi_linear.py`
+    /// (`KimiDeltaAttention`: a `h × d × d` state and three convolution
+    /// windows, for q, k and v).
     pub fn state_elements(&self) -> u64 {
         let conv_window = |k: u64| k.saturating_sub(1);
         match *self {
@@ -120,6 +132,16 @@ impl LinearMixer {
             LinearMixer::Lightning {
                 heads, head_dim, ..
             } => mul(&[heads, head_dim, head_dim]),
+            LinearMixer::KimiDelta {
+                heads,
+                head_dim,
+                conv_kernel,
+            } => mul(&[heads, head_dim, head_dim]).saturating_add(mul(&[
+                3,
+                heads,
+                head_dim,
+                conv_window(conv_kernel),
+            ])),
         }
     }
 }

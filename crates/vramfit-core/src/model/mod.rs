@@ -25,7 +25,10 @@
 //! - the `quantization_config` of every method whose stored layout is
 //!   known (FP8, MXFP4, GPTQ, AWQ, bitsandbytes, compressed-tensors,
 //!   ModelOpt, FBGEMM, EETQ; others refused by name), with the modules each
-//!   keeps unquantized;
+//!   keeps unquantized, and a ModelOpt export's `hf_quant_config.json`
+//!   where its `config.json` states no quantization ([`parse_config_with`];
+//!   without it the spec says where the quantization may be,
+//!   [`QuantSource`]);
 //! - the vision tower and projector of vision-language models
 //!   (`vision_config`), or a flag saying it is not counted;
 //! - the non-standard JSON tokens `NaN` and `Infinity` Python writes.
@@ -67,15 +70,15 @@ mod tests;
 
 pub use dtype::Dtype;
 pub use error::{ConfigError, ConfigErrorKind};
-pub use family::Family;
+pub use family::{ActiveCount, Family};
 pub use kv::LayerCount;
 pub use layers::{AttentionKind, FfnKind};
 pub use mixer::LinearMixer;
 pub use moe::MoeSpec;
 pub use params::ParamGroups;
 pub use quant::{
-    CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme, Quantization, Scope,
-    StoredBytes,
+    name_suggests_quantization, CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme,
+    QuantSource, Quantization, Scope, StoredBytes,
 };
 pub use shape::MlaSpec;
 pub use vision::{CheckpointTotals, Includes, VisionKind, VisionSpec};
@@ -188,13 +191,20 @@ pub struct ModelSpec {
     /// All parameters (the sum of `params`); MTP layers not included.
     pub params_total: u64,
     /// Parameters used per token: the total less the routed experts a
-    /// token does not visit (and, for gpt-oss, less the input embedding,
-    /// as its model card counts).
+    /// token does not visit, counted as the family's cards count it
+    /// ([`ModelSpec::active_count`]: gpt-oss and DeepSeek leave out the
+    /// input embedding, MiniMax the embedding and the head).
     pub params_active: u64,
+    /// What [`ModelSpec::params_active`] leaves out, per the family's
+    /// published convention.
+    pub active_count: ActiveCount,
     /// Parameters of multi-token-prediction layers stored with the
     /// checkpoint but not part of the model's published size.
     pub mtp_params: u64,
     pub quantization: Option<Quantization>,
+    /// Where the quantization was read from; for a config without one,
+    /// that an `hf_quant_config.json` may hold it ([`QuantSource::note`]).
+    pub quantization_source: QuantSource,
     /// Parameters stored in the quantized format, by group.
     pub quantized_params: ParamGroups,
     /// Bytes of the checkpoint as published, by group: quantized tensors
@@ -226,9 +236,46 @@ impl ModelSpec {
 /// [`ConfigError`] naming the keys at fault, an unknown model type or an
 /// unknown per-layer key included.
 pub fn parse_config(text: &str) -> Result<ModelSpec, ConfigError> {
-    let object = json::parse_object(text)?;
+    parse_config_with(text, None)
+}
+
+/// Like [`parse_config`], with the text of the checkpoint's
+/// `hf_quant_config.json` where it has one: NVIDIA ModelOpt exports state
+/// their quantization there, and some (DeepSeek-V3.1/V3.2-NVFP4, GLM-5-NVFP4,
+/// Nemotron-3 NVFP4/FP8, Llama-3.1-70B-Instruct-FP8) only there. The side
+/// file is read when `config.json` has no `quantization_config`;
+/// [`ModelSpec::quantization_source`] says which was read.
+///
+/// ```
+/// use vramfit_core::model::{parse_config, parse_config_with, QuantSource};
+/// let config = r#"{"model_type": "llama", "hidden_size": 4096,
+///     "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+///     "intermediate_size": 14336, "vocab_size": 128256, "torch_dtype": "bfloat16"}"#;
+/// let side = r#"{"producer": {"name": "modelopt"}, "quantization":
+///     {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8", "exclude_modules": ["lm_head"]}}"#;
+/// let bf16 = parse_config(config).unwrap();
+/// assert!(bf16.quantization.is_none() && bf16.quantization_source.note().is_some());
+/// let fp8 = parse_config_with(config, Some(side)).unwrap();
+/// assert_eq!(fp8.quantization_source, QuantSource::HfQuantConfig);
+/// assert!(fp8.published_weight_bytes() < bf16.published_weight_bytes() * 6 / 10);
+/// ```
+pub fn parse_config_with(
+    text: &str,
+    hf_quant_config: Option<&str>,
+) -> Result<ModelSpec, ConfigError> {
+    let mut object = json::parse_object(text)?;
+    let side = match hf_quant_config {
+        Some(side) => Some(quant::attach_side_file(&mut object, side)?),
+        None => None,
+    };
     let resolved = arch::resolve(&object)?;
-    build(resolved, Reading::Exact, Vec::new())
+    let mut spec = build(resolved, Reading::Exact, Vec::new())?;
+    spec.quantization_source = match (side, &spec.quantization_source) {
+        (Some(quant::Attached::AsQuantizationConfig), _) => QuantSource::HfQuantConfig,
+        (Some(quant::Attached::ConfigHasOwn), _) => QuantSource::ConfigJsonOverSideFile,
+        (None, source) => source.clone(),
+    };
+    Ok(spec)
 }
 
 /// Like [`parse_config`], but a model type no reader knows is read as a
@@ -264,7 +311,7 @@ fn build(
         moe: moe.as_ref(),
         mixer: plan.mixer,
     };
-    let (params, unrouted) = params::count(&arch, &plan);
+    let (params, counted) = params::count(&arch, &plan);
     let mut quantization = quant::read(r, shape.dtype)?;
     match (shape.family, quantization.as_mut()) {
         (Family::DeepseekV4, Some(q)) => {
@@ -291,18 +338,32 @@ fn build(
             vision::Reading::Counted(v) => (Some(v), None),
             vision::Reading::NotCounted(why) => (None, Some(why)),
         };
-    let checkpoint = checkpoint_totals(
+    let mut checkpoint = checkpoint_totals(
         params.total(),
         &weighed,
         vision.as_ref(),
         vision_not_counted.is_some(),
     );
+    checkpoint.stored_unloaded = params::stored_unloaded(&arch, &plan);
     let params_total = params.total();
-    let excluded_embedding = match shape.rules.active_excludes_embedding {
-        true => params.embedding,
-        false => 0,
+    let left_out = match shape.rules.active {
+        ActiveCount::AllParameters => 0,
+        ActiveCount::WithoutInputEmbedding => params.embedding,
+        ActiveCount::WithoutEmbeddings => {
+            crate::units::sum([params.embedding, params.lm_head, counted.buffers])
+        }
     };
     let (num_kv_heads, kv_heads_by_layer) = plan.kv_heads(shape.kv_heads);
+    let quantization_source = match quantization {
+        Some(_) => QuantSource::ConfigJson,
+        None => QuantSource::NotInConfig {
+            name_suggests: r
+                .get_outer("_name_or_path")
+                .and_then(|v| v.as_str())
+                .and_then(name_suggests_quantization)
+                .map(str::to_string),
+        },
+    };
     let side_state = match (shape.rules.parallel_mixer, plan.mixer) {
         (true, Some(m)) => m.state_elements(),
         _ => 0,
@@ -348,9 +409,11 @@ fn build(
         params,
         params_total,
         params_active: params_total
-            .saturating_sub(unrouted)
-            .saturating_sub(excluded_embedding),
+            .saturating_sub(counted.unrouted)
+            .saturating_sub(left_out),
+        active_count: shape.rules.active,
         quantization,
+        quantization_source,
         quantized_params,
         published_bytes,
         defaults_used: r.used_defaults(),
@@ -385,7 +448,10 @@ fn checkpoint_totals(
             bytes = bytes.saturating_add(v.bytes);
             quantized_params = quantized_params.saturating_add(v.quantized_params);
             quantized_bytes.add(&v.stored, 1);
-            Includes::TextModelAndVisionTower
+            match v.audio_params {
+                0 => Includes::TextModelAndVisionTower,
+                _ => Includes::TextModelVisionAndAudioTowers,
+            }
         }
         (None, true) => Includes::TextModelOnlyVisionNotCounted,
         (None, false) => Includes::TextModel,
@@ -396,6 +462,8 @@ fn checkpoint_totals(
         bytes,
         quantized_params,
         quantized_bytes,
+        scalars: vision.map_or(0, |v| v.scalars),
+        stored_unloaded: 0,
     }
 }
 

@@ -161,6 +161,10 @@ pub(crate) struct MtpLayout {
     /// Its decoder blocks, in order (one layer like the model's last when
     /// empty).
     pub blocks: Vec<super::layers::Block>,
+    /// Parameters each step stores beyond its blocks, norms, projection
+    /// and vocabulary matrices (DeepSeek-V4's hyper-connection head:
+    /// `N × N·H + N + 1`).
+    pub extra: u64,
 }
 
 /// DeepSeek-V4's layer parts beyond the sizes every decoder has.

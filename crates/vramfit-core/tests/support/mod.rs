@@ -85,4 +85,5 @@ pub const CURRENT: &[&str] = &[
     "moonshotai__Kimi-K3.json",
     "stepfun-ai__Step-3.7-Flash.json",
     "MiniMaxAI__MiniMax-M3.json",
+    "moonshotai__Kimi-Linear-48B-A3B-Instruct.json",
 ];

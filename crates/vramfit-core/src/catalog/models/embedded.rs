@@ -52,6 +52,7 @@ pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("Qwen__Qwen3-32B.json"),
     config!("Qwen__Qwen3-32B-FP8.json"),
     config!("Qwen__Qwen3-235B-A22B.json"),
+    config!("nvidia__Qwen3-235B-A22B-NVFP4.json"),
     config!("Qwen__Qwen3-235B-A22B-FP8.json"),
     config!("Qwen__Qwen3.5-27B.json"),
     config!("Qwen__Qwen3.5-35B-A3B.json"),
@@ -91,7 +92,9 @@ pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("deepseek-ai__DeepSeek-R1.json"),
     config!("deepseek-ai__DeepSeek-V3.json"),
     config!("deepseek-ai__DeepSeek-V3.1.json"),
+    config!("nvidia__DeepSeek-V3.1-NVFP4.json"),
     config!("deepseek-ai__DeepSeek-V3.2.json"),
+    config!("nvidia__DeepSeek-V3.2-NVFP4.json"),
     config!("deepseek-ai__DeepSeek-V4-Flash.json"),
     config!("nvidia__DeepSeek-V4-Flash-NVFP4.json"),
     config!("deepseek-ai__DeepSeek-V4-Pro.json"),
@@ -137,6 +140,7 @@ pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("zai-org__GLM-5.2-FP8.json"),
     config!("nvidia__GLM-5.1-NVFP4.json"),
     config!("zai-org__GLM-5.json"),
+    config!("nvidia__GLM-5-NVFP4.json"),
     config!("zai-org__GLM-5-FP8.json"),
     config!("zai-org__GLM-5.1.json"),
     config!("zai-org__GLM-5.1-FP8.json"),
@@ -148,12 +152,14 @@ pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("nvidia__Kimi-K2.5-NVFP4.json"),
     config!("nvidia__Kimi-K2.6-NVFP4.json"),
     config!("nvidia__Kimi-K2.7-Code-NVFP4.json"),
+    config!("moonshotai__Kimi-Linear-48B-A3B-Instruct.json"),
     config!("moonshotai__Kimi-K3.json"),
     config!("MiniMaxAI__MiniMax-M2.5.json"),
     config!("MiniMaxAI__MiniMax-M2.7.json"),
     config!("nvidia__MiniMax-M2.5-NVFP4.json"),
     config!("nvidia__MiniMax-M2.7-NVFP4.json"),
     config!("nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"),
+    config!("nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4.json"),
     config!("nvidia__Llama-3_3-Nemotron-Super-49B-v1.json"),
     config!("nvidia__NVIDIA-Nemotron-3-Super-120B-A12B-FP8.json"),
     config!("nvidia__NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.json"),
@@ -185,12 +191,35 @@ pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("OrionStarAI__Orion-14B-Base.json"),
 ];
 
-/// The text of an embedded config by file name.
+/// `(file, text)` of one embedded `hf_quant_config.json`.
+macro_rules! side {
+    ($file:literal) => {
+        (
+            $file,
+            include_str!(concat!("../../../data/configs/hf_quant/", $file)),
+        )
+    };
+}
+
+/// Every embedded `hf_quant_config.json`: file name in
+/// `data/configs/hf_quant/` and its text.
+pub(super) const HF_QUANT_CONFIGS: &[(&str, &str)] = &[
+    side!("nvidia__DeepSeek-V3.1-NVFP4.json"),
+    side!("nvidia__DeepSeek-V3.2-NVFP4.json"),
+    side!("nvidia__GLM-5-NVFP4.json"),
+    side!("nvidia__Llama-3.1-70B-Instruct-FP8.json"),
+    side!("nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4.json"),
+    side!("nvidia__Qwen3-235B-A22B-NVFP4.json"),
+];
+
+/// The text of an embedded config by file name (a side file as
+/// `hf_quant/<file>`).
 pub(super) fn config_text(file: &str) -> Option<&'static str> {
-    CONFIGS
-        .iter()
-        .find(|(f, _)| *f == file)
-        .map(|(_, text)| *text)
+    let (list, file) = match file.strip_prefix("hf_quant/") {
+        Some(side) => (HF_QUANT_CONFIGS, side),
+        None => (CONFIGS, file),
+    };
+    list.iter().find(|(f, _)| *f == file).map(|(_, text)| *text)
 }
 
 /// The embedded catalog.

@@ -55,6 +55,10 @@ pub struct ModelListing {
     pub published_source: String,
     /// Where the config's text was found.
     pub source: Source,
+    /// Why a checkpoint known to be quantized is counted unquantized
+    /// ([`super::ModelMeta::quantization_not_read`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantization_note: Option<String>,
 }
 
 impl ModelListing {
@@ -80,6 +84,7 @@ impl ModelListing {
             published_scope: published.scope,
             published_source: published.source.clone(),
             source: entry.source().clone(),
+            quantization_note: entry.meta.quantization_not_read.clone(),
         }
     }
 

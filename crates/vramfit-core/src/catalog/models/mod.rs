@@ -64,7 +64,7 @@ pub use listing::{search, ModelListing, SizeQuery};
 
 use super::fuzzy;
 use super::NotFound;
-use crate::model::{parse_config, ConfigError, Dtype, ModelSpec, QuantScheme};
+use crate::model::{parse_config_with, ConfigError, Dtype, ModelSpec, QuantScheme};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -100,6 +100,10 @@ pub enum Scope {
     /// Every tensor stored in the checkpoint (a safetensors index total, the
     /// Hub's count), multi-token-prediction layers included.
     Checkpoint,
+    /// The text model of a multimodal checkpoint, without its vision (and
+    /// audio) towers: the language model a card counts apart (Gemma-4 26B
+    /// A4B's "25.2B", its vision encoder given separately).
+    TextModel,
 }
 
 /// The published parameter counts of a model.
@@ -131,6 +135,36 @@ pub struct Checkpoint {
     pub dtype: String,
     /// Where the figure is.
     pub source: String,
+    /// The files store the output head as a tensor of its own
+    /// (`lm_head.weight` in the index's `weight_map`) although the config
+    /// ties it to the input embedding: a second copy of `V × H` values,
+    /// which the loaded model does not hold (the Falcon-7B/40B/180B
+    /// checkpoints, saved from the RefinedWeb code).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stores_tied_head: bool,
+}
+
+impl Checkpoint {
+    /// Parameters the files store beyond what the loaded model holds: the
+    /// tied head's second copy when [`Checkpoint::stores_tied_head`]
+    /// (`vocab × hidden` of a tied model), else 0.
+    pub fn stored_beyond_model(&self, spec: &ModelSpec) -> u64 {
+        match self.stores_tied_head && spec.tied_embeddings {
+            true => spec.vocab_size.saturating_mul(spec.hidden_size),
+            false => 0,
+        }
+    }
+}
+
+/// A file read beside the `config.json` (`hf_quant_config.json`), kept in
+/// `data/configs/hf_quant/` under [`SideFile::file`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideFile {
+    /// File name in `data/configs/hf_quant/` (`owner__Name.json`).
+    pub file: String,
+    /// Where its text was found.
+    pub source: Source,
 }
 
 /// One row of `data/models.json`: everything the catalog knows of a model
@@ -154,6 +188,15 @@ pub struct ModelMeta {
     /// Stored size of the checkpoint, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<Checkpoint>,
+    /// The checkpoint's `hf_quant_config.json`, for a ModelOpt export whose
+    /// `config.json` does not state its quantization.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hf_quant_config: Option<SideFile>,
+    /// Why a checkpoint known to be quantized is read unquantized: its
+    /// `config.json` does not state the quantization and the catalog has no
+    /// usable `hf_quant_config.json` for it. Shown with the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantization_not_read: Option<String>,
     /// Remarks on the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
@@ -200,6 +243,9 @@ pub struct ModelEntry {
     pub file: String,
     /// The text of the `config.json`.
     pub config: Cow<'static, str>,
+    /// The text of the `hf_quant_config.json` read beside it, where the
+    /// row names one ([`ModelMeta::hf_quant_config`]).
+    pub hf_quant_config: Option<Cow<'static, str>>,
     /// Everything else the catalog records ([`ModelMeta`]).
     pub meta: ModelMeta,
     /// The parsed config, filled at first use.
@@ -267,9 +313,17 @@ impl ModelEntry {
             id: meta.id.clone(),
             file: meta.file.clone(),
             config,
+            hf_quant_config: None,
             meta,
             parsed: OnceLock::new(),
         }
+    }
+
+    /// The entry with the text of its `hf_quant_config.json`.
+    pub fn with_hf_quant_config(mut self, text: Cow<'static, str>) -> ModelEntry {
+        self.hf_quant_config = Some(text);
+        self.parsed = OnceLock::new();
+        self
     }
 
     /// The part of the id after the slash (`Llama-3.1-8B`).
@@ -329,7 +383,8 @@ impl ModelEntry {
 
     /// The cached parse.
     fn parsed(&self) -> &Result<ModelSpec, ConfigError> {
-        self.parsed.get_or_init(|| parse_config(&self.config))
+        self.parsed
+            .get_or_init(|| parse_config_with(&self.config, self.hf_quant_config.as_deref()))
     }
 }
 
@@ -356,7 +411,8 @@ impl ModelCatalog {
     }
 
     /// A catalog from the text of a `models.json` document and a lookup of
-    /// config texts by file name; rows keep the document's order.
+    /// config texts by file name (`owner__Name.json`; a side file as
+    /// `hf_quant/owner__Name.json`); rows keep the document's order.
     pub fn from_parts<F>(
         metadata_json: &str,
         mut config_of: F,
@@ -366,13 +422,32 @@ impl ModelCatalog {
     {
         let file: MetaFile = serde_json::from_str(metadata_json)
             .map_err(|e| CatalogError::Metadata(e.to_string()))?;
+        let mut sides = Vec::with_capacity(file.models.len());
         let mut records = Vec::with_capacity(file.models.len());
         for meta in file.models {
             let config = config_of(&meta.file)
                 .ok_or_else(|| CatalogError::MissingConfig(meta.file.clone()))?;
+            let side = match &meta.hf_quant_config {
+                Some(side) => {
+                    let name = format!("hf_quant/{}", side.file);
+                    Some(config_of(&name).ok_or(CatalogError::MissingConfig(name))?)
+                }
+                None => None,
+            };
+            sides.push(side);
             records.push((meta, config));
         }
-        ModelCatalog::from_records(records)
+        let mut catalog = ModelCatalog::from_records(records)?;
+        let entries = std::mem::take(&mut catalog.entries);
+        catalog.entries = entries
+            .into_iter()
+            .zip(sides)
+            .map(|(entry, side)| match side {
+                Some(text) => entry.with_hf_quant_config(text),
+                None => entry,
+            })
+            .collect();
+        Ok(catalog)
     }
 
     /// Every entry, in catalog order.

@@ -5,12 +5,12 @@
 //! token → experts table.
 
 use super::super::error::ConfigError;
-use super::super::family::{Family, Rules};
+use super::super::family::{ActiveCount, Family, Rules};
 use super::super::json::Reader;
 use super::super::layers::{self, Block, Mixer, Sizes, Slot};
 use super::super::moe::{self, MoeKeys, Select, Shared};
 use super::super::shape::{
-    CompressedParts, Indexer, Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS,
+    CompressedParts, Indexer, Keys, MtpLayout, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS,
 };
 use super::llama::shape;
 use super::{finish, Architecture, Blueprint};
@@ -111,6 +111,63 @@ fn attention_layers(r: &Reader, n: u64, csa: u64, hca: u64) -> Result<Vec<Block>
         .collect())
 }
 
+/// The block of each multi-token-prediction step: its entry of
+/// `compress_ratios` after the model's layers, else a sliding-window
+/// layer (the published configs' 0); experts routed by score, never by
+/// the hash table. Source: vLLM `models/deepseek_v4/nvidia/mtp.py`
+/// (`mtp_block` is a `DeepseekV4DecoderLayer`; `e_proj`, `h_proj`,
+/// `enorm`, `hnorm`, `shared_head.norm` and `hc_head_{fn,base,scale}` of
+/// its own; embedding and head the model's: a checkpoint stores them once,
+/// as `embed.weight` and `head.weight`).
+fn mtp_blocks(
+    r: &Reader,
+    n: u64,
+    steps: u64,
+    csa: u64,
+    hca: u64,
+) -> Result<Vec<Block>, ConfigError> {
+    let listed = match r.text_list("layer_types")? {
+        Some(_) => None,
+        None => r.uint_list("compress_ratios")?,
+    };
+    let ratio_of = |step: u64| {
+        listed
+            .as_ref()
+            .and_then(|l| l.get(usize::try_from(n + step).ok()?).copied())
+            .unwrap_or(0)
+    };
+    (0..steps)
+        .map(|step| {
+            let ratio = match ratio_of(step) {
+                0 => 0,
+                4 => csa,
+                128 => hca,
+                other => {
+                    return Err(ConfigError::unsupported(format!(
+                        "compress_ratios entry {other} is not 0, 4 or 128"
+                    )))
+                }
+            };
+            let mut b = match ratio {
+                0 => Block::new(Mixer::Sliding, Slot::Moe),
+                _ => Block::new(Mixer::Compressed, Slot::Moe),
+            };
+            b.ratio = (ratio > 0).then_some(ratio);
+            Ok(b)
+        })
+        .collect()
+}
+
+/// The hyper-connection head an MTP step keeps of its own: `hc_head_fn`
+/// `N × N·H`, `hc_head_base` `N`, `hc_head_scale` 1.
+fn hyper_head_params(hidden: u64, streams: u64) -> u64 {
+    let n = streams;
+    n.saturating_mul(n)
+        .saturating_mul(hidden)
+        .saturating_add(n)
+        .saturating_add(1)
+}
+
 /// Hash-routed layers: `mlp_layer_types` (`hash_moe` first, then `moe`),
 /// else the first `num_hash_layers` (default 3).
 fn hash_layers(r: &Reader, n: u64) -> Result<u64, ConfigError> {
@@ -135,7 +192,7 @@ fn hash_layers(r: &Reader, n: u64) -> Result<u64, ConfigError> {
 fn deepseek_v4(r: &Reader) -> Result<Blueprint, ConfigError> {
     let rules = Rules {
         keys_are_values: true,
-        active_excludes_embedding: true,
+        active: ActiveCount::WithoutInputEmbedding,
         ..Rules::LLAMA
     };
     let keys = Keys {
@@ -198,6 +255,16 @@ fn deepseek_v4(r: &Reader) -> Result<Blueprint, ConfigError> {
         return Err(ConfigError::missing(vec!["n_routed_experts".to_string()]));
     }
     let blocks = attention_layers(r, n, csa, hca)?;
+    s.mtp_layers = r
+        .count(&["num_nextn_predict_layers"], MAX_LAYERS)?
+        .unwrap_or(0);
+    if s.mtp_layers > 0 {
+        s.mtp = Some(MtpLayout {
+            vocab_matrices: 0,
+            blocks: mtp_blocks(r, n, s.mtp_layers, csa, hca)?,
+            extra: hyper_head_params(s.hidden, need("hc_mult", MAX_HEADS)?),
+        });
+    }
     let sizes = Sizes {
         window: r.dim(&["sliding_window"], MAX_CONTEXT)?,
         chunk: None,
@@ -217,7 +284,9 @@ pub(super) const DEEPSEEK_V4: Architecture = Architecture {
              lightning indexer), two hyper-connections per layer and a final one, experts and \
              one shared expert in every layer, score bias or (hash layers) a token → experts \
              table; KV cache: window, compressed entries and indexer keys; active count \
-             leaves out the input embedding (model card); MTP layers not counted",
+             leaves out the input embedding (model card); MTP layers apart (a decoder block \
+             per compress_ratios entry after the model's layers, e_proj and h_proj, three \
+             norms, a hyper-connection head; the model's embedding and head)",
     defaults: &[
         ("num_key_value_heads", 1),
         ("head_dim", 512),

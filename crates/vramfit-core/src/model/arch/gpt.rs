@@ -407,7 +407,8 @@ pub(super) const FALCON: Architecture = Architecture {
     counts: "fused query_key_value (grouped with new_decoder_architecture, else one \
              key/value head when multi_query), dense and plain MLP (ffn_hidden_size, else \
              4·H) with biases when bias, LayerNorms with bias (1 or 2 per layer), tied head \
-             (the checkpoints also store a copy of it, V·H more than the loaded model)",
+             (tiiuae's Falcon-7B/40B/180B files also store a copy of it, V·H more than the \
+             loaded model; the catalog records it per checkpoint)",
     defaults: &[],
     nested_defaults: &[],
     layer_keys: &[],

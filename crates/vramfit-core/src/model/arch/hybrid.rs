@@ -72,6 +72,7 @@ fn delta_net(r: &Reader, family: Family, moe_model: bool) -> Result<Blueprint, C
     s.mtp = Some(MtpLayout {
         vocab_matrices: u64::from(flag(r, "mtp_use_dedicated_embeddings", false)?),
         blocks: vec![Block::new(Mixer::Full, Slot::Auto)],
+        extra: 0,
     });
     let moe = match moe_model {
         true => {
@@ -198,6 +199,7 @@ fn nemotron_h(r: &Reader) -> Result<Blueprint, ConfigError> {
         s.mtp = Some(MtpLayout {
             vocab_matrices: 0,
             blocks: mtp_blocks,
+            extra: 0,
         });
     }
     let keys = MoeKeys {

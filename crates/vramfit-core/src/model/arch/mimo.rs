@@ -25,6 +25,7 @@ fn mtp(r: &Reader) -> Result<(u64, MtpLayout), ConfigError> {
     let layout = MtpLayout {
         vocab_matrices: 0,
         blocks: vec![Block::new(Mixer::Full, Slot::Auto)],
+        extra: 0,
     };
     Ok((layers, layout))
 }
@@ -53,7 +54,6 @@ pub(super) const MIMO: Architecture = Architecture {
 /// `moe_layer_freq` (1: experts, 0: dense MLP), one entry per layer.
 fn mimo_v2_flash(r: &Reader) -> Result<Blueprint, ConfigError> {
     let rules = Rules {
-        active_excludes_embedding: false,
         ..Rules::LLAMA.with_attention_bias(flag(r, "attention_bias", false)?)
     };
     // The output projection has no bias whatever `attention_bias` says.

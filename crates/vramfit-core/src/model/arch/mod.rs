@@ -17,6 +17,7 @@ mod gemma;
 mod gemma4;
 mod gpt;
 mod hybrid;
+mod kimi;
 mod llama;
 mod mimo;
 mod moe;
@@ -85,6 +86,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(deepseek4::ALL)
         .chain(gemma4::ALL)
         .chain(mimo::ALL)
+        .chain(kimi::ALL)
         .copied()
 }
 

@@ -2,12 +2,12 @@
 //! attention, GLM-4.5, Llama-4, gpt-oss, MiniMax, Phi-3.5-MoE, OLMoE.
 
 use super::super::error::ConfigError;
-use super::super::family::{Family, Norm, QkNorm, Rules};
+use super::super::family::{ActiveCount, Family, Norm, QkNorm, Rules};
 use super::super::json::Reader;
 use super::super::layers::{self, attention_types, Mixer, Sizes};
 use super::super::mixer::LinearMixer;
 use super::super::moe::{self, MoeKeys, Select, Shared};
-use super::super::shape::{Indexer, Keys, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
+use super::super::shape::{Indexer, Keys, MtpLayout, MAX_CONTEXT, MAX_DIM, MAX_HEADS, MAX_LAYERS};
 use super::llama::{flag, shape};
 use super::{finish, Architecture, Blueprint};
 
@@ -54,9 +54,19 @@ fn deepseek_with(
         head_dim: &[],
         ..Keys::STANDARD
     };
+    // DeepSeek's reports count activated parameters without the input
+    // embedding (DeepSeek-V2-Lite: "2.4B activated" is 2.45 B so counted,
+    // 2.66 B with it); GLM-5's layout keeps the default.
+    let active = match family {
+        Family::DeepseekV2 | Family::DeepseekV3 | Family::DeepseekV32 => {
+            ActiveCount::WithoutInputEmbedding
+        }
+        _ => ActiveCount::AllParameters,
+    };
     let rules = Rules {
         qkv_bias: flag(r, "attention_bias", false)?,
         mlp_bias: flag(r, "mlp_bias", false)?,
+        active,
         ..Rules::LLAMA
     };
     let mut s = shape(r, family, &keys, rules)?;
@@ -66,6 +76,16 @@ fn deepseek_with(
     s.mtp_layers = r
         .count(&["num_nextn_predict_layers"], MAX_LAYERS)?
         .unwrap_or(0);
+    if family == Family::GlmMoeDsa {
+        // GLM-5's MTP layer uses the model's embedding and head: the
+        // Hub's count of zai-org/GLM-5 (753,864,139,008) is the model and
+        // one layer with its norms and eh_proj, no vocabulary matrix.
+        s.mtp = Some(MtpLayout {
+            vocab_matrices: 0,
+            blocks: Vec::new(),
+            extra: 0,
+        });
+    }
     if indexed {
         let heads = r.dim(&["index_n_heads"], MAX_HEADS)?.unwrap_or(64);
         let dim = r.dim(&["index_head_dim"], MAX_DIM)?.unwrap_or(128);
@@ -159,7 +179,8 @@ pub(super) const DEEPSEEK_V2: Architecture = Architecture {
     classes: &["DeepseekV2ForCausalLM"],
     source: "transformers models/deepseek_v2 (DeepseekV2Config, DeepseekV2ForCausalLM)",
     counts: "multi-head latent attention (q_a/q_b or q, kv_a, kv_b, o), routed and shared \
-             experts after first_k_dense_replace, router score bias only with noaux_tc",
+             experts after first_k_dense_replace, router score bias only with noaux_tc; active \
+             count without the input embedding (DeepSeek-V2 report)",
     defaults: &[
         ("kv_lora_rank", 512),
         ("qk_nope_head_dim", 128),
@@ -180,7 +201,8 @@ pub(super) const DEEPSEEK_V3: Architecture = Architecture {
     classes: &["DeepseekV3ForCausalLM"],
     source: "transformers models/deepseek_v3 (DeepseekV3Config, DeepseekV3ForCausalLM)",
     counts: "multi-head latent attention, 1 shared and n_routed_experts routed experts after \
-             first_k_dense_replace, router e_score_correction_bias; MTP layers apart",
+             first_k_dense_replace, router e_score_correction_bias; MTP layers apart; active count \
+             without the input embedding (DeepSeek-V2 report)",
     defaults: &[
         ("kv_lora_rank", 512),
         ("qk_nope_head_dim", 128),
@@ -204,7 +226,8 @@ pub(super) const DEEPSEEK_V32: Architecture = Architecture {
     source: "transformers models/deepseek_v32 (DeepseekV32Config, DeepseekV32ForCausalLM)",
     counts: "DeepSeek-V3's layers plus a sparse-attention indexer in each (wq_b, wk, k_norm, \
              weights_proj); the KV figure adds the indexer's key cache (index_head_dim per \
-             token; vLLM keeps it in FP8); MTP layers apart",
+             token; vLLM keeps it in FP8); MTP layers apart; active count without the input \
+             embedding (DeepSeek-V2 report)",
     defaults: &[
         ("kv_lora_rank", 512),
         ("qk_nope_head_dim", 128),
@@ -392,7 +415,7 @@ pub(super) const GPT_OSS: Architecture = Architecture {
             router_bias: true,
             expert_bias: true,
             fused_gate_up: true,
-            active_excludes_embedding: true,
+            active: ActiveCount::WithoutInputEmbedding,
             ..Rules::LLAMA.with_attention_bias(flag(r, "attention_bias", true)?)
         };
         let s = shape(r, Family::GptOss, &Keys::STANDARD, rules)?;
@@ -423,7 +446,13 @@ pub(super) const GPT_OSS: Architecture = Architecture {
 /// (the checkpoint code's `attn_type_list`: 0 linear, 1 full), experts in
 /// every layer.
 fn minimax(r: &Reader) -> Result<Blueprint, ConfigError> {
-    let s = shape(r, Family::MiniMax, &Keys::STANDARD, Rules::LLAMA)?;
+    // The MiniMax-01 report's "45.9B activated" counts the decoder layers
+    // only: no embedding, no head, no decay buffers.
+    let rules = Rules {
+        active: ActiveCount::WithoutEmbeddings,
+        ..Rules::LLAMA
+    };
+    let s = shape(r, Family::MiniMax, &Keys::STANDARD, rules)?;
     let keys = MoeKeys {
         experts: &["num_local_experts", "num_experts"],
         ..MoeKeys::MIXTRAL
@@ -481,7 +510,8 @@ pub(super) const MINIMAX: Architecture = Architecture {
              MiniMaxAI/MiniMax-Text-01 checkpoint code for attn_type_list",
     counts: "lightning layers (qkv, output gate, out, norm, the stored decay buffers of \
              block_size; a head_dim² state per head) and full attention layers from \
-             layer_types or attn_type_list, experts in every layer",
+             layer_types or attn_type_list, experts in every layer; active count of the decoder \
+             layers' parameters only (MiniMax-01 report)",
     defaults: &[("num_key_value_heads", 8)],
     nested_defaults: &[],
     layer_keys: &["layer_types", "attn_type_list"],
@@ -494,7 +524,8 @@ pub(super) const MINIMAX_M2: Architecture = Architecture {
     classes: &["MiniMaxM2ForCausalLM"],
     source: "transformers models/minimax_m2 (MiniMaxM2Config, MiniMaxM2ForCausalLM)",
     counts: "bias-free attention with full-width q/k RMSNorms, experts in every layer with \
-             a router score bias; an attn_type_list must say full attention everywhere",
+             a router score bias; an attn_type_list must say full attention everywhere; active \
+             count of the decoder layers only (MiniMax-01 report)",
     defaults: &[
         ("num_key_value_heads", 8),
         ("head_dim", 128),
@@ -504,8 +535,10 @@ pub(super) const MINIMAX_M2: Architecture = Architecture {
     nested_defaults: &[],
     layer_keys: &["attn_type_list"],
     read: |r| {
+        // Active counts as MiniMax counts them (see `minimax`).
         let rules = Rules {
             qk_norm: QkNorm::PerHead,
+            active: ActiveCount::WithoutEmbeddings,
             ..Rules::LLAMA
         };
         let s = shape(r, Family::MiniMaxM2, &Keys::STANDARD, rules)?;

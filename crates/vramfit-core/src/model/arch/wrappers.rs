@@ -77,30 +77,34 @@ pub(crate) const WRAPPERS: [Wrapper; 22] = [
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
 /// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 5] = [
+pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
     (
         "kimi_k3",
-        "Kimi-K3's text model (Kimi Delta Attention, gated latent attention, attention \
-         residuals, latent experts) has no modeling code vramfit has followed",
-    ),
-    (
-        "kimi_linear",
-        "Kimi-Linear's Kimi Delta Attention layers are not counted yet",
+        "Kimi-K3's text model is a kimi_linear model with attention residuals \
+         (attn_res_block_size), a gated latent-attention output, latent experts \
+         (routed_expert_hidden_size) and full-rank KDA gates, and its vision tower is a new \
+         MoonViT; only third-party ports of its code were found and no published parameter \
+         count to check a reader against (Kimi-Linear itself, without these, is read)",
     ),
     (
         "step3p7",
-        "Step-3.7's text model is vLLM's registered Step model inside a vision-language \
-         wrapper; the config keys that size it are not read yet",
+        "Step-3.7 wraps a Step-3.5 text model (step3p5: full and sliding layers with their own \
+         head counts, head-wise output gates, MoE layers from moe_layers_enum, MTP layers \
+         listed in layer_types) and a Perception Encoder vision tower; vramfit has no reader \
+         for either yet (the step3p5 layout is public in mlx-lm's step3p5.py and SGLang)",
     ),
     (
         "minimax_m3",
-        "MiniMax-M3's sparse attention (MSA indexer, output gate, MTP modules) is not \
-         counted yet",
+        "MiniMax-M3's layers (GQA with q/k norms, an MSA block-sparse indexer on the layers \
+         sparse_attention_freq marks, dense then routed layers with a shared expert) are \
+         public in vLLM, SGLang and TensorRT-LLM, but its MTP modules (num_mtp_modules) are \
+         not sized and no exact published count exists to check a reader against",
     ),
     (
         "minimax_m3_vl",
-        "MiniMax-M3's sparse attention (MSA indexer, output gate, MTP modules) and its \
-         vision tower are not counted yet",
+        "MiniMax-M3's layers (GQA with q/k norms, an MSA block-sparse indexer, dense then \
+         routed layers) are public, but its MTP modules and its vision tower are not sized \
+         and no exact published count exists to check a reader against",
     ),
 ];
 

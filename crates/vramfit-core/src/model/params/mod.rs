@@ -113,6 +113,14 @@ impl Tensor {
         mul(&[self.rows, self.cols, self.copies])
     }
 
+    /// A stored buffer rather than a learned parameter: MiniMax's
+    /// lightning-attention decay tables (`slope_rate`, `query_decay`,
+    /// `key_decay`, `diagonal_decay`), which a checkpoint saved by
+    /// transformers stores beside the weights.
+    pub fn is_buffer(&self) -> bool {
+        BUFFERS.contains(&self.module)
+    }
+
     /// The module's full path (`model.layers.3.self_attn.q_proj`), as
     /// matched against `modules_to_not_convert`.
     pub fn path(&self) -> String {
@@ -121,6 +129,23 @@ impl Tensor {
             None => self.module.to_string(),
         }
     }
+}
+
+/// Modules that are buffers ([`Tensor::is_buffer`]).
+const BUFFERS: [&str; 4] = [
+    "self_attn.slope_rate",
+    "self_attn.query_decay",
+    "self_attn.key_decay",
+    "self_attn.diagonal_decay",
+];
+
+/// What [`count`] finds besides the groups.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Counted {
+    /// Routed-expert parameters a token does not visit.
+    pub unrouted: u64,
+    /// Stored buffers ([`Tensor::is_buffer`]).
+    pub buffers: u64,
 }
 
 /// Everything the enumeration reads.
@@ -300,11 +325,12 @@ pub(super) fn norm(arch: &Arch, sink: &mut Sink, module: &'static str) {
     }
 }
 
-/// Parameters by group, and the routed-expert parameters a token does not
-/// use: `(E − k) × per-expert parameters`, summed over MoE layers.
-pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, u64) {
+/// Parameters by group, the routed-expert parameters a token does not use
+/// (`(E − k) × per-expert parameters`, summed over MoE layers) and the
+/// stored buffers.
+pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, Counted) {
     let mut groups = ParamGroups::default();
-    let mut unrouted = 0u64;
+    let mut counted = Counted::default();
     let idle = arch
         .moe
         .map(|m| m.routed_experts.saturating_sub(m.experts_per_token))
@@ -312,10 +338,41 @@ pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, u64) {
     for_each_tensor(arch, plan, &mut |t| {
         groups.add(t.group, t.params());
         if t.group == Group::RoutedExperts {
-            unrouted = unrouted.saturating_add(t.per_copy().saturating_mul(idle));
+            let idle_params = t.per_copy().saturating_mul(idle);
+            counted.unrouted = counted.unrouted.saturating_add(idle_params);
+        }
+        if t.is_buffer() {
+            counted.buffers = counted.buffers.saturating_add(t.params());
         }
     });
-    (groups, unrouted)
+    (groups, counted)
+}
+
+/// Parameters a Gemma-4 checkpoint stores for its KV-sharing layers that
+/// the loaded model drops: each such layer's own `k_proj` (`n_kv·d × H`),
+/// `v_proj` (`n_kv·d_v × H`, none where keys double as values) and
+/// `k_norm` (`d`), with the layer's attention type's heads and widths.
+/// Source: transformers `modeling_gemma4.py` (`Gemma4TextModel` adds them
+/// to `_keys_to_ignore_on_load_unexpected`); Google's E2B and E4B files
+/// hold them (the Hub's counts include them).
+pub(crate) fn stored_unloaded(arch: &Arch, plan: &Plan) -> u64 {
+    if arch.shape.family != super::family::Family::Gemma4 {
+        return 0;
+    }
+    let h = arch.shape.hidden;
+    crate::units::sum(
+        plan.layers
+            .iter()
+            .filter(|l| l.mixer == super::layers::Mixer::SharedKv)
+            .map(|l| {
+                let k = mul(&[l.kv_heads, l.head_dim, h]);
+                let v = match l.keys_as_values {
+                    true => 0,
+                    false => mul(&[l.kv_heads, l.v_head_dim, h]),
+                };
+                crate::units::sum([k, v, l.head_dim])
+            }),
+    )
 }
 
 /// Parameters of the multi-token-prediction layers stored with the
@@ -324,8 +381,10 @@ pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, u64) {
 ///
 /// ```text
 /// own embedding V·H and head V·H (DeepSeek-V3; Qwen3-Next, Qwen3.5,
-/// Nemotron-H and MiMo use the model's), norms 3·H (embedding, hidden,
-/// final), a projection H×2H, and its decoder blocks
+/// Nemotron-H, MiMo, GLM-5 and DeepSeek-V4 use the model's), norms 3·H
+/// (embedding, hidden, final), a projection H×2H (DeepSeek-V4: e_proj and
+/// h_proj, H×H each), its decoder blocks, and what the family adds
+/// (DeepSeek-V4's hyper-connection head N × N·H + N + 1)
 /// ```
 ///
 /// — one layer like the model's last (DeepSeek-V3, GLM), a full-attention
@@ -333,7 +392,8 @@ pub(crate) fn count(arch: &Arch, plan: &Plan) -> (ParamGroups, u64) {
 /// `mtp_hybrid_override_pattern` (Nemotron-H). They are not part of the
 /// model's published size (DeepSeek-V3: 671B without, 685B with).
 /// Sources: vLLM `deepseek_mtp.py`, `qwen3_next_mtp.py`,
-/// `nemotron_h_mtp.py`.
+/// `nemotron_h_mtp.py`, `models/deepseek_v4/nvidia/mtp.py`
+/// (`DeepSeekV4MultiTokenPredictorLayer`).
 pub(crate) fn mtp_params(arch: &Arch, plan: &Plan) -> u64 {
     let s = arch.shape;
     if s.mtp_layers == 0 {
@@ -366,9 +426,11 @@ pub(crate) fn mtp_params(arch: &Arch, plan: &Plan) -> u64 {
         }
     }
     let embeddings = mul(&[vocab_matrices, s.vocab, s.hidden]);
+    let own = s.mtp.as_ref().map_or(0, |m| m.extra);
     let extra = embeddings
         .saturating_add(mul(&[3, s.hidden]))
-        .saturating_add(mul(&[2, s.hidden, s.hidden]));
+        .saturating_add(mul(&[2, s.hidden, s.hidden]))
+        .saturating_add(own);
     mul(&[s.mtp_layers, blocks_params.saturating_add(extra)])
 }
 

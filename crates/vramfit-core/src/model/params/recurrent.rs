@@ -17,10 +17,16 @@ use super::{Arch, Group, Sink};
 ///                 A_log D·N, D D, out H×D (+ norms R, N, N in Jamba)
 /// short conv:     in 3H×H, conv H·K, out H×H (+ biases 3H, H, H)
 /// lightning:      qkv 3·h·d×H, gate h·d×H, out H×h·d, norm h·d
+/// Kimi delta:     q, k, v h·d×H each, convs 3·h·d·K, f_a d×H, f_b h·d×d,
+///                 b h×H, g_a d×H, g_b h·d×d, A_log h, dt_bias h·d,
+///                 o_norm d, o H×h·d
 /// ```
 /// Sources: `transformers` `Qwen3NextGatedDeltaNet`,
 /// `NemotronHMamba2Mixer`, `FalconH1Mixer`, `MambaMixer`,
-/// `JambaMambaMixer`, `Lfm2ShortConv`, `MiniMaxLightningAttention`.
+/// `JambaMambaMixer`, `Lfm2ShortConv`, `MiniMaxLightningAttention`; vLLM
+/// `models/kimi_linear.py` (`KimiDeltaAttention`), whose tensors a
+/// Kimi-Linear-48B checkpoint lists (`A_log` `[1, 1, h, 1]`, `dt_bias`
+/// `[h·d]`, `q_conv1d` `[h·d, 1, K]`, `o_norm` `[d]`).
 pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
     let h = arch.shape.hidden;
     match mixer {
@@ -87,6 +93,33 @@ pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
                 1,
                 false,
             );
+        }
+        LinearMixer::KimiDelta {
+            heads,
+            head_dim,
+            conv_kernel,
+        } => {
+            let attn = Group::Attention;
+            let width = mul(&[heads, head_dim]);
+            sink.linear(attn, "self_attn.q_proj", width, h);
+            sink.linear(attn, "self_attn.k_proj", width, h);
+            sink.linear(attn, "self_attn.v_proj", width, h);
+            for conv in [
+                "self_attn.q_conv1d",
+                "self_attn.k_conv1d",
+                "self_attn.v_conv1d",
+            ] {
+                sink.emit(attn, conv, width, conv_kernel, 1, false);
+            }
+            sink.linear(attn, "self_attn.f_a_proj", head_dim, h);
+            sink.linear(attn, "self_attn.f_b_proj", width, head_dim);
+            sink.linear(attn, "self_attn.b_proj", heads, h);
+            sink.linear(attn, "self_attn.g_a_proj", head_dim, h);
+            sink.linear(attn, "self_attn.g_b_proj", width, head_dim);
+            sink.vector(attn, "self_attn.A_log", heads);
+            sink.vector(attn, "self_attn.dt_bias", width);
+            sink.vector(Group::Norms, "self_attn.o_norm", head_dim);
+            sink.linear(attn, "self_attn.o_proj", h, width);
         }
     }
 }

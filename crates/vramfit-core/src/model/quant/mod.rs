@@ -18,6 +18,7 @@ mod names;
 mod pattern;
 mod regex;
 mod select;
+mod side;
 
 #[cfg(test)]
 mod equivalence;
@@ -29,6 +30,8 @@ mod tests;
 pub use layout::{CtFormat, CtStrategy, CtWeights, QuantScheme, StoredBytes};
 pub(crate) use names::Naming;
 pub use pattern::Dialect;
+pub(crate) use side::{attach as attach_side_file, Attached};
+pub use side::{name_suggests_quantization, QuantSource};
 
 pub(crate) use config::{deepseek_v4_layout, keep_unconverted, read};
 pub(crate) use select::{weigh, weigh_vision, VisionTensor, Weighed};

@@ -40,7 +40,8 @@ pub(crate) struct Naming {
 /// `DeepseekV3TopkRouter`, `GptOssTopKRouter`, `Glm4MoeTopkRouter`,
 /// `Dots1TopkRouter`, `DeepseekV32TopkRouter`, `GlmMoeDsaTopkRouter`,
 /// `DeepseekV4TopKRouter`.
-const PARAMETER_ROUTERS: [&str; 10] = [
+const PARAMETER_ROUTERS: [&str; 11] = [
+    "kimi_linear",
     "deepseek_v2",
     "deepseek_v3",
     "kimi_k2",
@@ -122,7 +123,10 @@ impl Naming {
             if OWN_NAMES_ONLY.contains(&self.model_type.as_str()) {
                 fulls.clear();
             }
-            fulls.push(in_layer(&alias));
+            fulls.push(match (self.own_layer_prefix(), t.layer) {
+                (Some(prefix), Some(i)) => format!("{prefix}.{i}.{alias}"),
+                _ => in_layer(&alias),
+            });
         }
         let mut names = Vec::with_capacity(fulls.len() * 3);
         for full in fulls {
@@ -135,6 +139,12 @@ impl Naming {
             names.push(full);
         }
         names
+    }
+
+    /// Where the family's checkpoints put their decoder layers when it is
+    /// not `model.layers` (Nemotron-H: `backbone.layers`).
+    fn own_layer_prefix(&self) -> Option<&'static str> {
+        (self.model_type == "nemotron_h").then_some("backbone.layers")
     }
 
     /// `mlp.experts.gate_proj` → `mlp.experts.7.gate_proj`.
@@ -152,7 +162,7 @@ impl Naming {
         let swap =
             |from: &str, to: &str| module.strip_prefix(from).map(|rest| format!("{to}{rest}"));
         match self.model_type.as_str() {
-            "mixtral" | "phimoe" => {
+            "mixtral" | "phimoe" | "kimi_linear" => {
                 let m = swap("mlp.", "block_sparse_moe.")?;
                 Some(match m.contains(".experts.") {
                     true => m
@@ -178,6 +188,12 @@ impl Naming {
                 "mlp.gate" => Some("router.proj".to_string()),
                 _ => swap("mlp.experts.", "experts."),
             },
+            // Nemotron-H: every block's one module is its `mixer` (Mamba,
+            // attention, MLP or experts), under `backbone.layers.N`
+            // (transformers `NemotronHBlock`).
+            "nemotron_h" => swap("self_attn.", "mixer.")
+                .or_else(|| swap("mlp.", "mixer."))
+                .or_else(|| module.starts_with("mixer.").then(|| module.to_string())),
             "granitemoe" | "granitemoeshared" => {
                 (module == "mlp.gate").then(|| "block_sparse_moe.router.layer".to_string())
             }

@@ -20,6 +20,7 @@ use super::error::ConfigError;
 use super::json::Reader;
 use super::quant::{self, Quantization, StoredBytes, VisionTensor};
 use serde::Serialize;
+use serde_json::Value;
 
 /// The vision encoders vramfit counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -83,6 +84,14 @@ pub struct VisionSpec {
     /// `vision_config` keys absent whose values were taken from the config
     /// class's defaults.
     pub defaults_used: Vec<String>,
+    /// Parameters of an audio tower and its embedder counted with this
+    /// tower (Gemma-4 E2B/E4B `audio_config`), included in
+    /// `encoder_params` (tower) and `projector_params` (embedder).
+    pub audio_params: u64,
+    /// 0-dim tensors included in `params` (Gemma-4's clipping bounds, 4
+    /// per clipped linear). A safetensors parameter count such as the
+    /// Hub's leaves them out.
+    pub scalars: u64,
 }
 
 /// What the totals of a [`super::ModelSpec`] cover.
@@ -96,6 +105,9 @@ pub enum Includes {
     /// The text model only: the config has a vision tower vramfit does
     /// not count (see `vision_not_counted`).
     TextModelOnlyVisionNotCounted,
+    /// The text model plus the vision and audio towers and their
+    /// embedders (Gemma-4 E2B/E4B).
+    TextModelVisionAndAudioTowers,
 }
 
 /// Totals of everything counted in the checkpoint (MTP layers excluded).
@@ -110,6 +122,14 @@ pub struct CheckpointTotals {
     pub quantized_params: u64,
     /// Quantized bytes by kind (payload, scales, zero points, g_idx, other).
     pub quantized_bytes: StoredBytes,
+    /// 0-dim tensors included in `params` (Gemma-4's clipping bounds); a
+    /// safetensors parameter count such as the Hub's leaves them out.
+    pub scalars: u64,
+    /// Parameters the family's checkpoints store that the loaded model
+    /// drops, not in `params` (Gemma-4's KV-sharing layers keep their own
+    /// `k_proj`, `v_proj` and `k_norm` in the files; transformers lists
+    /// them in `_keys_to_ignore_on_load_unexpected`).
+    pub stored_unloaded: u64,
 }
 
 /// The reading of a config's vision part.
@@ -153,15 +173,25 @@ pub(crate) fn read(
         .unwrap_or("")
         .to_string();
     let cfg = config::Keys::new(vision, r);
-    // Gemma-4 E2B/E4B also hold an audio tower, which vramfit does not
-    // count: the multimodal part is then left out as a whole.
-    if r.get_outer("audio_config").is_some_and(|a| a.is_object()) {
-        return Ok(Reading::NotCounted(format!(
-            "model_type `{model_type}`: the audio tower (audio_config) is not counted, so \
-             neither is the vision tower"
-        )));
-    }
-    let Some(tower) = towers::build(&model_type, &cfg, text_hidden)? else {
+    // An audio tower is counted with the vision tower where vramfit knows
+    // it (Gemma-4 E2B/E4B's `gemma4_audio`); otherwise the multimodal part
+    // is left out as a whole.
+    let audio = match r.get_outer("audio_config") {
+        Some(Value::Object(a)) => {
+            let kind = a.get("model_type").and_then(Value::as_str);
+            match (model_type.as_str(), kind) {
+                ("gemma4", None | Some("gemma4_audio")) => Some(a),
+                _ => {
+                    return Ok(Reading::NotCounted(format!(
+                        "model_type `{model_type}`: the audio tower (audio_config) is not \
+                         counted, so neither is the vision tower"
+                    )))
+                }
+            }
+        }
+        _ => None,
+    };
+    let Some(tower) = towers::build(&model_type, &cfg, text_hidden, audio)? else {
         return Ok(Reading::NotCounted(format!(
             "model_type `{model_type}`: vramfit does not count this vision tower"
         )));
@@ -191,5 +221,7 @@ pub(crate) fn read(
         stored,
         image_tokens: tower.image_tokens,
         defaults_used: cfg.defaults_used(),
+        audio_params: tower.audio_params,
+        scalars: tower.scalars,
     }))
 }

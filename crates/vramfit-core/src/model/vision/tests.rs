@@ -188,6 +188,35 @@ fn llama4_vision_model_completes_scout() {
     assert_eq!(s.vision.unwrap().projector_params, 5120 * 4096);
 }
 
+/// Llama-4-Maverick-17B-128E: 401,583,781,376 parameters on the Hub. The
+/// catalog's copy of its config is trimmed to the text model
+/// (400,711,848,960); with the Llama-4 vision encoder Scout publishes (the
+/// same tower and a projector to the same 5120) the total is the Hub's to
+/// the parameter.
+#[test]
+fn llama4_vision_model_completes_maverick() {
+    let mut config: Value = serde_json::from_str(include_str!(
+        "../../../data/configs/meta-llama__Llama-4-Maverick-17B-128E-Instruct.json"
+    ))
+    .unwrap();
+    assert!(config.get("vision_config").is_none());
+    assert_eq!(spec(&config.to_string()).params_total, 400_711_848_960);
+    config["vision_config"] = json!({
+        "hidden_act": "gelu", "hidden_size": 1408, "image_size": 336,
+        "intermediate_size": 5632, "model_type": "llama4_vision_model",
+        "multi_modal_projector_bias": false, "norm_eps": 1e-05, "num_attention_heads": 16,
+        "num_channels": 3, "num_hidden_layers": 34, "patch_size": 14,
+        "pixel_shuffle_ratio": 0.5, "projector_input_dim": 4096,
+        "projector_output_dim": 4096, "vision_output_dim": 4096
+    });
+    let s = spec(&config.to_string());
+    assert_eq!(s.checkpoint.params, 401_583_781_376);
+    assert_eq!(
+        s.checkpoint.params - s.params_total,
+        108_641_793_536 - 107_769_861_120
+    );
+}
+
 /// LLaVA 1.5 (CLIP ViT-L/14 at 336, 303,507,456 parameters with the unused
 /// `post_layernorm` it stores) and its two-layer projector; 576 image
 /// tokens. LLaVA-NeXT adds `image_newline`.
@@ -333,4 +362,36 @@ fn absurd_layer_counts_are_refused() {
     let mut config: Value = serde_json::from_str(OLMOCR_7B).unwrap();
     config["vision_config"]["depth"] = json!(1_000_000);
     assert!(parse_config(&config.to_string()).is_err());
+}
+
+/// Gemma-4 E2B: the Hub counts 5,123,178,051 parameters: the text model,
+/// the vision encoder, the audio encoder (a USM conformer) with both
+/// embedders, and the KV-sharing layers' own k/v projections the files
+/// keep, without the 0-dim clipping bounds.
+#[test]
+fn gemma4_e2b_counts_its_audio_tower_and_matches_the_hub() {
+    let s = spec(include_str!(
+        "../../../data/configs/google__gemma-4-E2B-it.json"
+    ));
+    let v = s.vision.as_ref().expect("towers counted");
+    assert_eq!(
+        s.checkpoint.includes,
+        Includes::TextModelVisionAndAudioTowers
+    );
+    // Audio, D = 1024, 12 layers, kernel 5, channels 128 and 32, output
+    // 1536, embedder into the text model's 1536.
+    let d = 1024u64;
+    let layer = 2 * 8 * d * d + 4 * d * d + d * d + 3 * d * d + d * 5 + d / 8 + 9 * d;
+    let clips = 12 * 10 * 4;
+    let subsample = 128 * 9 + 128 + 32 * 128 * 9 + 32 + d * 1024;
+    let audio = 12 * layer + clips + subsample + (1536 * d + 1536) + 1536 * 1536;
+    assert_eq!(v.audio_params, audio);
+    // Vision: 16 layers with 7 clipped linears each.
+    assert_eq!(v.scalars, 16 * 7 * 4 + clips);
+    // 20 KV-sharing layers (16 sliding with one 256-wide head, 4 global
+    // with one of 512) keep k_proj, v_proj and k_norm in the files.
+    let unloaded = 16 * (2 * 256 * 1536 + 256) + 4 * (2 * 512 * 1536 + 512);
+    assert_eq!(s.checkpoint.stored_unloaded, unloaded);
+    let hub = s.checkpoint.params + s.checkpoint.stored_unloaded - s.checkpoint.scalars;
+    assert_eq!(hub, 5_123_178_051);
 }

@@ -240,14 +240,33 @@ fn simple(
 fn fine_grained_fp8(config: &Object) -> Result<Quantization, ConfigError> {
     const BLOCK_KEY: &str = "quantization_config.weight_block_size";
     // A ModelOpt mixed-precision export written under `quant_method: fp8`
-    // (NVIDIA's DeepSeek-V4 NVFP4): its per-module formats are not sized.
-    if config.contains_key("quantized_layers") || config.contains_key("quant_algo") {
-        return Err(ConfigError::unsupported(
-            "quantization_config: a ModelOpt mixed-precision layout (quant_algo, \
-             quantized_layers) under quant_method `fp8` is not sized"
-                .to_string(),
-        ));
-    }
+    // (NVIDIA's DeepSeek-V4 NVFP4): the FP8 checkpoint's layout with its
+    // routed experts re-quantized to NVFP4 (`moe_quant_algo`); its
+    // `quantized_layers` name the experts, its `ignore` the modules left
+    // as they were (attention and shared experts in FP8 blocks, head and
+    // MTP). Sources: vLLM `models/deepseek_v4/quant_config.py`
+    // (`moe_quant_algo` routes the experts to `ModelOptNvFp4FusedMoE`,
+    // other linears stay on the FP8 path); SGLang's DeepSeek-V4 NVFP4 MoE
+    // support (`HybridFp8NvFp4Config`).
+    let moe_algo = text(config, "moe_quant_algo")?.map(str::to_ascii_uppercase);
+    let mixed = config.contains_key("quantized_layers") || config.contains_key("quant_algo");
+    let nvfp4_experts = match (mixed, moe_algo.as_deref()) {
+        (_, Some("NVFP4")) => Some(group_size(config, 16)?),
+        (false, None) => None,
+        (true, None) => {
+            return Err(ConfigError::unsupported(
+                "quantization_config: a ModelOpt mixed-precision layout (quant_algo, \
+                 quantized_layers) under quant_method `fp8` without moe_quant_algo is not sized"
+                    .to_string(),
+            ))
+        }
+        (_, Some(other)) => {
+            return Err(ConfigError::unsupported(format!(
+                "quantization_config: moe_quant_algo `{other}` under quant_method `fp8` is not \
+                 sized"
+            )))
+        }
+    };
     let scheme = match config.get("weight_block_size").filter(|v| !v.is_null()) {
         None => QuantScheme::Fp8Tensor,
         Some(block) => {
@@ -272,14 +291,29 @@ fn fine_grained_fp8(config: &Object) -> Result<Quantization, ConfigError> {
         _ => 0,
     };
     let skip = strings(config, &["modules_to_not_convert", "ignored_layers"])?;
-    quantization(
+    let mut q = quantization(
         "fp8",
         scheme,
         Scope::LinearNoHead,
         Dialect::ModuleGlob,
         skip,
         input,
-    )
+    )?;
+    if let Some(group) = nvfp4_experts {
+        q.groups.insert(
+            0,
+            QuantGroup {
+                targets: vec!["Experts".to_string()],
+                scheme: QuantScheme::Nvfp4 { group_size: group },
+                input_scale_bytes: 0,
+            },
+        );
+        q.assumptions.push(format!(
+            "moe_quant_algo NVFP4: routed experts stored as NVFP4 (E2M1 with an FP8 scale per \
+             {group} inputs and two fp32 scalars), the other linear layers as FP8 blocks"
+        ));
+    }
+    Ok(q)
 }
 
 /// ModelOpt `MIXED_PRECISION`: each module listed in `quantized_layers`
@@ -397,7 +431,8 @@ pub(crate) fn deepseek_v4_layout(q: &mut Quantization, experts_fp4: bool, ue8m0:
             "scorer.weights_proj",
         ],
     );
-    if experts_fp4 {
+    let experts_set = q.groups.iter().any(|g| g.targets == ["Experts"]);
+    if experts_fp4 && !experts_set {
         q.groups.insert(
             0,
             QuantGroup {

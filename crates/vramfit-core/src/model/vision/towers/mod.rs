@@ -22,6 +22,11 @@ pub(crate) struct Tower {
     pub hidden: u64,
     pub image_tokens: Option<u64>,
     pub tensors: Vec<Part>,
+    /// Parameters of an audio tower and its embedder among `tensors`
+    /// (Gemma-4 E2B/E4B).
+    pub audio_params: u64,
+    /// 0-dim tensors among `tensors` (Gemma-4's clipping bounds).
+    pub scalars: u64,
 }
 
 pub(crate) struct Part {
@@ -52,6 +57,8 @@ pub(crate) fn mul(values: &[u64]) -> u64 {
 pub(crate) struct Builder {
     tensors: Vec<Part>,
     pub(crate) projector: bool,
+    /// 0-dim tensors pushed ([`Builder::scalars`]).
+    scalars: u64,
 }
 
 impl Builder {
@@ -59,7 +66,25 @@ impl Builder {
         Builder {
             tensors: Vec::new(),
             projector: false,
+            scalars: 0,
         }
+    }
+
+    /// `n` 0-dim tensors stored under `name` (buffers holding one value
+    /// each, such as Gemma-4's clipping bounds), counted as one `1 × n`
+    /// entry.
+    pub(crate) fn scalars(&mut self, name: &str, n: u64) {
+        self.param(name, 1, n);
+        self.scalars = self.scalars.saturating_add(n);
+    }
+
+    /// Parameters pushed so far.
+    pub(crate) fn params(&self) -> u64 {
+        crate::units::sum(
+            self.tensors
+                .iter()
+                .map(|p| p.tensor.rows.saturating_mul(p.tensor.cols)),
+        )
     }
 
     pub(crate) fn push(&mut self, name: String, rows: u64, cols: u64, linear: bool) {
@@ -111,10 +136,15 @@ impl Builder {
 
 /// The tower of outer `model_type`, or `None` when vramfit does not count
 /// it. Keys absent from `vision_config` are recorded in `cfg`.
-pub(crate) fn build(model_type: &str, cfg: &Keys, text: u64) -> Result<Option<Tower>, ConfigError> {
+pub(crate) fn build(
+    model_type: &str,
+    cfg: &Keys,
+    text: u64,
+    audio: Option<&serde_json::Map<String, serde_json::Value>>,
+) -> Result<Option<Tower>, ConfigError> {
     let tower = match model_type {
         "gemma3" => wrappers::gemma3(cfg, text)?,
-        "gemma4" => gemma4::gemma4(cfg, text)?,
+        "gemma4" => gemma4::gemma4(cfg, text, audio)?,
         "llava" | "llava_next" | "llava_onevision" => match wrappers::llava(cfg, text, model_type)?
         {
             Some(t) => t,
@@ -141,6 +171,8 @@ pub(crate) fn tower(kind: VisionKind, v: &Vit, b: Builder, image_tokens: Option<
         layers: v.layers,
         hidden: v.hidden,
         image_tokens,
+        scalars: b.scalars,
         tensors: b.tensors,
+        audio_params: 0,
     }
 }
