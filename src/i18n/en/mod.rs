@@ -3,7 +3,7 @@
 mod lesson;
 mod notebook;
 
-pub use lesson::LESSON;
+pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
@@ -211,6 +211,9 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    veiled: "The figures are hidden while you predict this scenario in the lesson: write your prediction, then reveal it to see them all together.",
+    veiled_go: "Go to your prediction",
+    veiled_show: "Show the figures without predicting",
 };
 
 fn field(field: Field) -> FieldText {

@@ -3,7 +3,7 @@
 mod lesson;
 mod notebook;
 
-pub use lesson::LESSON;
+pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
@@ -213,6 +213,9 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    veiled: "Las cifras están ocultas mientras predices este escenario en la lección: escribe tu predicción y revélala para verlas todas a la vez.",
+    veiled_go: "Ir a tu predicción",
+    veiled_show: "Mostrar las cifras sin predecir",
 };
 
 fn field(field: Field) -> FieldText {

@@ -3,7 +3,7 @@
 mod lesson;
 mod notebook;
 
-pub use lesson::LESSON;
+pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
@@ -213,6 +213,9 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    veiled: "De cijfers zijn verborgen terwijl je dit scenario in de les voorspelt: schrijf je voorspelling en onthul haar om ze allemaal tegelijk te zien.",
+    veiled_go: "Naar je voorspelling",
+    veiled_show: "De cijfers tonen zonder te voorspellen",
 };
 
 fn field(field: Field) -> FieldText {
