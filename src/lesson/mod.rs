@@ -134,6 +134,9 @@ pub fn LessonPanel(
     let lang = lang.unwrap_or_else(use_lang);
     let lang = Memo::new(move |_| lang.get());
     let draft = notebook.map_or_else(|| RwSignal::new(Draft::default()), |n| n.draft);
+    if let Some(n) = notebook {
+        n.keep_drafts();
+    }
     let ticks = Ticks::new(notebook);
     let unit = RwSignal::new(DisplayUnit::Gb);
     let Veil(pending) = use_veil();

@@ -69,8 +69,8 @@ impl Notebook {
     }
 
     /// A notebook kept in `storage` (the browser's, or an in-memory one).
-    /// The lesson's drafts come back as they were last kept, and every
-    /// change to them is kept.
+    /// The lesson's drafts come back as they were last kept (and are kept
+    /// from then on once the lesson calls [`Notebook::keep_drafts`]).
     pub fn with_storage(storage: impl Storage + 'static) -> Notebook {
         let state = persist::load(&storage, web::now_ms());
         let kept = &state.document.lesson.draft;
@@ -81,18 +81,17 @@ impl Notebook {
             transfer_test: kept.transfer_test.clone(),
             ..Draft::default()
         };
-        let notebook = Notebook {
+        Notebook {
             state: RwSignal::new(state),
             undo: RwSignal::new(None),
             draft: RwSignal::new(draft),
             storage: StoredValue::new_local(Box::new(storage)),
-        };
-        notebook.keep_drafts();
-        notebook
+        }
     }
 
-    /// Stores the drafts' texts whenever they change.
-    fn keep_drafts(self) {
+    /// Stores the drafts' texts whenever they change, for as long as the
+    /// calling component lives (an effect: call it from a component).
+    pub fn keep_drafts(self) {
         Effect::new(move |_| {
             let texts = self.draft.with(Draft::stored);
             let changed = self
