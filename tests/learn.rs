@@ -117,25 +117,44 @@ async fn a_pending_prediction_veils_every_figure_of_the_scenario() {
             .join("\n")
     };
     let before = results_text(&root);
-    assert!(before.contains(&figures[0]), "the page shows {} at first: {before}", figures[0]);
+    assert!(
+        before.contains(&figures[0]),
+        "the page shows {} at first: {before}",
+        figures[0]
+    );
 
     click(&root, "lesson-predict-start");
     settle().await;
     for veil in ["veiled-results", "veiled-details", "veiled-compact"] {
         assert_eq!(count(&root, veil), 1, "{veil}");
     }
-    for gone in ["utilization-ring", "total-memory", "breakdown", "answers", "methods-table", "context-chart", "speed-panel", "compact-bar"] {
+    for gone in [
+        "utilization-ring",
+        "total-memory",
+        "breakdown",
+        "answers",
+        "methods-table",
+        "context-chart",
+        "speed-panel",
+        "compact-bar",
+    ] {
         assert_eq!(count(&root, gone), 0, "{gone} is off the page");
     }
     let veiled = results_text(&root);
     for figure in &figures {
-        assert!(!veiled.contains(figure.as_str()), "{figure} visible before the reveal:\n{veiled}");
+        assert!(
+            !veiled.contains(figure.as_str()),
+            "{figure} visible before the reveal:\n{veiled}"
+        );
     }
     // Nowhere else on the page either (the lesson's own figures are masked;
     // the review scope, folded away, cites the source's worked examples).
     let page = root.inner_text();
     for figure in &figures {
-        assert!(!page.contains(figure.as_str()), "{figure} on the page before the reveal");
+        assert!(
+            !page.contains(figure.as_str()),
+            "{figure} on the page before the reveal"
+        );
     }
 
     type_into(&root, "lesson-prediction", "18.8");

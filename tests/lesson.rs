@@ -9,9 +9,7 @@ use vramfit_app::lesson::cases;
 use vramfit_app::lesson::formulas::{derive_all, Ctx, Derivation};
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
-use vramfit_core::scenario::{
-    AttnImpl, Mode, ModelRef, Precision, ScenarioInput, WeightFormat,
-};
+use vramfit_core::scenario::{AttnImpl, Mode, ModelRef, Precision, ScenarioInput, WeightFormat};
 use vramfit_core::term::Term;
 use wasm_bindgen_test::*;
 
@@ -161,9 +159,14 @@ fn with(base: ScenarioInput, edit: impl FnOnce(&mut ScenarioInput)) -> ScenarioI
 }
 
 /// The derivations of `request`, in `lang`, with the core's result.
-fn derived(request: &Request, lang: Lang) -> (Vec<Derivation>, vramfit_core::methods::MethodResult) {
+fn derived(
+    request: &Request,
+    lang: Lang,
+) -> (Vec<Derivation>, vramfit_core::methods::MethodResult) {
     let scenario = request.scenario.validate().expect("a valid scenario");
-    let result = request.run().unwrap_or_else(|e| panic!("{request:?}: {e:?}"));
+    let result = request
+        .run()
+        .unwrap_or_else(|e| panic!("{request:?}: {e:?}"));
     let ctx = Ctx {
         s: &scenario,
         r: &result,
@@ -184,7 +187,10 @@ fn check(request: &Request) -> usize {
         .map(|c| c.term)
         .collect();
     let derived_terms: Vec<Term> = rows.iter().map(|r| r.term).collect();
-    assert_eq!(derived_terms, shown, "{request:?}: every term shown is derived");
+    assert_eq!(
+        derived_terms, shown,
+        "{request:?}: every term shown is derived"
+    );
     for row in &rows {
         assert!(row.formula.contains('='), "{:?}: {}", row.term, row.formula);
         let want = result.components.get(row.term).unwrap().get() as f64;
@@ -213,49 +219,219 @@ fn requests() -> Vec<Request> {
     }
     out.extend([
         Request::default(),
-        Request::new(MethodId::Lesson, ScenarioInput { mode: Mode::Full, ..ScenarioInput::default() }),
-        Request::new(MethodId::Quick, with(llama.clone(), |s| s.set_weight_format(WeightFormat::Q4KM))),
+        Request::new(
+            MethodId::Lesson,
+            ScenarioInput {
+                mode: Mode::Full,
+                ..ScenarioInput::default()
+            },
+        ),
+        Request::new(
+            MethodId::Quick,
+            with(llama.clone(), |s| s.set_weight_format(WeightFormat::Q4KM)),
+        ),
         // range: formats, splits, windows, latent attention, training.
-        Request::new(MethodId::Range, with(llama.clone(), |s| s.set_weight_format(WeightFormat::Q4KM))),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| s.set_weight_format(WeightFormat::Q4KM)),
+        ),
         Request::new(MethodId::Range, with(llama.clone(), |s| s.gpus = 3)),
-        Request::new(MethodId::Range, with(catalog("openai/gpt-oss-20b"), |s| {
-            s.set_weight_format(WeightFormat::AsPublished);
-            s.context = 65_536;
-        })),
+        Request::new(
+            MethodId::Range,
+            with(catalog("openai/gpt-oss-20b"), |s| {
+                s.set_weight_format(WeightFormat::AsPublished);
+                s.context = 65_536;
+            }),
+        ),
         Request::new(MethodId::Range, catalog("deepseek-ai/DeepSeek-V2-Lite")),
-        Request::new(MethodId::Range, with(catalog("google/gemma-3-4b-it"), |s| s.batch = 3)),
-        Request::new(MethodId::Range, with(llama.clone(), |s| { s.mode = Mode::Full; s.gpus = 8; })),
-        Request::new(MethodId::Range, with(llama.clone(), |s| s.mode = Mode::Lora)),
-        Request::new(MethodId::Range, with(llama.clone(), |s| { s.mode = Mode::Qlora; s.batch = 2; })),
+        Request::new(
+            MethodId::Range,
+            with(catalog("google/gemma-3-4b-it"), |s| s.batch = 3),
+        ),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Full;
+                s.gpus = 8;
+            }),
+        ),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| s.mode = Mode::Lora),
+        ),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Qlora;
+                s.batch = 2;
+            }),
+        ),
         // planner: quantized, TP/PP, users, prefix, windows, latent, training, offload, scores.
-        Request::new(MethodId::Planner, with(catalog("Qwen/Qwen2.5-7B"), |s| s.set_weight_format(WeightFormat::Awq))),
-        Request::new(MethodId::Planner, with(llama.clone(), |s| { s.gpus = 4; s.tp = 2; s.pp = 2; })),
-        Request::new(MethodId::Planner, with(llama.clone(), |s| { s.gpus = 8; s.users = 100; s.batch = 8; s.context = 4_096; })),
-        Request::new(MethodId::Planner, with(llama.clone(), |s| { s.users = 4; s.batch = 4; s.context = 4_096; s.planner.shared_prefix_tokens = 1_000; })),
+        Request::new(
+            MethodId::Planner,
+            with(catalog("Qwen/Qwen2.5-7B"), |s| {
+                s.set_weight_format(WeightFormat::Awq)
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.gpus = 4;
+                s.tp = 2;
+                s.pp = 2;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.gpus = 8;
+                s.users = 100;
+                s.batch = 8;
+                s.context = 4_096;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.users = 4;
+                s.batch = 4;
+                s.context = 4_096;
+                s.planner.shared_prefix_tokens = 1_000;
+            }),
+        ),
         Request::new(MethodId::Planner, catalog("google/gemma-2-9b-it")),
-        Request::new(MethodId::Planner, with(catalog("google/gemma-2-9b-it"), |s| { s.gpus = 2; s.pp = 2; })),
-        Request::new(MethodId::Planner, with(catalog("deepseek-ai/DeepSeek-V2-Lite"), |s| { s.gpus = 2; s.tp = 2; s.context = 4_096; })),
-        Request::new(MethodId::Planner, with(llama.clone(), |s| { s.mode = Mode::Full; s.context = 2_048; })),
-        Request::new(MethodId::Planner, with(llama.clone(), |s| { s.mode = Mode::Lora; s.context = 2_048; s.gpus = 2; s.tp = 2; })),
-        Request::new(MethodId::Planner, with(llama.clone(), |s| { s.mode = Mode::Qlora; s.context = 2_048; })),
-        Request::new(MethodId::Planner, with(llama.clone(), |s| { s.host_ram_gb = 64.0; s.planner.offload_gb = 5.0; })),
-        Request::new(MethodId::Planner, with(llama.clone(), |s| { s.planner.efficient_attention = false; s.context = 2_048; s.users = 2; s.batch = 2; })),
-        Request::new(MethodId::Planner, with(ScenarioInput::default(), |s| {
-            s.planner.hidden_size = Some(4_096);
-            s.planner.vocab_size = Some(128_000);
-            s.planner.fp32_params_b = 0.5;
-        })),
+        Request::new(
+            MethodId::Planner,
+            with(catalog("google/gemma-2-9b-it"), |s| {
+                s.gpus = 2;
+                s.pp = 2;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(catalog("deepseek-ai/DeepSeek-V2-Lite"), |s| {
+                s.gpus = 2;
+                s.tp = 2;
+                s.context = 4_096;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Full;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.context = 2_048;
+                s.gpus = 2;
+                s.tp = 2;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Qlora;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.host_ram_gb = 64.0;
+                s.planner.offload_gb = 5.0;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.planner.efficient_attention = false;
+                s.context = 2_048;
+                s.users = 2;
+                s.batch = 2;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(ScenarioInput::default(), |s| {
+                s.planner.hidden_size = Some(4_096);
+                s.planner.vocab_size = Some(128_000);
+                s.planner.fp32_params_b = 0.5;
+            }),
+        ),
         // allocator: inference (sdpa, eager), amp, LoRA, checkpointing.
         Request::new(MethodId::Allocator, small.clone()),
-        Request::new(MethodId::Allocator, with(small.clone(), |s| { s.attn = AttnImpl::Eager; s.context = 2_048; })),
-        Request::new(MethodId::Allocator, with(catalog("google/gemma-2-2b-it"), |s| s.context = 1_024)),
-        Request::new(MethodId::Allocator, with(small.clone(), |s| { s.mode = Mode::Full; s.precision = Precision::Amp; s.context = 2_048; })),
-        Request::new(MethodId::Allocator, with(small.clone(), |s| { s.mode = Mode::Full; s.grad_checkpoint = true; s.context = 2_048; })),
-        Request::new(MethodId::Allocator, with(small.clone(), |s| { s.mode = Mode::Full; s.grad_checkpoint = true; s.precision = Precision::Amp; s.context = 2_048; })),
-        Request::new(MethodId::Allocator, with(small.clone(), |s| { s.mode = Mode::Lora; s.grad_checkpoint = true; s.context = 2_048; })),
-        Request::new(MethodId::Allocator, with(small.clone(), |s| { s.mode = Mode::Lora; s.grad_checkpoint = true; s.precision = Precision::Amp; s.context = 2_048; })),
-        Request::new(MethodId::Allocator, with(small.clone(), |s| { s.mode = Mode::Lora; s.precision = Precision::Amp; s.context = 2_048; })),
-        Request::new(MethodId::Allocator, with(catalog("Qwen/Qwen3-0.6B"), |s| { s.mode = Mode::Full; s.context = 1_024; })),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.attn = AttnImpl::Eager;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(catalog("google/gemma-2-2b-it"), |s| s.context = 1_024),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.precision = Precision::Amp;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.grad_checkpoint = true;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.grad_checkpoint = true;
+                s.precision = Precision::Amp;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.grad_checkpoint = true;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.grad_checkpoint = true;
+                s.precision = Precision::Amp;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.precision = Precision::Amp;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(catalog("Qwen/Qwen3-0.6B"), |s| {
+                s.mode = Mode::Full;
+                s.context = 1_024;
+            }),
+        ),
     ]);
     out
 }
@@ -269,7 +445,10 @@ fn every_substituted_formula_gives_the_cores_bytes() {
     // Every method, on dozens of scenarios: hundreds of terms.
     assert!(terms > 200, "{terms} terms checked");
     // The evaluator itself reads what the lesson writes.
-    assert_eq!(Eval::value("⌈(1,000 + 7) / 2⌉ + min(3; 2.5) × 2² − ⌊7 / 2⌋"), 504.0 + 2.5 * 4.0 - 3.0);
+    assert_eq!(
+        Eval::value("⌈(1,000 + 7) / 2⌉ + min(3; 2.5) × 2² − ⌊7 / 2⌋"),
+        504.0 + 2.5 * 4.0 - 3.0
+    );
 }
 
 #[wasm_bindgen_test]
@@ -293,8 +472,14 @@ fn every_prepared_case_runs_and_shows_the_difference_it_is_about() {
     for method in MethodId::ALL {
         let start = cases::start(method);
         assert_eq!(start.method, method);
-        assert!(start.run().is_ok(), "{method:?} starts on a scenario it estimates");
-        assert!(start.scenario.model.is_some(), "{method:?} starts on a real model");
+        assert!(
+            start.run().is_ok(),
+            "{method:?} starts on a scenario it estimates"
+        );
+        assert!(
+            start.scenario.model.is_some(),
+            "{method:?} starts on a real model"
+        );
         let c = cases::counterexample(method);
         let (a, b) = (c.assumed.run().unwrap(), c.broken.run().unwrap());
         match c.at_stake {
@@ -303,7 +488,101 @@ fn every_prepared_case_runs_and_shows_the_difference_it_is_about() {
                 b.components.get(term),
                 "{method:?}: {term:?} differs"
             ),
-            None => assert_ne!(a.verdict.status, b.verdict.status, "{method:?}: the verdict differs"),
+            None => assert_ne!(
+                a.verdict.status, b.verdict.status,
+                "{method:?}: the verdict differs"
+            ),
         }
     }
+}
+
+/// The methodology pages the lesson shows: read by its Markdown reader,
+/// every link to another page opens that page in the lesson, nothing links
+/// into the repository, and every source is named (no "seed 002").
+#[wasm_bindgen_test]
+fn the_methodology_pages_read_safely_and_link_only_within_the_lesson() {
+    use vramfit_app::lesson::markdown::{inline, parse, plain_text, Block, Inline, Target};
+    use vramfit_app::lesson::methodology::Doc;
+    let pages = [
+        (Doc::Methodology, include_str!("../docs/methodology.md")),
+        (Doc::Range, include_str!("../docs/methods/range.md")),
+        (Doc::Planner, include_str!("../docs/methods/planner.md")),
+        (
+            Doc::Allocator,
+            include_str!("../docs/allocator-derivation.md"),
+        ),
+        (Doc::Vllm, include_str!("../docs/methods/vllm.md")),
+        (Doc::Llamacpp, include_str!("../docs/methods/llamacpp.md")),
+    ];
+    fn links(runs: &[Inline], out: &mut Vec<Target>) {
+        for r in runs {
+            match r {
+                Inline::Link { text, target } => {
+                    out.push(target.clone());
+                    links(text, out);
+                }
+                Inline::Strong(inner) | Inline::Emphasis(inner) => links(inner, out),
+                Inline::Text(_) | Inline::Code(_) => {}
+            }
+        }
+    }
+    let mut page_links = 0;
+    for (doc, text) in pages {
+        assert!(Doc::ALL.contains(&doc));
+        let blocks = parse(text);
+        assert!(
+            matches!(blocks.first(), Some(Block::Heading(1, _))),
+            "{doc:?} opens with its title"
+        );
+        let mut targets = Vec::new();
+        let mut tables = 0;
+        let mut all_text = String::new();
+        for b in &blocks {
+            let runs: Vec<&Vec<Inline>> = match b {
+                Block::Heading(_, r) | Block::Paragraph(r) => vec![r],
+                Block::List { items, .. } => items.iter().collect(),
+                Block::Quote(ps) => ps.iter().collect(),
+                Block::Table { head, rows } => {
+                    tables += 1;
+                    head.iter().chain(rows.iter().flatten()).collect()
+                }
+                Block::Code(code) => {
+                    all_text.push_str(code);
+                    vec![]
+                }
+            };
+            for r in runs {
+                links(r, &mut targets);
+                all_text.push_str(&plain_text(r));
+            }
+        }
+        assert!(tables > 0, "{doc:?} has its tables");
+        for t in &targets {
+            match t {
+                Target::Page(file) => {
+                    page_links += 1;
+                    assert!(
+                        Doc::from_file(file).is_some(),
+                        "{doc:?}: {file} is a page of the lesson"
+                    );
+                }
+                Target::Web(url) => assert!(url.starts_with("https://"), "{url}"),
+                Target::None => {}
+            }
+        }
+        let lower = all_text.to_lowercase();
+        assert!(!lower.contains("seed 0"), "{doc:?} names its sources");
+    }
+    assert!(page_links >= 3, "the overview links the method pages");
+    // HTML in a page stays text.
+    assert_eq!(
+        inline("<script>alert(1)</script> and [x](../../src/lib.rs)"),
+        vec![
+            Inline::Text("<script>alert(1)</script> and ".into()),
+            Inline::Link {
+                text: vec![Inline::Text("x".into())],
+                target: Target::None
+            }
+        ]
+    );
 }

@@ -79,7 +79,9 @@ pub fn signed_bytes(style: &NumberStyle, unit: DisplayUnit, difference: i64) -> 
 /// decimals): too small to call it above or below.
 pub fn rounds_to_zero(unit: DisplayUnit, difference: i64) -> bool {
     let magnitude = Bytes(difference.unsigned_abs()).in_unit(unit);
-    format!("{magnitude:.2}").chars().all(|c| c == '0' || c == '.')
+    format!("{magnitude:.2}")
+        .chars()
+        .all(|c| c == '0' || c == '.')
 }
 
 /// A signed percentage with one decimal (`"+4,2 %"`, `"−4.2%"`); no sign

@@ -143,9 +143,7 @@ pub(super) fn Counter(
             </button>
         })
     };
-    let area = move |key: &'static str,
-                     get: fn(&Draft) -> String,
-                     set: fn(&mut Draft, String)| {
+    let area = move |key: &'static str, get: fn(&Draft) -> String, set: fn(&mut Draft, String)| {
         view! {
             <textarea
                 id=format!("vf-lesson-{key}")

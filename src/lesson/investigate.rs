@@ -2,8 +2,8 @@
 //! a weight format) at the same GPU and context.
 
 use super::{delta, effective_bits, Blind, Ticks};
-use crate::notebook::store::ContractStep;
 use crate::i18n::{format, Lang};
+use crate::notebook::store::ContractStep;
 use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::request::Request;
@@ -72,7 +72,10 @@ pub(super) fn Investigate(
     };
     let compare = move |_| {
         shown.set(true);
-        ticks.mark(input.with_untracked(|i| i.method), ContractStep::Investigate);
+        ticks.mark(
+            input.with_untracked(|i| i.method),
+            ContractStep::Investigate,
+        );
     };
     let kind_button = move |k: CompareKind, key: &'static str| {
         view! {

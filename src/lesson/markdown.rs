@@ -18,13 +18,19 @@ pub enum Block {
     Heading(u8, Vec<Inline>),
     Paragraph(Vec<Inline>),
     /// Items, ordered or not.
-    List { ordered: bool, items: Vec<Vec<Inline>> },
+    List {
+        ordered: bool,
+        items: Vec<Vec<Inline>>,
+    },
     /// `>` lines, as paragraphs.
     Quote(Vec<Vec<Inline>>),
     /// A fenced block, verbatim.
     Code(String),
     /// A header row and body rows.
-    Table { head: Vec<Vec<Inline>>, rows: Vec<Vec<Vec<Inline>>> },
+    Table {
+        head: Vec<Vec<Inline>>,
+        rows: Vec<Vec<Vec<Inline>>>,
+    },
 }
 
 /// A run of text inside a block.
@@ -55,7 +61,9 @@ fn target(url: &str) -> Target {
     }
     let path = url.split('#').next().unwrap_or("");
     match path.rsplit('/').next() {
-        Some(file) if file.ends_with(".md") && !path.contains("..") => Target::Page(file.to_string()),
+        Some(file) if file.ends_with(".md") && !path.contains("..") => {
+            Target::Page(file.to_string())
+        }
         _ => Target::None,
     }
 }

@@ -46,7 +46,6 @@ use vramfit_core::request::Request;
 use vramfit_core::scenario::{ScenarioInput, WeightFormat};
 use vramfit_core::units::{Bytes, DisplayUnit};
 
-
 /// What the student has done, per method: kept with the notebook (and so
 /// across reloads) when the lesson has one, in memory otherwise.
 #[derive(Clone, Copy)]

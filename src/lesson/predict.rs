@@ -5,8 +5,8 @@
 
 use super::{Blind, Ticks};
 use crate::components::UnitButtons;
-use crate::notebook::store::ContractStep;
 use crate::i18n::{format, Lang};
+use crate::notebook::store::ContractStep;
 use crate::notebook::store::{self, Prediction};
 use crate::notebook::Draft;
 use leptos::prelude::*;

@@ -4,7 +4,9 @@
 
 use super::persist::{self, Health, Notice, State};
 use super::storage::{BrowserStorage, Storage};
-use super::store::{self, ContractStep, Entry, MethodProgress, Observed, Prediction, StoredDraft, KEY};
+use super::store::{
+    self, ContractStep, Entry, MethodProgress, Observed, Prediction, StoredDraft, KEY,
+};
 use super::texts::Step;
 use super::web;
 use leptos::prelude::*;

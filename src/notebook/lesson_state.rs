@@ -162,7 +162,11 @@ impl LessonState {
     /// Marks `step` of `method` done at `now`, unless it already is.
     /// True when something changed.
     pub fn mark(&mut self, method: &str, step: ContractStep, now: u64) -> bool {
-        let slot = self.progress.entry(method.to_string()).or_default().slot(step);
+        let slot = self
+            .progress
+            .entry(method.to_string())
+            .or_default()
+            .slot(step);
         if slot.is_some() {
             return false;
         }
@@ -226,7 +230,7 @@ impl LessonState {
 
 /// Unknown fields of two copies: all of both; where both have a field,
 /// the larger JSON text (so that the merge does not depend on the order).
-fn merge_extra(
+pub(super) fn merge_extra(
     a: &BTreeMap<String, Value>,
     b: &BTreeMap<String, Value>,
 ) -> BTreeMap<String, Value> {
@@ -234,10 +238,15 @@ fn merge_extra(
     for (key, value) in b {
         let keep_b = out
             .get(key)
-            .is_none_or(|mine| value.to_string() > mine.to_string());
+            .is_none_or(|mine| json_text(value) > json_text(mine));
         if keep_b {
             out.insert(key.clone(), value.clone());
         }
     }
     out
+}
+
+/// A value's JSON text, to order two values deterministically.
+fn json_text(value: &Value) -> String {
+    value.to_string()
 }

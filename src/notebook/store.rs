@@ -562,15 +562,7 @@ pub fn merge(a: &Document, b: &Document) -> Document {
         out.keep_unreadable(raw.clone());
     }
     out.lesson = LessonState::merge(&a.lesson, &b.lesson);
-    for (key, value) in &b.extra {
-        let keep_b = out
-            .extra
-            .get(key)
-            .is_none_or(|mine| value.to_string() > mine.to_string());
-        if keep_b {
-            out.extra.insert(key.clone(), value.clone());
-        }
-    }
+    out.extra = super::lesson_state::merge_extra(&a.extra, &b.extra);
     out.finish();
     out
 }

@@ -58,7 +58,10 @@ fn assert_no_raw_key_nor_path(text: &str, context: &str) {
         }
     }
     for path in ["docs/", "crates/", ".md", "methodology.md", "src/lesson"] {
-        assert!(!text.contains(path), "{context}: repository path {path} in\n{text}");
+        assert!(
+            !text.contains(path),
+            "{context}: repository path {path} in\n{text}"
+        );
     }
     let lower = text.to_lowercase();
     for n in ["seed 0", "semilla 0", "zaaddocument 0", "seeds"] {
@@ -92,7 +95,10 @@ async fn every_method_in_every_language_starts_fits_predicts_reveals_and_derives
                     .collect()
             };
             assert!(!cells("lesson-term-value").is_empty(), "{context}");
-            for hidden in cells("lesson-term-value").iter().chain(&cells("lesson-term-substituted")) {
+            for hidden in cells("lesson-term-value")
+                .iter()
+                .chain(&cells("lesson-term-substituted"))
+            {
                 assert_eq!(hidden, "?", "{context}: a figure before the reveal");
             }
             type_into(&root, "lesson-prediction", "20");
@@ -100,7 +106,10 @@ async fn every_method_in_every_language_starts_fits_predicts_reveals_and_derives
             click(&root, "lesson-reveal");
             settle().await;
             assert_eq!(count(&root, "lesson-result"), 1, "{context}");
-            let result = input.get_untracked().run().expect("the method estimates its start");
+            let result = input
+                .get_untracked()
+                .run()
+                .expect("the method estimates its start");
             let shown: Vec<_> = result
                 .components
                 .0
@@ -126,11 +135,17 @@ async fn every_method_in_every_language_starts_fits_predicts_reveals_and_derives
                     "{context} {id}: {substituted}"
                 );
                 let value = cell("lesson-term-value");
-                assert!(value.ends_with("GB") || value.ends_with("GiB"), "{context} {id}: {value}");
+                assert!(
+                    value.ends_with("GB") || value.ends_with("GiB"),
+                    "{context} {id}: {value}"
+                );
                 // Every symbol of the formula is defined.
                 for item in all(&row, "[data-testid=\"lesson-term-symbols\"] li") {
                     let item = item.text_content().unwrap();
-                    assert!(item.contains(" = ") && item.contains(" — "), "{context} {id}: {item}");
+                    assert!(
+                        item.contains(" = ") && item.contains(" — "),
+                        "{context} {id}: {item}"
+                    );
                 }
             }
             assert!(text(&root, "lesson-total-formula").contains('='));
@@ -141,7 +156,9 @@ async fn every_method_in_every_language_starts_fits_predicts_reveals_and_derives
             assert!(!text(&root, "lesson-counter-total").contains('?'));
             assert_no_raw_key_nor_path(&readable(&root), &context);
             assert_eq!(
-                find(&root, "lesson-contract-implement").get_attribute("data-done").as_deref(),
+                find(&root, "lesson-contract-implement")
+                    .get_attribute("data-done")
+                    .as_deref(),
                 Some("true")
             );
         }
@@ -167,10 +184,21 @@ async fn understand_needs_a_recorded_counterexample_with_its_reason_and_a_reload
     assert_eq!(understood(&root).as_deref(), Some("false"));
     assert_eq!(count(&root, "notebook-entry"), 0);
     // Drafts are kept as they are written, before anything is recorded.
-    type_into(&root, "lesson-counterexample", "Ajustar sin gradient checkpointing en Llama");
+    type_into(
+        &root,
+        "lesson-counterexample",
+        "Ajustar sin gradient checkpointing en Llama",
+    );
     settle().await;
-    assert_eq!(stored(&storage).lesson.draft.counterexample, "Ajustar sin gradient checkpointing en Llama");
-    type_into(&root, "lesson-reason", "cada capa guarda sus tensores para el paso hacia atrás");
+    assert_eq!(
+        stored(&storage).lesson.draft.counterexample,
+        "Ajustar sin gradient checkpointing en Llama"
+    );
+    type_into(
+        &root,
+        "lesson-reason",
+        "cada capa guarda sus tensores para el paso hacia atrás",
+    );
     settle().await;
     click(&root, "lesson-counter-record");
     settle().await;
@@ -197,7 +225,10 @@ async fn understand_needs_a_recorded_counterexample_with_its_reason_and_a_reload
     assert_eq!(count(&again, "notebook-entry"), 1);
     let notes = find(&again, "lesson-notes");
     assert_eq!(
-        js_sys::Reflect::get(&notes, &"value".into()).unwrap().as_string().as_deref(),
+        js_sys::Reflect::get(&notes, &"value".into())
+            .unwrap()
+            .as_string()
+            .as_deref(),
         Some("borrador de notas")
     );
 }
@@ -214,7 +245,10 @@ async fn an_exact_prediction_reads_exact_and_dutch_numbers_go_both_ways() {
     settle().await;
     let discrepancy = text(&root, "lesson-discrepancy");
     assert!(discrepancy.starts_with("±0,00 GB"), "{discrepancy}");
-    assert!(discrepancy.ends_with("exacta al centésimo"), "{discrepancy}");
+    assert!(
+        discrepancy.ends_with("exacta al centésimo"),
+        "{discrepancy}"
+    );
     assert!(!discrepancy.contains('−'));
 
     let root = host();
@@ -226,13 +260,20 @@ async fn an_exact_prediction_reads_exact_and_dutch_numbers_go_both_ways() {
     settle().await;
     assert!(text(&root, "lesson-predicted").starts_with("20,50 GB"));
     assert_eq!(
-        find(&root, "lesson-predicted").get_attribute("data-bytes").as_deref(),
+        find(&root, "lesson-predicted")
+            .get_attribute("data-bytes")
+            .as_deref(),
         Some("20500000000")
     );
     assert!(text(&root, "lesson-discrepancy").starts_with("+1,72 GB (+9,2%), te hoog"));
     // Dutch throughout: the kit, the methodology, the counterexample.
     let panel = inner_text(&root, "lesson-panel");
-    for dutch in ["Referentiekit", "Methodologie", "Tegenvoorbeeld", "Aannames, in gewone woorden"] {
+    for dutch in [
+        "Referentiekit",
+        "Methodologie",
+        "Tegenvoorbeeld",
+        "Aannames, in gewone woorden",
+    ] {
         assert!(panel.contains(dutch), "{dutch}");
     }
 }

@@ -167,7 +167,10 @@ async fn the_lesson_names_and_derives_every_term_of_the_method() {
         cells.item(0).unwrap().text_content().unwrap(),
         "Model states MS"
     );
-    assert_eq!(cells.item(1).unwrap().text_content().unwrap(), "MS = 16 × P");
+    assert_eq!(
+        cells.item(1).unwrap().text_content().unwrap(),
+        "MS = 16 × P"
+    );
     assert!(cells
         .item(2)
         .unwrap()

@@ -49,7 +49,12 @@ fn lora_rank(inputs: &AllocatorInputs) -> Option<u64> {
 
 /// `total = W + KV + G + OS + max(Act + AC, SW)` over the terms present.
 pub(super) fn total_formula(c: &Ctx) -> String {
-    let (states, _) = c.sum_of(&[Term::Weights, Term::KvCache, Term::Gradients, Term::Optimizer]);
+    let (states, _) = c.sum_of(&[
+        Term::Weights,
+        Term::KvCache,
+        Term::Gradients,
+        Term::Optimizer,
+    ]);
     let (pass, _) = c.sum_of(&[Term::Activations, Term::AutocastCache]);
     match c.bytes(Term::StepWorkspace) {
         0 => format!("{states} + {pass}"),

@@ -88,16 +88,15 @@ fn groups(spec: &ModelSpec, tp: u64) -> Option<Vec<(Width, Span)>> {
             None => spec.head_dim.saturating_mul(2),
         };
         let local = heads.div_ceil(tp.max(1)).max(1);
-        let kv = Width::Kv {
-            heads: local,
-            dims,
-        };
+        let kv = Width::Kv { heads: local, dims };
         let layer = match *kind {
             AttentionKind::Full => (kv, Span::All),
             AttentionKind::SlidingWindow { window } => (kv, Span::Window(window)),
             AttentionKind::Chunked { chunk } => (kv, Span::Window(chunk)),
             AttentionKind::Mla { latent } => (Width::Latent { latent, index: 0 }, Span::All),
-            AttentionKind::SparseMla { latent, index } => (Width::Latent { latent, index }, Span::All),
+            AttentionKind::SparseMla { latent, index } => {
+                (Width::Latent { latent, index }, Span::All)
+            }
             AttentionKind::None => continue,
             AttentionKind::Linear { .. } | AttentionKind::Compressed { .. } => return None,
         };
@@ -132,12 +131,7 @@ fn windows(c: &Ctx, groups: &[Group]) -> Option<String> {
         .collect();
     w.sort_unstable();
     w.dedup();
-    (!w.is_empty()).then(|| {
-        w.iter()
-            .map(|w| c.int(*w))
-            .collect::<Vec<_>>()
-            .join(", ")
-    })
+    (!w.is_empty()).then(|| w.iter().map(|w| c.int(*w)).collect::<Vec<_>>().join(", "))
 }
 
 fn widths(c: &Ctx, groups: &[Group], head_dim: u64) -> String {
@@ -202,11 +196,20 @@ pub(super) fn planner(
     let s = c.s;
     let k = &s.planner;
     let b_kv = c.dec(s.kv_milli_bits as f64 / 8_000.0);
-    let resident =
-        |span: Span| resident_tokens(span.tokens(s.context), k.shared_prefix, k.block_tokens, sequences);
+    let resident = |span: Span| {
+        resident_tokens(
+            span.tokens(s.context),
+            k.shared_prefix,
+            k.block_tokens,
+            sequences,
+        )
+    };
     let mut symbols = vec![
         (Symbol::StageLayers, c.int(stage_layers)),
-        (Symbol::LocalKvHeads, c.int(s.kv_heads.div_ceil(s.tp.max(1)).max(1))),
+        (
+            Symbol::LocalKvHeads,
+            c.int(s.kv_heads.div_ceil(s.tp.max(1)).max(1)),
+        ),
     ];
     let layers = match spec {
         Some(spec) => groups(spec, s.tp),

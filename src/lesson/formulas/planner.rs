@@ -75,7 +75,11 @@ fn weights(c: &Ctx, p: &Planned) -> Option<Derivation> {
     } else {
         (
             "(P − U) × b_w / 8".to_string(),
-            format!("({} − {}) × {bits} / 8", c.int(d.params), c.int(d.unquantized)),
+            format!(
+                "({} − {}) × {bits} / 8",
+                c.int(d.params),
+                c.int(d.unquantized)
+            ),
         )
     };
     let (kept, kept_n) = match (quantized, d.fp32 > 0) {
@@ -123,7 +127,12 @@ fn weights(c: &Ctx, p: &Planned) -> Option<Derivation> {
             )
         }
     };
-    derived(Term::Weights, format!("W = {formula}"), symbols, substituted)
+    derived(
+        Term::Weights,
+        format!("W = {formula}"),
+        symbols,
+        substituted,
+    )
 }
 
 /// The tokens whose activations are budgeted, as a formula and in
@@ -168,10 +177,7 @@ fn per_trainable(c: &Ctx, p: &Planned, term: Term, bytes: u64, sign: &str) -> Op
                 (Symbol::Trainable, c.int(p.trainable)),
             ],
         ),
-        _ => (
-            c.int(bytes),
-            vec![(Symbol::Trainable, c.int(p.trainable))],
-        ),
+        _ => (c.int(bytes), vec![(Symbol::Trainable, c.int(p.trainable))]),
     };
     derived(
         term,

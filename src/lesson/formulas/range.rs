@@ -86,7 +86,10 @@ fn weights(c: &Ctx, spec: &ModelSpec) -> Option<Derivation> {
                 Term::Weights,
                 format!("W = {}", split_formula(c, "W_ckpt")),
                 vec![
-                    (Symbol::CheckpointBytes, c.int(spec.published_weight_bytes())),
+                    (
+                        Symbol::CheckpointBytes,
+                        c.int(spec.published_weight_bytes()),
+                    ),
                     (Symbol::Gpus, c.int(s.gpus.max(1))),
                 ],
                 split(c, c.int(spec.published_weight_bytes())),
@@ -143,7 +146,10 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
                 split_formula(c, &format!("{ADAPTER_BYTES_PER_PARAM} × A_p"))
             ),
             vec![
-                (Symbol::AdapterParams, c.int(adapter_params(spec, s.lora_rank))),
+                (
+                    Symbol::AdapterParams,
+                    c.int(adapter_params(spec, s.lora_rank)),
+                ),
                 (Symbol::LoraRank, c.int(s.lora_rank)),
                 gpus(),
             ],
