@@ -130,17 +130,19 @@ pub(super) fn Counter(
                 </table>
             </div>
             <p data-testid="lesson-counter-lesson">{(l.lesson().method)(m).counterexample_lesson}</p>
-            <button
-                type="button"
-                class="vf-nb-button"
-                data-testid="lesson-counter-load"
-                on:click=move |_| {
-                    input.set(cases::counterexample(m).broken);
-                    blind.start();
-                }
-            >
-                {l.lesson().counter_load}
-            </button>
+            <div class="vf-lesson__predict-row">
+                <button
+                    type="button"
+                    class="vf-nb-button"
+                    data-testid="lesson-counter-load"
+                    on:click=move |_| {
+                        input.set(cases::counterexample(m).broken);
+                        blind.start();
+                    }
+                >
+                    {l.lesson().counter_load}
+                </button>
+            </div>
         })
     };
     let area = move |key: &'static str, get: fn(&Draft) -> String, set: fn(&mut Draft, String)| {

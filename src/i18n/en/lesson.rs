@@ -359,8 +359,8 @@ static PLANNER: MethodLesson = MethodLesson {
         "A 15 % margin on the components, 1 GiB of engine context per GPU, and 10 % of the card kept in reserve.",
     ],
     start: "Llama 3.1 8B in BF16 at 8,192 tokens, one user, on an RTX 4090 (24 GB): the planner needs the hidden size and the vocabulary of a real model, and this card is just big enough to make every term count.",
-    counterexample: "A larger prefill step: engines such as vLLM on an H100 process up to 8,192 prompt tokens per step, not the 2,048 the planner budgets. Same model and card, prefill budget 2,048 against 8,192.",
-    counterexample_lesson: "The activations grow fourfold, and the margin with them: with a fuller step “fits” may no longer hold. The budget is a setting of the engine, not a property of the model.",
+    counterexample: "A larger prefill step: an engine that processes 8,192 prompt tokens per step (vLLM's default on an H100, or --max-num-batched-tokens 8192 on any card), not the 2,048 the planner budgets. Same model on the same RTX 4090, prefill budget 2,048 against 8,192.",
+    counterexample_lesson: "The activations grow fourfold, the margin with them, and the verdict turns: what fitted with 2,048 tokens per step does not with 8,192. The budget is a setting of the engine, not a property of the model.",
     references: &[
         ("“Metodología de memoria v0.3” (memory methodology), a Spanish planning method", "Every term, its defaults (K = 20, margin 15 %, reserve 10 %, 16-token blocks) and the speed as a roofline."),
         ("Kwon et al., PagedAttention (vLLM, 2023)", "A KV cache in fixed-size blocks, shared between sequences."),

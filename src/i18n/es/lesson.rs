@@ -359,8 +359,8 @@ static PLANNER: MethodLesson = MethodLesson {
         "Un margen del 15 % sobre los componentes, 1 GiB de contexto del motor por GPU y un 10 % de la tarjeta en reserva.",
     ],
     start: "Llama 3.1 8B en BF16 a 8.192 tokens, un usuario, en una RTX 4090 (24 GB): el planificador necesita la dimensión oculta y el vocabulario de un modelo real, y esta tarjeta es justo lo bastante grande para que cuente cada término.",
-    counterexample: "Un paso de prefill mayor: motores como vLLM en una H100 procesan hasta 8.192 tokens de prompt por paso, no los 2.048 que presupuesta el planificador. El mismo modelo y la misma tarjeta, con presupuesto de prefill de 2.048 frente a 8.192.",
-    counterexample_lesson: "Las activaciones se multiplican por cuatro, y el margen con ellas: con un paso más lleno, «cabe» puede dejar de cumplirse. El presupuesto es un ajuste del motor, no una propiedad del modelo.",
+    counterexample: "Un paso de prefill mayor: un motor que procesa 8.192 tokens de prompt por paso (lo que vLLM hace por defecto en una H100, o con --max-num-batched-tokens 8192 en cualquier tarjeta), no los 2.048 que presupuesta el planificador. El mismo modelo en la misma RTX 4090, con presupuesto de prefill de 2.048 frente a 8.192.",
+    counterexample_lesson: "Las activaciones se multiplican por cuatro, el margen con ellas, y el veredicto cambia: lo que cabía con 2.048 tokens por paso no cabe con 8.192. El presupuesto es un ajuste del motor, no una propiedad del modelo.",
     references: &[
         ("«Metodología de memoria v0.3», un método de planificación en español", "Cada término, sus valores por defecto (K = 20, margen 15 %, reserva 10 %, bloques de 16 tokens) y la velocidad como roofline."),
         ("Kwon et al., PagedAttention (vLLM, 2023)", "Una caché KV en bloques de tamaño fijo, compartidos entre secuencias."),

@@ -359,8 +359,8 @@ static PLANNER: MethodLesson = MethodLesson {
         "Een marge van 15 % op de componenten, 1 GiB enginecontext per GPU en 10 % van de kaart in reserve.",
     ],
     start: "Llama 3.1 8B in BF16 bij 8.192 tokens, één gebruiker, op een RTX 4090 (24 GB): de planner heeft de verborgen dimensie en de woordenschat van een echt model nodig, en deze kaart is net groot genoeg om elke term mee te laten tellen.",
-    counterexample: "Een grotere prefillstap: engines zoals vLLM op een H100 verwerken tot 8.192 prompttokens per stap, niet de 2.048 die de planner budgetteert. Hetzelfde model en dezelfde kaart, prefillbudget 2.048 tegenover 8.192.",
-    counterexample_lesson: "De activaties worden vier keer zo groot, en de marge groeit mee: met een vollere stap klopt ‘past’ misschien niet meer. Het budget is een instelling van de engine, geen eigenschap van het model.",
+    counterexample: "Een grotere prefillstap: een engine die 8.192 prompttokens per stap verwerkt (de standaard van vLLM op een H100, of --max-num-batched-tokens 8192 op elke kaart), niet de 2.048 die de planner budgetteert. Hetzelfde model op dezelfde RTX 4090, prefillbudget 2.048 tegenover 8.192.",
+    counterexample_lesson: "De activaties worden vier keer zo groot, de marge groeit mee, en het oordeel kantelt: wat paste met 2.048 tokens per stap, past niet met 8.192. Het budget is een instelling van de engine, geen eigenschap van het model.",
     references: &[
         ("‘Metodología de memoria v0.3’ (geheugenmethodologie), een Spaanse planningsmethode", "Elke term, de standaardwaarden (K = 20, marge 15 %, reserve 10 %, blokken van 16 tokens) en de snelheid als roofline."),
         ("Kwon e.a., PagedAttention (vLLM, 2023)", "Een KV-cache in blokken van vaste grootte, gedeeld tussen sequenties."),
