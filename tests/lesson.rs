@@ -88,11 +88,12 @@ impl Eval<'_> {
 
     fn call(&mut self, f: fn(f64, f64) -> f64) -> f64 {
         self.expect('(');
-        let a = self.expr();
-        self.expect(';');
-        let b = self.expr();
+        let mut v = self.expr();
+        while self.eat(';') {
+            v = f(v, self.expr());
+        }
         self.expect(')');
-        f(a, b)
+        v
     }
 
     fn primary(&mut self) -> f64 {
@@ -585,4 +586,84 @@ fn the_methodology_pages_read_safely_and_link_only_within_the_lesson() {
             }
         ]
     );
+}
+
+/// The engine methods' terms, ready for the registry: every substituted
+/// formula gives the engine estimate's own bytes.
+#[wasm_bindgen_test]
+fn the_engine_terms_give_the_engines_own_bytes() {
+    use vramfit_app::lesson::formulas::engines::{self, LlamaCppPart, Num, VllmPart};
+    use vramfit_core::catalog::find_model;
+    use vramfit_core::methods::{llamacpp, vllm};
+    let n = Num(&Lang::En.t().number);
+    let close = |text: &str, want: u64, what: &str| {
+        let got = Eval::value(text);
+        assert!(
+            (got - want as f64).abs() <= 2.0,
+            "{what}: {text} = {got}, the engine says {want}"
+        );
+    };
+    let h100 = 7919 * (1u64 << 30) / 100;
+    for (model, tp, pp) in [
+        ("meta-llama/Llama-3.1-8B", 1, 1),
+        ("meta-llama/Llama-3.1-8B", 2, 1),
+        ("meta-llama/Llama-3.1-8B", 1, 2),
+        ("Qwen/Qwen2.5-7B-Instruct", 1, 1),
+        ("google/gemma-2-9b-it", 1, 1),
+        ("deepseek-ai/DeepSeek-V2-Lite", 1, 1),
+        ("mistralai/Mixtral-8x7B-Instruct-v0.1", 2, 1),
+    ] {
+        let spec = find_model(model).unwrap().spec().unwrap();
+        let inputs = vllm::VllmInputs {
+            tp: tp as _,
+            pp: pp as _,
+            max_model_len: Some(8192),
+            gpu_memory_utilization: vllm::Utilization(9500),
+            ..vllm::VllmInputs::default()
+        };
+        let e = vllm::estimate(&vllm::VllmModel::from_spec(spec), h100, &inputs)
+            .unwrap_or_else(|r| panic!("{model}: {r}"));
+        for (part, want) in [
+            (VllmPart::Weights, e.weights_bytes),
+            (VllmPart::ActivationPeak, e.activation_peak_bytes),
+            (VllmPart::NonTorch, e.non_torch_bytes),
+            (VllmPart::KvCache, e.kv_cache_bytes),
+            (VllmPart::CudaGraphs, e.cuda_graph_bytes),
+        ] {
+            let (formula, _, numbers) = engines::vllm(part, &e, &inputs, &n).unwrap();
+            assert!(formula.contains('='));
+            close(
+                &numbers.unwrap(),
+                want,
+                &format!("{model} tp{tp} pp{pp} {part:?}"),
+            );
+        }
+    }
+    for model in [
+        "meta-llama/Llama-3.1-8B",
+        "Qwen/Qwen2.5-7B-Instruct",
+        "google/gemma-2-9b-it",
+    ] {
+        let spec = find_model(model).unwrap().spec().unwrap();
+        let inputs = llamacpp::LlamaCppInputs {
+            n_ctx: Some(8192),
+            ..llamacpp::LlamaCppInputs::default()
+        };
+        let e = llamacpp::estimate(&spec, &inputs, Some(24 << 30)).unwrap();
+        for (part, want) in [
+            (LlamaCppPart::ModelSize, e.model_size_bytes),
+            (LlamaCppPart::KCache, e.k_bytes),
+            (LlamaCppPart::VCache, e.v_bytes),
+            (LlamaCppPart::OutputBuffer, e.output_buffer_bytes),
+        ] {
+            let (formula, symbols, numbers) = engines::llamacpp(part, &e, &inputs, &spec, &n);
+            assert!(formula.contains('=') && !symbols.is_empty());
+            match numbers {
+                Some(text) => close(&text, want, &format!("{model} {part:?}")),
+                // Sliding-window layers keep a second cache: described by
+                // its symbols, not on one line.
+                None => assert!(model.contains("gemma-2"), "{model} {part:?}"),
+            }
+        }
+    }
 }

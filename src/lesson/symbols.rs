@@ -127,6 +127,54 @@ pub enum Symbol {
     Workspace,
     /// `P_c`: weights autocast copies to 16 bits.
     CastParams,
+    /// `W_emb`: vLLM's embedding and output head as loaded.
+    EmbeddingBytes,
+    /// `W_att`: attention projections as loaded.
+    AttentionBytes,
+    /// `W_mlp`: dense MLPs (and shared experts) as loaded.
+    MlpBytes,
+    /// `W_exp`: routed experts and routers as loaded.
+    ExpertBytes,
+    /// `W_small`: norms, biases and other small tensors.
+    SmallBytes,
+    /// `W_rope`: rotary cos/sin tables.
+    RopeBytes,
+    /// `W_vis`: vision tower and projector.
+    VisionBytes,
+    /// `W_gemm`: the GEMM libraries' workspaces.
+    GemmWorkspace,
+    /// `W_moe`: the fused-MoE workspace.
+    MoeWorkspace,
+    /// `M_mm`: dummy images and their encoder outputs.
+    MultimodalBytes,
+    /// `B_pp`: pipeline receive buffers.
+    PipelineBuffers,
+    /// `E_enc`: the vision encoder's largest transient.
+    EncoderPeak,
+    /// `F_fwd`: the decoder forward's largest transient.
+    ForwardPeak,
+    /// `S_smp`: the sampler's transient.
+    SamplerPeak,
+    /// `last`: 1 on the last pipeline stage (it samples), else 0.
+    LastStage,
+    /// `M_total`: the GPU's total memory as CUDA reports it.
+    GpuTotal,
+    /// `u`: vLLM's `--gpu-memory-utilization`.
+    Utilization,
+    /// `blck`: values per block of a ggml type.
+    BlockValues,
+    /// `size`: bytes per block of a ggml type.
+    BlockBytes,
+    /// `n_ctx`: KV cells per stream.
+    Cells,
+    /// `streams`: KV streams (1 when unified).
+    Streams,
+    /// `B_t`: bytes of the file's tensors of one ggml type.
+    TypeBytes,
+    /// `s`: sequences (slots).
+    Slots,
+    /// `T`: tokens per graph evaluation (`n_ubatch`).
+    Ubatch,
 }
 
 impl Symbol {
@@ -191,6 +239,30 @@ impl Symbol {
             Symbol::LayerParams => "P_ℓ",
             Symbol::Workspace => "ws",
             Symbol::CastParams => "P_c",
+            Symbol::EmbeddingBytes => "W_emb",
+            Symbol::AttentionBytes => "W_att",
+            Symbol::MlpBytes => "W_mlp",
+            Symbol::ExpertBytes => "W_exp",
+            Symbol::SmallBytes => "W_small",
+            Symbol::RopeBytes => "W_rope",
+            Symbol::VisionBytes => "W_vis",
+            Symbol::GemmWorkspace => "W_gemm",
+            Symbol::MoeWorkspace => "W_moe",
+            Symbol::MultimodalBytes => "M_mm",
+            Symbol::PipelineBuffers => "B_pp",
+            Symbol::EncoderPeak => "E_enc",
+            Symbol::ForwardPeak => "F_fwd",
+            Symbol::SamplerPeak => "S_smp",
+            Symbol::LastStage => "last",
+            Symbol::GpuTotal => "M_total",
+            Symbol::Utilization => "u",
+            Symbol::BlockValues => "blck",
+            Symbol::BlockBytes => "size",
+            Symbol::Cells => "n_ctx",
+            Symbol::Streams => "streams",
+            Symbol::TypeBytes => "B_t",
+            Symbol::Slots => "s",
+            Symbol::Ubatch => "T",
         }
     }
 }

@@ -13,6 +13,7 @@
 //! [`derive_term`] names it.
 
 mod allocator;
+pub mod engines;
 mod kv;
 mod lesson;
 mod planner;
