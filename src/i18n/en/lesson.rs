@@ -415,7 +415,7 @@ pub static VLLM: MethodLesson = MethodLesson {
     ],
     start: "Llama 3.1 8B in BF16 on an H100 80GB at 8,192 tokens, utilization 0.95: one of the 47 start-up logs the method is checked against (476,000 tokens of KV cache).",
     counterexample: "A model the constant misses: the memory outside PyTorch is one measured constant for every model (0.25 GiB on one H100), but vLLM's own log for Granite 3.1 8B shows 0.46 GiB. The method predicts 58.86 GiB of KV cache (385,744 tokens); the log says 58.66 GiB (384,432 tokens).",
-    counterexample_lesson: "Every byte the constant misses comes out of the KV cache, one for one: 0.21 GiB fewer bytes, 1,312 fewer tokens. A measured constant travels less well than a derived formula.",
+    counterexample_lesson: "Every byte the constant misses comes out of the KV cache, one for one: about 0.2 GiB and 1,312 tokens fewer. A measured constant travels less well than a derived formula.",
     references: &[
         ("vLLM 0.19.0, vllm/v1/worker/gpu_worker.py, determine_available_memory", "How the KV cache memory is what is left of the requested memory."),
         ("vLLM 0.19.0, vllm/v1/core/kv_cache_utils.py", "Page sizes, layer groups, blocks, tokens and concurrency."),

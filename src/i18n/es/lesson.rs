@@ -415,7 +415,7 @@ pub static VLLM: MethodLesson = MethodLesson {
     ],
     start: "Llama 3.1 8B en BF16 en una H100 80GB a 8.192 tokens, utilización 0,95: uno de los 47 registros de arranque con los que se comprueba el método (476.000 tokens de caché KV).",
     counterexample: "Un modelo que la constante no acierta: la memoria fuera de PyTorch es una sola constante medida para todos los modelos (0,25 GiB en una H100), pero el propio registro de vLLM para Granite 3.1 8B muestra 0,46 GiB. El método predice 58,86 GiB de caché KV (385.744 tokens); el registro dice 58,66 GiB (384.432 tokens).",
-    counterexample_lesson: "Cada byte que la constante no acierta sale de la caché KV, uno por uno: 0,21 GiB menos, 1.312 tokens menos. Una constante medida viaja peor que una fórmula derivada.",
+    counterexample_lesson: "Cada byte que la constante no acierta sale de la caché KV, uno por uno: unos 0,2 GiB y 1.312 tokens menos. Una constante medida viaja peor que una fórmula derivada.",
     references: &[
         ("vLLM 0.19.0, vllm/v1/worker/gpu_worker.py, determine_available_memory", "Cómo la memoria de la caché KV es lo que queda de la memoria pedida."),
         ("vLLM 0.19.0, vllm/v1/core/kv_cache_utils.py", "Tamaños de página, grupos de capas, bloques, tokens y concurrencia."),

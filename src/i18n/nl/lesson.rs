@@ -415,7 +415,7 @@ pub static VLLM: MethodLesson = MethodLesson {
     ],
     start: "Llama 3.1 8B in BF16 op een H100 80GB bij 8.192 tokens, utilisatie 0,95: een van de 47 opstartlogs waartegen de methode wordt gecontroleerd (476.000 tokens KV-cache).",
     counterexample: "Een model dat de constante mist: het geheugen buiten PyTorch is één gemeten constante voor elk model (0,25 GiB op één H100), maar het eigen log van vLLM voor Granite 3.1 8B toont 0,46 GiB. De methode voorspelt 58,86 GiB KV-cache (385.744 tokens); het log zegt 58,66 GiB (384.432 tokens).",
-    counterexample_lesson: "Elke byte die de constante mist, gaat van de KV-cache af, één op één: 0,21 GiB minder, 1.312 tokens minder. Een gemeten constante reist slechter dan een afgeleide formule.",
+    counterexample_lesson: "Elke byte die de constante mist, gaat van de KV-cache af, één op één: ongeveer 0,2 GiB en 1.312 tokens minder. Een gemeten constante reist slechter dan een afgeleide formule.",
     references: &[
         ("vLLM 0.19.0, vllm/v1/worker/gpu_worker.py, determine_available_memory", "Hoe het geheugen van de KV-cache is wat van het gevraagde geheugen overblijft."),
         ("vLLM 0.19.0, vllm/v1/core/kv_cache_utils.py", "Paginagroottes, groepen lagen, blokken, tokens en gelijktijdigheid."),
