@@ -15,6 +15,7 @@ use crate::components::speed::SpeedPanel;
 use crate::components::transfer::{
     dragged_file, drags_files, import_file, TransferBar, TransferStatus,
 };
+use crate::components::veil::{Veil, Veiled};
 use crate::components::{
     Breakdown, GpuRings, MethodPicker, MethodsTable, ModePicker, NumberField, TotalMemory,
     UnitSwitch, UtilizationRing,
@@ -41,6 +42,8 @@ use vramfit_core::verdict::Verdict;
 pub fn App() -> impl IntoView {
     let lang = RwSignal::new(i18n::initial_lang());
     provide_context(LangContext(lang));
+    // A blind prediction pending in the lesson veils every figure.
+    provide_context(Veil(RwSignal::new(false)));
     let status = RwSignal::new(None::<TransferStatus>);
     let initial = match share::scenario_in_address() {
         Some(Ok(input)) => input,
@@ -142,7 +145,9 @@ pub fn App() -> impl IntoView {
         </header>
         <main class="vf-layout" on:dragover=on_dragover on:drop=on_drop>
             <Show when=move || has_report.get()>
-                <CompactBar verdict total unit />
+                <Veiled testid="veiled-compact">
+                    <CompactBar verdict total unit />
+                </Veiled>
             </Show>
             <div class="vf-steps">
                 <section class="vf-step-card" aria-labelledby="vf-step-1">
@@ -186,14 +191,18 @@ pub fn App() -> impl IntoView {
                     }}
                 </p>
                 <Show when=move || has_report.get()>
-                    <ResultsPanel report unit input verdict total status />
+                    <Veiled testid="veiled-results">
+                        <ResultsPanel report unit input verdict total status />
+                    </Veiled>
                 </Show>
             </aside>
             <div class="vf-more">
                 <section class="vf-step-card" aria-labelledby="vf-details">
                     <h2 id="vf-details" class="vf-step">{move || t().details_title}</h2>
-                    <ContextChart curve unit />
-                    <SpeedPanel speed />
+                    <Veiled testid="veiled-details">
+                        <ContextChart curve unit />
+                        <SpeedPanel speed />
+                    </Veiled>
                 </section>
                 <InterpretationPanel method />
                 <div class="vf-learn">

@@ -10,6 +10,7 @@ pub mod interpretation;
 pub mod lang;
 pub mod speed;
 pub mod transfer;
+pub mod veil;
 
 use crate::figures::BreakdownRow;
 use crate::i18n::{format, method_name, use_lang, Lang};

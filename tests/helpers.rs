@@ -159,16 +159,56 @@ fn every_language_says_everything() {
     assert_ne!(Lang::En.t().total_label, Lang::Nl.t().total_label);
     for lang in Lang::ALL {
         let lesson = lang.lesson();
-        for method in MethodId::ALL {
-            let m = (lesson.method)(method);
+        let engines = match lang {
+            Lang::Es => [
+                &vramfit_app::i18n::es::VLLM,
+                &vramfit_app::i18n::es::LLAMACPP,
+            ],
+            Lang::En => [
+                &vramfit_app::i18n::en::VLLM,
+                &vramfit_app::i18n::en::LLAMACPP,
+            ],
+            Lang::Nl => [
+                &vramfit_app::i18n::nl::VLLM,
+                &vramfit_app::i18n::nl::LLAMACPP,
+            ],
+        };
+        let methods = MethodId::ALL.map(lesson.method);
+        for m in methods.iter().chain(engines.iter()) {
             assert!(
-                !m.interpretation.is_empty() && !m.formulas.is_empty(),
+                !m.interpretation.is_empty() && !m.start.is_empty() && !m.counterexample.is_empty(),
                 "{lang:?}"
             );
             assert!(
                 !m.assumptions.is_empty() && !m.references.is_empty(),
                 "{lang:?}"
             );
+            // Sources by name: no file of the repository, no "seed 004".
+            let mut texts = vec![
+                m.interpretation,
+                m.start,
+                m.counterexample,
+                m.counterexample_lesson,
+            ];
+            texts.extend(m.assumptions.iter().copied());
+            texts.extend(m.checked.iter().copied());
+            texts.extend(m.not_checked.iter().copied());
+            for (source, what) in m.references {
+                texts.extend([*source, *what]);
+            }
+            for text in texts {
+                let lower = text.to_lowercase();
+                for bad in [
+                    "docs/",
+                    "crates/",
+                    ".md",
+                    "seed 0",
+                    "semilla",
+                    "zaaddocument",
+                ] {
+                    assert!(!lower.contains(bad), "{lang:?}: {bad} in {text}");
+                }
+            }
         }
         for step in Step::ALL {
             assert!(!(lang.notebook().step_name)(step).is_empty(), "{lang:?}");

@@ -63,15 +63,25 @@ pub fn bytes(style: &NumberStyle, unit: DisplayUnit, bytes: Bytes) -> String {
     )
 }
 
-/// A signed difference in `unit` (`"+0,78 GB"`, `"−1,20 GiB"`, `"±0,00 GB"`).
+/// A signed difference in `unit` (`"+0,78 GB"`, `"−1,20 GiB"`); what
+/// rounds to zero at two decimals reads `"±0,00 GB"`, never `"−0,00 GB"`.
 pub fn signed_bytes(style: &NumberStyle, unit: DisplayUnit, difference: i64) -> String {
     let magnitude = Bytes(difference.unsigned_abs()).in_unit(unit);
     let sign = match difference.signum() {
+        _ if rounds_to_zero(unit, difference) => "±",
         1 => "+",
-        -1 => "−",
-        _ => "±",
+        _ => "−",
     };
     format!("{sign}{} {}", decimal(style, magnitude, 2), unit.label())
+}
+
+/// Whether a difference of `difference` bytes reads 0,00 in `unit` (two
+/// decimals): too small to call it above or below.
+pub fn rounds_to_zero(unit: DisplayUnit, difference: i64) -> bool {
+    let magnitude = Bytes(difference.unsigned_abs()).in_unit(unit);
+    format!("{magnitude:.2}")
+        .chars()
+        .all(|c| c == '0' || c == '.')
 }
 
 /// A signed percentage with one decimal (`"+4,2 %"`, `"−4.2%"`); no sign

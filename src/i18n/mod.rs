@@ -295,6 +295,12 @@ pub struct Texts {
     pub cost: fn(Cost) -> &'static str,
     pub attention_kind: fn(&AttentionKind) -> String,
     pub out_of_scope: fn(&Refusal) -> String,
+    /// In place of the figures while a blind prediction is pending.
+    pub veiled: &'static str,
+    /// The link to the lesson's prediction.
+    pub veiled_go: &'static str,
+    /// The button that shows the figures without predicting.
+    pub veiled_show: &'static str,
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -1,8 +1,9 @@
 //! Investigate: the current scenario beside one alternative (a method or
 //! a weight format) at the same GPU and context.
 
-use super::{delta, effective_bits, Progress};
+use super::{delta, effective_bits, Blind, Ticks};
 use crate::i18n::{format, Lang};
+use crate::notebook::store::ContractStep;
 use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::request::Request;
@@ -53,8 +54,8 @@ pub(super) fn Investigate(
     input: RwSignal<Request>,
     lang: Memo<Lang>,
     unit: RwSignal<DisplayUnit>,
-    progress: RwSignal<Progress>,
-    revealed: RwSignal<bool>,
+    ticks: Ticks,
+    blind: Blind,
 ) -> impl IntoView {
     let t = move || lang.get().lesson();
     let kind = RwSignal::new(CompareKind::Formats);
@@ -71,7 +72,10 @@ pub(super) fn Investigate(
     };
     let compare = move |_| {
         shown.set(true);
-        progress.update(|p| p.investigated = true);
+        ticks.mark(
+            input.with_untracked(|i| i.method),
+            ContractStep::Investigate,
+        );
     };
     let kind_button = move |k: CompareKind, key: &'static str| {
         view! {
@@ -93,7 +97,7 @@ pub(super) fn Investigate(
         }
     };
     let table = move || {
-        if !shown.get() || !revealed.get() {
+        if !shown.get() || !blind.shown() {
             return None;
         }
         let l = lang.get();
@@ -184,13 +188,13 @@ pub(super) fn Investigate(
                     type="button"
                     class="vf-nb-button"
                     data-testid="lesson-compare"
-                    disabled=move || !revealed.get()
+                    disabled=move || !blind.shown()
                     on:click=compare
                 >
                     {move || t().investigate}
                 </button>
             </div>
-            <Show when=move || !revealed.get()>
+            <Show when=move || !blind.shown()>
                 <p class="vf-field__hint">{move || t().masked_hint}</p>
             </Show>
             {table}

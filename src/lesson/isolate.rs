@@ -1,6 +1,6 @@
 //! Isolate the assumption: one change at a time beside the baseline.
 
-use super::{delta, effective_bits, masked};
+use super::{delta, effective_bits, masked, Blind};
 use crate::i18n::{format, Lang};
 use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
@@ -75,13 +75,13 @@ pub(super) fn Isolate(
     input: RwSignal<Request>,
     lang: Memo<Lang>,
     unit: RwSignal<DisplayUnit>,
-    revealed: RwSignal<bool>,
+    blind: Blind,
 ) -> impl IntoView {
     let t = move || lang.get().lesson();
     let rows = move || {
         let l = lang.get();
         let u = unit.get();
-        let shown = revealed.get();
+        let shown = blind.shown();
         let base_input = input.get();
         let base = base_input.run().ok();
         let base_total = base.as_ref().map(|b| b.total_bytes);
@@ -153,7 +153,10 @@ pub(super) fn Isolate(
                                 class="vf-link"
                                 data-testid=format!("lesson-apply-{}", v.id)
                                 disabled=!estimated
-                                on:click=move |_| input.set(changed.clone())
+                                on:click=move |_| {
+                                    input.set(changed.clone());
+                                    blind.start();
+                                }
                             >
                                 {l.lesson().apply}
                             </button>
@@ -168,7 +171,7 @@ pub(super) fn Isolate(
         <div class="vf-lesson__card" data-testid="lesson-isolate">
             <h3 class="vf-lesson__heading">{move || t().isolate_title}</h3>
             <p>{move || t().isolate_intro}</p>
-            <Show when=move || !revealed.get()>
+            <Show when=move || !blind.shown()>
                 <p class="vf-field__hint">{move || t().masked_hint}</p>
             </Show>
             <div class="vf-lesson__scroll">

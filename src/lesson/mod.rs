@@ -7,37 +7,109 @@
 //! The lesson computes nothing of its own: every figure is the core's
 //! (`kit::run` on the scenario or on a copy with one change).
 
+pub mod cases;
+mod counter;
 mod example;
 pub mod formulas;
 mod investigate;
 mod isolate;
+pub mod markdown;
+pub mod methodology;
 mod predict;
 mod references;
+mod start;
+pub mod symbols;
 pub mod texts;
 mod transfer;
 mod understand;
 
+use crate::components::veil::{use_veil, Veil};
 use crate::i18n::{use_lang, Lang};
+use crate::notebook::store::{ContractStep, MethodProgress};
 use crate::notebook::{Draft, Notebook};
+use counter::Counter;
 use example::Example;
 use investigate::Investigate;
 use isolate::Isolate;
 use leptos::prelude::*;
+use methodology::Methodology;
 use predict::Predict;
 use references::{KitDownload, References};
+use start::Start;
+use std::collections::BTreeMap;
 use texts::LessonTexts;
 use transfer::Transfer;
 use understand::Understand;
+use vramfit_core::methods::MethodId;
 use vramfit_core::report::Report;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{ScenarioInput, WeightFormat};
 use vramfit_core::units::{Bytes, DisplayUnit};
-/// What the student has done (not read) since the page opened.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct Progress {
-    pub(super) understood: bool,
-    pub(super) implemented: bool,
-    pub(super) investigated: bool,
+
+/// What the student has done, per method: kept with the notebook (and so
+/// across reloads) when the lesson has one, in memory otherwise.
+#[derive(Clone, Copy)]
+pub(super) struct Ticks {
+    notebook: Option<Notebook>,
+    local: RwSignal<BTreeMap<&'static str, MethodProgress>>,
+}
+
+impl Ticks {
+    fn new(notebook: Option<Notebook>) -> Ticks {
+        Ticks {
+            notebook,
+            local: RwSignal::new(BTreeMap::new()),
+        }
+    }
+
+    /// Whether `step` of `method`'s contract is done (reactive).
+    pub(super) fn done(self, method: MethodId, step: ContractStep) -> bool {
+        match self.notebook {
+            Some(n) => n.progress(method.id()).done(step),
+            None => self
+                .local
+                .with(|l| l.get(method.id()).is_some_and(|p| p.done(step))),
+        }
+    }
+
+    /// Marks `step` of `method`'s contract done.
+    pub(super) fn mark(self, method: MethodId, step: ContractStep) {
+        match self.notebook {
+            Some(n) => n.mark(method.id(), step),
+            None => self.local.update(|l| {
+                let p = l.entry(method.id()).or_default();
+                match step {
+                    ContractStep::Understand => p.understood_at.get_or_insert(1),
+                    ContractStep::Implement => p.implemented_at.get_or_insert(1),
+                    ContractStep::Investigate => p.investigated_at.get_or_insert(1),
+                };
+            }),
+        }
+    }
+}
+
+/// Where the lesson stands with the current scenario's figures.
+#[derive(Clone, Copy)]
+pub(super) struct Blind {
+    /// A prediction is pending: every figure of the scenario is veiled, on
+    /// the whole page.
+    pub(super) pending: RwSignal<bool>,
+    /// The current scenario's result has been revealed beside a
+    /// prediction; until then the lesson shows none of its figures.
+    pub(super) revealed: RwSignal<bool>,
+}
+
+impl Blind {
+    /// Whether the lesson may show the scenario's figures (reactive).
+    pub(super) fn shown(self) -> bool {
+        self.revealed.get() && !self.pending.get()
+    }
+
+    /// Starts a blind prediction: the page's figures are veiled.
+    pub(super) fn start(self) {
+        self.revealed.set(false);
+        self.pending.set(true);
+    }
 }
 
 /// The lesson around the calculator's scenario.
@@ -61,11 +133,16 @@ pub fn LessonPanel(
     let lang = lang.unwrap_or_else(use_lang);
     let lang = Memo::new(move |_| lang.get());
     let draft = notebook.map_or_else(|| RwSignal::new(Draft::default()), |n| n.draft);
-    let progress = RwSignal::new(Progress::default());
+    if let Some(n) = notebook {
+        n.keep_drafts();
+    }
+    let ticks = Ticks::new(notebook);
     let unit = RwSignal::new(DisplayUnit::Gb);
-    // Whether the student has revealed the current scenario's result after
-    // predicting it; until then the lesson shows no figure of it.
-    let revealed = RwSignal::new(false);
+    let Veil(pending) = use_veil();
+    let blind = Blind {
+        pending,
+        revealed: RwSignal::new(false),
+    };
     // The report only when it is the current scenario's.
     let current = Memo::new(move |_| {
         report.with(|r| {
@@ -76,11 +153,6 @@ pub fn LessonPanel(
     });
     let method = Memo::new(move |_| input.with(|i| i.method));
     let t = move || lang.get().lesson();
-    Effect::new(move |_| {
-        if draft.with(|d| !d.counterexample.trim().is_empty()) {
-            progress.update(|p| p.understood = true);
-        }
-    });
 
     view! {
         <section
@@ -96,29 +168,33 @@ pub fn LessonPanel(
                     {move || t().method_label} ": " <code>{move || method.get().id()}</code>
                 </span>
             </p>
-            <Contract lang progress />
-            <Understand lang method current unit draft revealed />
-            <Predict input lang current draft progress revealed />
-            <Isolate input lang unit revealed />
-            <Investigate input lang unit progress revealed />
+            <Contract lang method ticks />
+            <Start input lang method current blind />
+            <Understand input lang current unit blind />
+            <Predict input lang current draft ticks blind />
+            <Counter input lang method draft ticks notebook blind />
+            <Isolate input lang unit blind />
+            <Investigate input lang unit ticks blind />
             <Example input lang />
             <Transfer input lang draft notebook />
+            <Methodology lang method />
             <References lang method />
             <KitDownload lang />
         </section>
     }
 }
 
-/// Understand → implement → investigate, each marked when done.
+/// Understand → implement → investigate, each marked when done (for the
+/// current method).
 #[component]
-fn Contract(lang: Memo<Lang>, progress: RwSignal<Progress>) -> impl IntoView {
+fn Contract(lang: Memo<Lang>, method: Memo<MethodId>, ticks: Ticks) -> impl IntoView {
     let t = move || lang.get().lesson();
     let item = move |key: &'static str,
                      name: fn(&LessonTexts) -> &'static str,
                      what: fn(&LessonTexts) -> &'static str,
                      how: fn(&LessonTexts) -> &'static str,
-                     done: fn(Progress) -> bool| {
-        let is_done = move || done(progress.get());
+                     step: ContractStep| {
+        let is_done = move || ticks.done(method.get(), step);
         view! {
             <li class="vf-contract__item" data-testid=format!("lesson-contract-{key}") data-done=move || is_done().to_string()>
                 <span class="vf-contract__mark" aria-hidden="true">{move || if is_done() { "✓" } else { "○" }}</span>
@@ -135,9 +211,9 @@ fn Contract(lang: Memo<Lang>, progress: RwSignal<Progress>) -> impl IntoView {
             <h3 class="vf-lesson__heading">{move || t().contract_title}</h3>
             <p>{move || t().contract_goal}</p>
             <ol class="vf-contract__list">
-                {item("understand", |t| t.understand, |t| t.understand_what, |t| t.understand_how, |p| p.understood)}
-                {item("implement", |t| t.implement, |t| t.implement_what, |t| t.implement_how, |p| p.implemented)}
-                {item("investigate", |t| t.investigate, |t| t.investigate_what, |t| t.investigate_how, |p| p.investigated)}
+                {item("understand", |t| t.understand, |t| t.understand_what, |t| t.understand_how, ContractStep::Understand)}
+                {item("implement", |t| t.implement, |t| t.implement_what, |t| t.implement_how, ContractStep::Implement)}
+                {item("investigate", |t| t.investigate, |t| t.investigate_what, |t| t.investigate_how, ContractStep::Investigate)}
             </ol>
         </div>
     }

@@ -1,9 +1,12 @@
 //! Predict before running: boundary cases in one click, a prediction
-//! with its unit, and the result shown only beside it.
+//! with its unit, and the result shown only beside it. While a prediction
+//! is pending, every figure of the scenario is veiled on the whole page;
+//! revealing it brings them back together.
 
-use super::Progress;
+use super::{Blind, Ticks};
 use crate::components::UnitButtons;
 use crate::i18n::{format, Lang};
+use crate::notebook::store::ContractStep;
 use crate::notebook::store::{self, Prediction};
 use crate::notebook::Draft;
 use leptos::prelude::*;
@@ -18,12 +21,13 @@ pub(super) fn Predict(
     lang: Memo<Lang>,
     current: Memo<Option<Report>>,
     draft: RwSignal<Draft>,
-    progress: RwSignal<Progress>,
-    revealed: RwSignal<bool>,
+    ticks: Ticks,
+    blind: Blind,
 ) -> impl IntoView {
     let t = move || lang.get().lesson();
     let typed = RwSignal::new(String::new());
     let predicted_unit = RwSignal::new(DisplayUnit::Gb);
+    let revealed = blind.revealed;
     // A new scenario needs a new prediction: hide the result again.
     Effect::new(move |previous: Option<Request>| {
         let now = input.get();
@@ -44,7 +48,8 @@ pub(super) fn Predict(
         if let Some(prediction) = Prediction::new(value, predicted_unit.get_untracked()) {
             draft.update(|d| d.prediction = Some(prediction));
             revealed.set(true);
-            progress.update(|p| p.implemented = true);
+            blind.pending.set(false);
+            ticks.mark(input.with_untracked(|i| i.method), ContractStep::Implement);
         }
     };
     let boundary = move || {
@@ -64,7 +69,10 @@ pub(super) fn Predict(
                     type="button"
                     class="vf-chip"
                     data-testid="lesson-boundary-min-context"
-                    on:click=move |_| input.update(|i| i.scenario.context = 1)
+                    on:click=move |_| {
+                        input.update(|i| i.scenario.context = 1);
+                        blind.start();
+                    }
                 >
                     {l.lesson().boundary_min_context}
                 </button>
@@ -76,6 +84,7 @@ pub(super) fn Predict(
                     on:click=move |_| {
                         if let Some(n) = at_limit {
                             input.update(|i| i.scenario.context = n);
+                            blind.start();
                         }
                     }
                 >
@@ -104,10 +113,12 @@ pub(super) fn Predict(
             total_bytes: doc.estimate.total_bytes,
         };
         let d = store::discrepancy(&prediction, &observed);
+        // What reads ±0,00 is exact at the precision shown, never "−0,00,
+        // too low".
         let direction = match d.difference_bytes.signum() {
+            _ if format::rounds_to_zero(shown, d.difference_bytes) => t().exact,
             1 => t().too_high,
-            -1 => t().too_low,
-            _ => t().exact,
+            _ => t().too_low,
         };
         let pct = d
             .percent
@@ -151,6 +162,21 @@ pub(super) fn Predict(
         <div class="vf-lesson__card" data-testid="lesson-predict">
             <h3 class="vf-lesson__heading">{move || t().predict_title}</h3>
             <p>{move || t().predict_intro}</p>
+            <div class="vf-lesson__predict-row">
+                <Show
+                    when=move || blind.pending.get()
+                    fallback=move || view! {
+                        <button type="button" class="vf-nb-button" data-testid="lesson-predict-start" on:click=move |_| blind.start()>
+                            {move || t().predict_start}
+                        </button>
+                    }
+                >
+                    <p class="vf-lesson__pending" role="status" data-testid="lesson-predict-pending">{move || t().predict_pending}</p>
+                    <button type="button" class="vf-link" data-testid="lesson-predict-cancel" on:click=move |_| blind.pending.set(false)>
+                        {move || t().predict_cancel}
+                    </button>
+                </Show>
+            </div>
             <p class="vf-field__label">{move || t().boundary_label}</p>
             {boundary}
             <label class="vf-field__label" for="vf-lesson-prediction">{move || t().prediction_label}</label>
@@ -167,14 +193,15 @@ pub(super) fn Predict(
                     prop:value=move || typed.get()
                     on:input=move |ev| {
                         typed.set(event_target_value(&ev));
-                        revealed.set(false);
+                        // Writing a prediction starts one: the figures go.
+                        blind.start();
                     }
                 />
                 <div class="vf-seg" role="group" aria-label=move || t().prediction_label>
                     <UnitButtons
                         unit=predicted_unit
                         testid="lesson-prediction-unit-"
-                        on_choice=Callback::new(move |_| revealed.set(false))
+                        on_choice=Callback::new(move |_| blind.start())
                     />
                 </div>
                 <button

@@ -2,6 +2,8 @@
 //! ([`LessonTexts`], [`MethodLesson`]). The tables are in `i18n/<lang>/`;
 //! views hold no wording and ask `lang.lesson()`.
 
+use super::methodology::Doc;
+use super::symbols::Symbol;
 use vramfit_core::methods::MethodId;
 use vramfit_core::units::DisplayUnit;
 
@@ -27,18 +29,46 @@ pub struct LessonTexts {
     pub done: &'static str,
     pub pending: &'static str,
 
+    pub start_title: &'static str,
+    pub start_intro: &'static str,
+    pub start_load: &'static str,
+    pub start_current_ok: &'static str,
+    pub start_current_refused: &'static str,
+
     pub understand_title: &'static str,
     pub assumptions: &'static str,
     pub terms: &'static str,
     pub term: &'static str,
     pub formula: &'static str,
+    pub symbols: &'static str,
+    pub substituted: &'static str,
     pub value: &'static str,
+    pub total_label: &'static str,
+    pub zero_terms: &'static str,
+    pub outside_total: &'static str,
+    pub no_substitution: &'static str,
+    pub method_refuses: &'static str,
+
+    pub counter_title: &'static str,
+    pub counter_intro: &'static str,
+    pub counter_run: &'static str,
+    pub counter_as_assumed: &'static str,
+    pub counter_broken: &'static str,
+    pub counter_usable: &'static str,
+    pub counter_load: &'static str,
     pub counterexample_label: &'static str,
     pub counterexample_hint: &'static str,
-    pub counterexample_idea: &'static str,
+    pub reason_label: &'static str,
+    pub reason_hint: &'static str,
+    pub counter_record: &'static str,
+    pub counter_recorded: &'static str,
+    pub counter_too_short: &'static str,
 
     pub predict_title: &'static str,
     pub predict_intro: &'static str,
+    pub predict_start: &'static str,
+    pub predict_pending: &'static str,
+    pub predict_cancel: &'static str,
     pub boundary_label: &'static str,
     pub boundary_min_context: &'static str,
     pub boundary_at_limit: &'static str,
@@ -100,6 +130,13 @@ pub struct LessonTexts {
     pub evidence_title: &'static str,
     pub evidence_intro: &'static str,
 
+    pub methodology_title: &'static str,
+    pub methodology_intro: &'static str,
+    pub methodology_language: &'static str,
+    pub methodology_loading: &'static str,
+    pub methodology_failed: &'static str,
+    pub methodology_retry: &'static str,
+
     pub interpretation_title: &'static str,
     pub references_title: &'static str,
     pub scope_title: &'static str,
@@ -128,19 +165,27 @@ pub struct LessonTexts {
     pub comparison: fn(&str, &str) -> String,
     /// What a method's lesson says.
     pub method: fn(MethodId) -> &'static MethodLesson,
+    /// What a symbol of the formulas stands for (with its unit).
+    pub symbol: fn(Symbol) -> &'static str,
+    /// A methodology page's title.
+    pub doc_title: fn(Doc) -> &'static str,
 }
 
-/// What a method's lesson says: how to read it, its formulas, its
-/// sources, and what its review covered.
+/// What a method's lesson says: how to read it, its assumptions in plain
+/// words, where it starts and where it breaks, its sources (by name), and
+/// what its review covered. The formulas themselves are written in symbols,
+/// the same in every language (`lesson::formulas`).
 pub struct MethodLesson {
     /// One paragraph: what the estimate is and is not.
     pub interpretation: &'static str,
-    /// The formulas, as the seed states them.
-    pub formulas: &'static str,
     pub assumptions: &'static [&'static str],
-    /// A counterexample to start from.
+    /// The scenario the lesson starts on, and why the method applies to it.
+    pub start: &'static str,
+    /// The prepared case where an assumption breaks.
     pub counterexample: &'static str,
-    /// (source, what it gives).
+    /// What the side-by-side shows: which conclusion no longer follows.
+    pub counterexample_lesson: &'static str,
+    /// (source, what it gives): sources named as a reader can find them.
     pub references: &'static [(&'static str, &'static str)],
     pub checked: &'static [&'static str],
     pub not_checked: &'static [&'static str],

@@ -4,7 +4,9 @@
 
 use super::persist::{self, Health, Notice, State};
 use super::storage::{BrowserStorage, Storage};
-use super::store::{self, Entry, Observed, Prediction, KEY};
+use super::store::{
+    self, ContractStep, Entry, MethodProgress, Observed, Prediction, StoredDraft, KEY,
+};
 use super::texts::Step;
 use super::web;
 use leptos::prelude::*;
@@ -21,7 +23,23 @@ pub struct Draft {
     pub prediction: Option<Prediction>,
     pub notes: String,
     pub counterexample: String,
+    /// Why the counterexample breaks the method's conclusion.
+    pub reason: String,
     pub transfer_test: String,
+}
+
+impl Draft {
+    /// The texts kept with the notebook (the prediction belongs to one
+    /// blind attempt and is not kept).
+    fn stored(&self) -> StoredDraft {
+        StoredDraft {
+            notes: self.notes.clone(),
+            counterexample: self.counterexample.clone(),
+            reason: self.reason.clone(),
+            transfer_test: self.transfer_test.clone(),
+            ..StoredDraft::default()
+        }
+    }
 }
 
 /// Entries removed by the last delete or clear, for an undo.
@@ -53,13 +71,61 @@ impl Notebook {
     }
 
     /// A notebook kept in `storage` (the browser's, or an in-memory one).
+    /// The lesson's drafts come back as they were last kept (and are kept
+    /// from then on once the lesson calls [`Notebook::keep_drafts`]).
     pub fn with_storage(storage: impl Storage + 'static) -> Notebook {
         let state = persist::load(&storage, web::now_ms());
+        let kept = &state.document.lesson.draft;
+        let draft = Draft {
+            notes: kept.notes.clone(),
+            counterexample: kept.counterexample.clone(),
+            reason: kept.reason.clone(),
+            transfer_test: kept.transfer_test.clone(),
+            ..Draft::default()
+        };
         Notebook {
             state: RwSignal::new(state),
             undo: RwSignal::new(None),
-            draft: RwSignal::new(Draft::default()),
+            draft: RwSignal::new(draft),
             storage: StoredValue::new_local(Box::new(storage)),
+        }
+    }
+
+    /// Stores the drafts' texts whenever they change, for as long as the
+    /// calling component lives (an effect: call it from a component).
+    pub fn keep_drafts(self) {
+        Effect::new(move |_| {
+            let texts = self.draft.with(Draft::stored);
+            let changed = self
+                .state
+                .try_with_untracked(|s| !s.document.lesson.draft.same_texts(&texts))
+                .unwrap_or(false);
+            if changed {
+                self.change(move |doc, now| {
+                    doc.lesson.set_draft(&texts, now);
+                });
+            }
+        });
+    }
+
+    /// One method's progress through the learning contract (reactive).
+    pub fn progress(self, method: &str) -> MethodProgress {
+        self.state
+            .try_with(|s| s.document.lesson.progress_of(method))
+            .unwrap_or_default()
+    }
+
+    /// Marks a step of `method`'s contract done (kept; never undone).
+    pub fn mark(self, method: &str, step: ContractStep) {
+        let done = self
+            .state
+            .try_with_untracked(|s| s.document.lesson.progress_of(method).done(step))
+            .unwrap_or(false);
+        if !done {
+            let method = method.to_string();
+            self.change(move |doc, now| {
+                doc.lesson.mark(&method, step, now);
+            });
         }
     }
 
@@ -151,11 +217,13 @@ impl Notebook {
         entry.observed = observed;
         entry.notes = draft.notes.trim().to_string();
         entry.counterexample = draft.counterexample.trim().to_string();
+        entry.reason = draft.reason.trim().to_string();
         entry.transfer_test = draft.transfer_test.trim().to_string();
         self.change(move |doc, _| doc.add(entry));
         self.draft.try_update(|d| {
             d.notes.clear();
             d.counterexample.clear();
+            d.reason.clear();
             d.transfer_test.clear();
         });
         id

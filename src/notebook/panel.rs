@@ -281,6 +281,7 @@ fn EntryView(
                 e.counterexample.clone(),
                 "counterexample",
             ),
+            (t().reason, e.reason.clone(), "reason"),
             (t().transfer_test, e.transfer_test.clone(), "transfer"),
         ];
         view! {
@@ -374,6 +375,7 @@ fn EntryEditor(
     let unit = RwSignal::new(entry.prediction.map_or(DisplayUnit::Gb, |p| p.unit));
     let notes = RwSignal::new(entry.notes.clone());
     let counterexample = RwSignal::new(entry.counterexample.clone());
+    let reason = RwSignal::new(entry.reason.clone());
     let transfer = RwSignal::new(entry.transfer_test.clone());
     let invalid = move || {
         let v = value.get();
@@ -387,10 +389,11 @@ fn EntryEditor(
         let number = &lang.get_untracked().t().number;
         let prediction = format::parse_amount(number, &value.get_untracked())
             .and_then(|v| Prediction::new(v, unit.get_untracked()));
-        let (step, notes, counterexample, transfer) = (
+        let (step, notes, counterexample, reason, transfer) = (
             step.get_untracked(),
             notes.get_untracked(),
             counterexample.get_untracked(),
+            reason.get_untracked(),
             transfer.get_untracked(),
         );
         notebook.update(&id, move |e| {
@@ -398,6 +401,7 @@ fn EntryEditor(
             e.prediction = prediction;
             e.notes = notes.trim().to_string();
             e.counterexample = counterexample.trim().to_string();
+            e.reason = reason.trim().to_string();
             e.transfer_test = transfer.trim().to_string();
         });
         editing.set(None);
@@ -457,6 +461,7 @@ fn EntryEditor(
             </div>
             {field(|t| t.notes, notes, "notes")}
             {field(|t| t.counterexample, counterexample, "counterexample")}
+            {field(|t| t.reason, reason, "reason")}
             {field(|t| t.transfer_test, transfer, "transfer")}
             <div class="vf-nb-entry__actions">
                 <button type="button" class="vf-nb-button vf-nb-button--primary" data-testid="notebook-edit-save" on:click=save>

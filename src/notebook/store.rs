@@ -11,9 +11,10 @@
 //!   "entries": [ { "id", "created_at", "updated_at", "step", "scenario",
 //!                  "app_version", "prediction": { "value", "unit" },
 //!                  "observed": { "method", "total_bytes" }, "discrepancy",
-//!                  "notes", "counterexample", "transfer_test" } ],
+//!                  "notes", "counterexample", "reason", "transfer_test" } ],
 //!   "deleted": [ { "id", "updated_at" } ],
-//!   "unreadable": [ ... ] }
+//!   "unreadable": [ ... ],
+//!   "lesson": { "progress": { ... }, "draft": { ... } } }
 //! ```
 //!
 //! Times are milliseconds since 1970 (UTC). `discrepancy` is computed from
@@ -22,7 +23,12 @@
 //! each deleted entry so that a copy held by another tab cannot bring it
 //! back. `unreadable` holds entries this version could not read (written by
 //! a newer version, or damaged), exactly as they were: nothing is dropped.
-//! Fields an entry carries that this version does not know are kept too.
+//! Fields an entry carries that this version does not know are kept too,
+//! and so are top-level keys this version does not know. `lesson` (optional)
+//! is the lesson's progress and drafts ([`LessonState`]); `reason` (optional
+//! in an entry) says why a counterexample breaks the method's conclusion.
+//! Both were added within v1: a version that does not know them keeps them
+//! as unknown fields.
 //!
 //! **v0** (the first shape, stored under [`LEGACY_KEY`]): a bare JSON array
 //! of `{ "id", "time", "step", "inputs", "predicted_gb", "observed_gb",
@@ -36,6 +42,8 @@ use std::collections::BTreeMap;
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
 use vramfit_core::units::{Bytes, DisplayUnit};
+
+pub use super::lesson_state::{ContractStep, LessonState, MethodProgress, StoredDraft};
 
 /// Where the notebook lives in `localStorage`; the same for every language.
 pub const KEY: &str = "vramfit.notebook.v1";
@@ -130,6 +138,9 @@ pub struct Entry {
     pub notes: String,
     #[serde(default)]
     pub counterexample: String,
+    /// Why the counterexample breaks the method's conclusion.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     #[serde(default)]
     pub transfer_test: String,
     /// Fields written by another version, kept as they were.
@@ -152,6 +163,7 @@ impl Entry {
             discrepancy: None,
             notes: String::new(),
             counterexample: String::new(),
+            reason: String::new(),
             transfer_test: String::new(),
             extra: BTreeMap::new(),
         }
@@ -183,6 +195,10 @@ pub struct Document {
     pub deleted: Vec<Deleted>,
     /// Entries this version cannot read, as they were.
     pub unreadable: Vec<Value>,
+    /// The lesson's progress and drafts.
+    pub lesson: LessonState,
+    /// Top-level keys this version does not know, as they were.
+    pub extra: BTreeMap<String, Value>,
 }
 
 /// Why a stored text is not a notebook this version can read.
@@ -260,6 +276,11 @@ fn read_v1(mut map: Map<String, Value>) -> Document {
             doc.keep_unreadable(raw);
         }
     }
+    if let Some(lesson) = map.remove("lesson") {
+        doc.lesson = LessonState::read(lesson);
+    }
+    map.remove("schema");
+    doc.extra = map.into_iter().collect();
     doc.finish();
     doc
 }
@@ -324,6 +345,14 @@ pub fn to_json(doc: &Document) -> String {
     }
     if !doc.unreadable.is_empty() {
         map.insert("unreadable".into(), Value::Array(doc.unreadable.clone()));
+    }
+    if !doc.lesson.is_empty() {
+        if let Ok(lesson) = serde_json::to_value(&doc.lesson) {
+            map.insert("lesson".into(), lesson);
+        }
+    }
+    for (key, value) in &doc.extra {
+        map.entry(key.clone()).or_insert_with(|| value.clone());
     }
     serde_json::to_string_pretty(&Value::Object(map)).unwrap_or_default()
 }
@@ -511,6 +540,7 @@ impl Document {
         for raw in other.unreadable {
             self.keep_unreadable(raw);
         }
+        self.lesson.import(&other.lesson);
         self.finish();
         summary
     }
@@ -531,6 +561,8 @@ pub fn merge(a: &Document, b: &Document) -> Document {
     for raw in &b.unreadable {
         out.keep_unreadable(raw.clone());
     }
+    out.lesson = LessonState::merge(&a.lesson, &b.lesson);
+    out.extra = super::lesson_state::merge_extra(&a.extra, &b.extra);
     out.finish();
     out
 }

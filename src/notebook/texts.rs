@@ -32,6 +32,8 @@ pub struct NotebookTexts {
     pub discrepancy: &'static str,
     pub notes: &'static str,
     pub counterexample: &'static str,
+    /// Why the counterexample breaks the method's conclusion.
+    pub reason: &'static str,
     pub transfer_test: &'static str,
     pub none: &'static str,
     pub open: &'static str,

@@ -68,3 +68,12 @@ pub fn type_into(root: &web_sys::HtmlElement, testid: &str, value: &str) {
     el.dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
 }
+
+/// The elements under `root` that match a CSS `selector`, in order.
+pub fn all(root: &web_sys::Element, selector: &str) -> Vec<web_sys::Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+        .collect()
+}

@@ -23,6 +23,7 @@ use wasm_bindgen_test::*;
 
 #[path = "../dom/mod.rs"]
 mod dom;
+mod flow;
 mod panels;
 
 use dom::*;

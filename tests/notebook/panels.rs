@@ -165,17 +165,24 @@ async fn the_lesson_names_and_derives_every_term_of_the_method() {
     let cells = row.children();
     assert_eq!(
         cells.item(0).unwrap().text_content().unwrap(),
-        "Model states"
+        "Model states MS"
     );
-    assert_eq!(cells.item(1).unwrap().text_content().unwrap(), "16 × P / n");
-    for term in [
-        "weights",
-        "adapters",
-        "activations",
-        "logits",
-        "runtime",
-        "margin",
-    ] {
+    assert_eq!(
+        cells.item(1).unwrap().text_content().unwrap(),
+        "MS = 16 × P"
+    );
+    assert!(cells
+        .item(2)
+        .unwrap()
+        .text_content()
+        .unwrap()
+        .contains("P = 8,030,261,248 — parameters of the model"));
+    // Full fine-tuning keeps no frozen base and no adapters: only the
+    // terms that apply are derived; the others are named as zero.
+    assert_eq!(count(&root, "lesson-term-weights"), 0);
+    assert_eq!(count(&root, "lesson-term-adapters"), 0);
+    assert!(text(&root, "lesson-zero-terms").contains("Adapters"));
+    for term in ["activations", "logits", "runtime", "margin"] {
         let row = find(&root, &format!("lesson-term-{term}"));
         let name = row.children().item(0).unwrap().text_content().unwrap();
         assert!(!name.contains('_') && !name.is_empty(), "{term}: {name}");
@@ -197,6 +204,15 @@ async fn a_revealed_prediction_is_recorded_with_its_discrepancy() {
         "lesson-counterexample",
         "Gemma 2: ventana deslizante",
     );
+    settle().await;
+    // Writing a counterexample is not understanding it: no reason yet,
+    // nothing recorded.
+    assert_eq!(
+        find(&root, "lesson-contract-understand")
+            .get_attribute("data-done")
+            .as_deref(),
+        Some("false")
+    );
     type_into(&root, "lesson-prediction", "18,8");
     settle().await;
     click(&root, "lesson-reveal");
@@ -211,7 +227,8 @@ async fn a_revealed_prediction_is_recorded_with_its_discrepancy() {
         find(&root, "lesson-contract-understand")
             .get_attribute("data-done")
             .as_deref(),
-        Some("true")
+        Some("false"),
+        "a counterexample without its reason does not mark it"
     );
     let saved = stored(&storage);
     let e = &saved.entries[0];

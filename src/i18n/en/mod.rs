@@ -3,7 +3,7 @@
 mod lesson;
 mod notebook;
 
-pub use lesson::LESSON;
+pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
@@ -211,6 +211,9 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    veiled: "The figures are hidden while you predict this scenario in the lesson: write your prediction, then reveal it to see them all together.",
+    veiled_go: "Go to your prediction",
+    veiled_show: "Show the figures without predicting",
 };
 
 fn field(field: Field) -> FieldText {
@@ -518,7 +521,7 @@ fn import_error(e: &ImportError) -> String {
 fn interpretation(method: MethodId) -> Interpretation {
     match method {
         MethodId::Quick => Interpretation {
-            summary: "Memory to serve the model on one GPU: weights + KV cache + a percentage of overhead (seed 004).",
+            summary: "Memory to serve the model on one GPU: weights + KV cache + a percentage of overhead (after the “Before downloading a model or renting a GPU” calculator).",
             assumptions: &[
                 "Weights = parameters × bits per weight / 8: ideal storage, with no quantization metadata beyond what the chosen format includes.",
                 "Dense KV cache: 2 × layers × KV heads × head dimension × context × sequences × bytes; every layer is treated as full attention.",
@@ -533,7 +536,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Lesson => Interpretation {
-            summary: "A one-device estimate after the lesson (seed 000): weights and KV cache, or 18 bytes per parameter when training, plus your reserves and a margin.",
+            summary: "A one-device estimate after the GPU memory estimator's lesson: weights and KV cache, or 18 bytes per parameter when training, plus your reserves and a margin.",
             assumptions: &[
                 "Inference uses ideal weight storage and a dense KV cache.",
                 "Full training uses 18 bytes/parameter: 2 working-weight + 4 master-weight + 4 gradient + 8 Adam-moment bytes (mixed-precision AdamW), and no KV cache.",
@@ -547,7 +550,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Allocator => Interpretation {
-            summary: "PyTorch's peak (torch.cuda.max_memory_allocated) for one step of a dense model under transformers, derived from the tensors kept alive (seed 003).",
+            summary: "PyTorch's peak (torch.cuda.max_memory_allocated) for one step of a dense model under transformers, derived from the tensors kept alive (vramcalc 0.1.0).",
             assumptions: &[
                 "Total = weights + KV cache + gradients + optimizer + max(activations + autocast copies, step workspace).",
                 "It fits when total + 0.75 GB of overhead ≤ 97 % of nominal memory.",
@@ -561,14 +564,14 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Range => Interpretation {
-            summary: "A low and a high estimate per GPU for serving or fine-tuning a real model (seed 001).",
+            summary: "A low and a high estimate per GPU for serving or fine-tuning a real model (after the VRAM and model size calculator).",
             assumptions: &[
                 "Serving: low = weights/n + KV cache/n + 1 GB; high = 1.2 × weights/n + KV cache/n + 1 GB (the 20 % covers activations, buffers and fragmentation, after EleutherAI's rule of thumb).",
                 "8- and 4-bit formats keep the embeddings and the output head at 16 bits; the cache counts each layer by its kind (full, sliding window, MLA, linear).",
                 "Fine-tuning: 16 bytes/parameter (full) or rank-r LoRA/QLoRA adapters at 16 bytes, activations under full gradient checkpointing and FP32 logits.",
                 "Weights and cache split evenly over up to 8 GPUs of one server; the runtime counts on every GPU.",
             ],
-            units: "Decimal GB (10⁹ bytes), for the most loaded GPU. The seed's verdict: comfortable when the high end uses ≤ 90 % of memory; tight when the low end fits.",
+            units: "Decimal GB (10⁹ bytes), for the most loaded GPU. The source's verdict: comfortable when the high end uses ≤ 90 % of memory; tight when the low end fits.",
             leaves_out: &[
                 "More than 8 GPUs or several machines.",
                 "Speed and user queues.",
@@ -576,7 +579,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "A per-GPU planning budget (seed 002) for serving or training over tensor and pipeline parallelism, replicas and users.",
+            summary: "A per-GPU planning budget (after the memory methodology v0.3) for serving or training over tensor and pipeline parallelism, replicas and users.",
             assumptions: &[
                 "Total = weights + adapters + KV cache + activations + logits + attention scores + gradients + optimizer + master weights + communication + offload staging, plus a margin (15 %) and the engine context (1 GiB per GPU).",
                 "Usable = nominal memory × (1 − 10 % reserve).",

@@ -26,6 +26,7 @@ pub static NOTEBOOK: NotebookTexts = NotebookTexts {
     discrepancy: "Discrepancy",
     notes: "Notes",
     counterexample: "Counterexample",
+    reason: "Why it breaks the conclusion",
     transfer_test: "Transfer test",
     none: "—",
     open: "Open in the calculator",

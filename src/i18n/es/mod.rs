@@ -3,7 +3,7 @@
 mod lesson;
 mod notebook;
 
-pub use lesson::LESSON;
+pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
@@ -213,6 +213,9 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    veiled: "Las cifras están ocultas mientras predices este escenario en la lección: escribe tu predicción y revélala para verlas todas a la vez.",
+    veiled_go: "Ir a tu predicción",
+    veiled_show: "Mostrar las cifras sin predecir",
 };
 
 fn field(field: Field) -> FieldText {
@@ -536,7 +539,7 @@ fn import_error(e: &ImportError) -> String {
 fn interpretation(method: MethodId) -> Interpretation {
     match method {
         MethodId::Quick => Interpretation {
-            summary: "Memoria para servir el modelo en una GPU: pesos + caché KV + un porcentaje de sobrecarga (seed 004).",
+            summary: "Memoria para servir el modelo en una GPU: pesos + caché KV + un porcentaje de sobrecarga (según la calculadora «Antes de descargar un modelo o alquilar una GPU»).",
             assumptions: &[
                 "Pesos = parámetros × bits por peso / 8: almacenamiento ideal, sin metadatos de cuantización salvo los que incluye el formato elegido.",
                 "Caché KV densa: 2 × capas × cabezas KV × dimensión × contexto × secuencias × bytes; todas las capas se tratan como atención completa.",
@@ -551,7 +554,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Lesson => Interpretation {
-            summary: "Estimación de un dispositivo según la lección (seed 000): pesos y caché KV, o 18 bytes por parámetro al entrenar, más tus reservas y un margen.",
+            summary: "Estimación de un dispositivo según la lección del estimador de memoria GPU: pesos y caché KV, o 18 bytes por parámetro al entrenar, más tus reservas y un margen.",
             assumptions: &[
                 "La inferencia usa almacenamiento ideal de pesos y caché KV densa.",
                 "El entrenamiento completo usa 18 bytes/parámetro: 2 de pesos de trabajo + 4 de pesos maestros + 4 de gradientes + 8 de momentos de Adam (AdamW de precisión mixta), sin caché KV.",
@@ -565,7 +568,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Allocator => Interpretation {
-            summary: "El pico de PyTorch (torch.cuda.max_memory_allocated) en un paso de un modelo denso con transformers, derivado de los tensores vivos (seed 003).",
+            summary: "El pico de PyTorch (torch.cuda.max_memory_allocated) en un paso de un modelo denso con transformers, derivado de los tensores vivos (vramcalc 0.1.0).",
             assumptions: &[
                 "Total = pesos + caché KV + gradientes + optimizador + máx(activaciones + copias de autocast, búfer del paso).",
                 "Cabe si total + 0,75 GB de sobrecarga ≤ 97 % de la memoria nominal.",
@@ -579,14 +582,14 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Range => Interpretation {
-            summary: "Una estimación baja y otra alta por GPU para servir o ajustar un modelo real (seed 001).",
+            summary: "Una estimación baja y otra alta por GPU para servir o ajustar un modelo real (según la calculadora de VRAM y tamaño de modelo).",
             assumptions: &[
                 "Servir: baja = pesos/n + caché KV/n + 1 GB; alta = 1,2 × pesos/n + caché KV/n + 1 GB (el 20 % cubre activaciones, búferes y fragmentación, regla de EleutherAI).",
                 "Los formatos de 8 y 4 bits mantienen embeddings y cabeza de salida a 16 bits; la caché cuenta cada capa según su tipo (completa, ventana deslizante, MLA, lineal).",
                 "Ajuste: 16 bytes/parámetro (completo) o adaptadores LoRA/QLoRA de rango r a 16 bytes, activaciones con gradient checkpointing completo y logits FP32.",
                 "Pesos y caché se reparten por igual entre hasta 8 GPU de un servidor; el runtime cuenta en cada GPU.",
             ],
-            units: "GB decimales (10⁹ bytes), para la GPU más cargada. Veredicto del seed: holgado si la alta usa ≤ 90 % de la memoria; justo si la baja cabe.",
+            units: "GB decimales (10⁹ bytes), para la GPU más cargada. Veredicto de la fuente: holgado si la alta usa ≤ 90 % de la memoria; justo si la baja cabe.",
             leaves_out: &[
                 "Más de 8 GPU o varias máquinas.",
                 "Velocidad y colas de usuarios.",
@@ -594,7 +597,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "Un presupuesto de planificación por GPU (seed 002) para servir o entrenar con paralelismo tensorial y de tubería, réplicas y usuarios.",
+            summary: "Un presupuesto de planificación por GPU (según la metodología de memoria v0.3) para servir o entrenar con paralelismo tensorial y de tubería, réplicas y usuarios.",
             assumptions: &[
                 "Total = pesos + adaptadores + caché KV + activaciones + logits + matriz de atención + gradientes + optimizador + pesos maestros + comunicación + staging de offload, más un margen (15 %) y el contexto del motor (1 GiB por GPU).",
                 "Utilizable = memoria nominal × (1 − reserva del 10 %).",

@@ -26,6 +26,7 @@ pub static NOTEBOOK: NotebookTexts = NotebookTexts {
     discrepancy: "Discrepancia",
     notes: "Notas",
     counterexample: "Contraejemplo",
+    reason: "Por qué rompe la conclusión",
     transfer_test: "Prueba de transferencia",
     none: "—",
     open: "Abrir en la calculadora",

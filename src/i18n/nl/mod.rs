@@ -3,7 +3,7 @@
 mod lesson;
 mod notebook;
 
-pub use lesson::LESSON;
+pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
@@ -213,6 +213,9 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    veiled: "De cijfers zijn verborgen terwijl je dit scenario in de les voorspelt: schrijf je voorspelling en onthul haar om ze allemaal tegelijk te zien.",
+    veiled_go: "Naar je voorspelling",
+    veiled_show: "De cijfers tonen zonder te voorspellen",
 };
 
 fn field(field: Field) -> FieldText {
@@ -536,7 +539,7 @@ fn import_error(e: &ImportError) -> String {
 fn interpretation(method: MethodId) -> Interpretation {
     match method {
         MethodId::Quick => Interpretation {
-            summary: "Geheugen om het model op één GPU te bedienen: gewichten + KV-cache + een percentage overhead (seed 004).",
+            summary: "Geheugen om het model op één GPU te bedienen: gewichten + KV-cache + een percentage overhead (naar de calculator ‘Voordat je een model downloadt of een GPU huurt’).",
             assumptions: &[
                 "Gewichten = parameters × bits per gewicht / 8: ideale opslag, zonder kwantisatiemetadata buiten wat het gekozen formaat bevat.",
                 "Dichte KV-cache: 2 × lagen × KV-heads × headdimensie × context × sequenties × bytes; elke laag telt als volledige attention.",
@@ -551,7 +554,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Lesson => Interpretation {
-            summary: "Een schatting voor één apparaat volgens de les (seed 000): gewichten en KV-cache, of 18 bytes per parameter bij training, plus je reserves en een marge.",
+            summary: "Een schatting voor één apparaat volgens de les van de GPU-geheugenschatter: gewichten en KV-cache, of 18 bytes per parameter bij training, plus je reserves en een marge.",
             assumptions: &[
                 "Inferentie gebruikt ideale opslag van gewichten en een dichte KV-cache.",
                 "Volledige training gebruikt 18 bytes/parameter: 2 werkgewicht + 4 mastergewicht + 4 gradiënt + 8 Adam-momenten (AdamW met gemengde precisie), zonder KV-cache.",
@@ -565,7 +568,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Allocator => Interpretation {
-            summary: "De piek van PyTorch (torch.cuda.max_memory_allocated) voor één stap van een dicht model onder transformers, afgeleid uit de levende tensoren (seed 003).",
+            summary: "De piek van PyTorch (torch.cuda.max_memory_allocated) voor één stap van een dicht model onder transformers, afgeleid uit de levende tensoren (vramcalc 0.1.0).",
             assumptions: &[
                 "Totaal = gewichten + KV-cache + gradiënten + optimizer + max(activaties + autocast-kopieën, werkbuffer van de stap).",
                 "Het past als totaal + 0,75 GB overhead ≤ 97 % van het nominale geheugen.",
@@ -579,14 +582,14 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Range => Interpretation {
-            summary: "Een lage en een hoge schatting per GPU om een echt model te bedienen of te fine-tunen (seed 001).",
+            summary: "Een lage en een hoge schatting per GPU om een echt model te bedienen of te fine-tunen (naar de calculator voor VRAM en modelgrootte).",
             assumptions: &[
                 "Bedienen: laag = gewichten/n + KV-cache/n + 1 GB; hoog = 1,2 × gewichten/n + KV-cache/n + 1 GB (de 20 % dekt activaties, buffers en fragmentatie, volgens de vuistregel van EleutherAI).",
                 "8- en 4-bit formaten houden de embeddings en de output-head op 16 bits; de cache telt elke laag naar haar soort (volledig, glijdend venster, MLA, lineair).",
                 "Fine-tunen: 16 bytes/parameter (volledig) of LoRA/QLoRA-adapters van rang r op 16 bytes, activaties met volledige gradient checkpointing en FP32-logits.",
                 "Gewichten en cache worden gelijk verdeeld over hoogstens 8 GPU's van één server; de runtime telt op elke GPU.",
             ],
-            units: "Decimale GB (10⁹ bytes), voor de zwaarst belaste GPU. Oordeel van de seed: past ruim als de hoge schatting ≤ 90 % van het geheugen gebruikt; krap als de lage past.",
+            units: "Decimale GB (10⁹ bytes), voor de zwaarst belaste GPU. Oordeel van de bron: past ruim als de hoge schatting ≤ 90 % van het geheugen gebruikt; krap als de lage past.",
             leaves_out: &[
                 "Meer dan 8 GPU's of meerdere machines.",
                 "Snelheid en wachtrijen van gebruikers.",
@@ -594,7 +597,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "Een planningsbudget per GPU (seed 002) om te bedienen of te trainen met tensor- en pipelineparallellisme, replica's en gebruikers.",
+            summary: "Een planningsbudget per GPU (naar de geheugenmethodologie v0.3) om te bedienen of te trainen met tensor- en pipelineparallellisme, replica's en gebruikers.",
             assumptions: &[
                 "Totaal = gewichten + adapters + KV-cache + activaties + logits + attentionscores + gradiënten + optimizer + mastergewichten + communicatie + offload-staging, plus een marge (15 %) en de enginecontext (1 GiB per GPU).",
                 "Bruikbaar = nominaal geheugen × (1 − 10 % reserve).",

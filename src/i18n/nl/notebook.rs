@@ -26,6 +26,7 @@ pub static NOTEBOOK: NotebookTexts = NotebookTexts {
     discrepancy: "Verschil",
     notes: "Notities",
     counterexample: "Tegenvoorbeeld",
+    reason: "Waarom de conclusie niet meer volgt",
     transfer_test: "Transfertest",
     none: "—",
     open: "Openen in de calculator",

@@ -1,0 +1,125 @@
+//! The prepared scenarios of each method's lesson: where it starts (a
+//! catalog model on which every assumption of the method holds) and its
+//! counterexample (the same question asked twice: once as the method
+//! assumes, once where one of its assumptions breaks). Each language says
+//! why (`MethodLesson::start`, `counterexample`).
+
+use vramfit_core::methods::{lesson, MethodId};
+use vramfit_core::request::Request;
+use vramfit_core::scenario::{Mode, ModelRef, ScenarioInput, WeightFormat};
+use vramfit_core::term::Term;
+
+/// A prepared counterexample: the case as the method assumes it, the case
+/// where the assumption breaks, and the term that shows the difference
+/// (`None` when it is the verdict, not a term).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counterexample {
+    pub assumed: Request,
+    pub broken: Request,
+    pub at_stake: Option<Term>,
+}
+
+/// A catalog model in BF16 on a catalog GPU, `context` tokens, one
+/// sequence.
+fn on(model: &str, gpu: &str, context: u64) -> ScenarioInput {
+    let mut s = ScenarioInput {
+        model: Some(ModelRef::Catalog(model.to_string())),
+        weight_format: Some(WeightFormat::Bf16),
+        context,
+        batch: 1,
+        users: 1,
+        ..ScenarioInput::default()
+    };
+    s.set_gpu(gpu);
+    s
+}
+
+const LLAMA_8B: &str = "meta-llama/Llama-3.1-8B";
+const LLAMA_1B: &str = "meta-llama/Llama-3.2-1B-Instruct";
+const GEMMA_2_9B: &str = "google/gemma-2-9b-it";
+const RTX_4090: &str = "NVIDIA GeForce RTX 4090";
+const A6000: &str = "NVIDIA RTX A6000";
+
+/// Where `method`'s lesson starts.
+pub fn start(method: MethodId) -> Request {
+    let scenario = match method {
+        MethodId::Quick | MethodId::Range | MethodId::Planner => on(LLAMA_8B, RTX_4090, 8_192),
+        MethodId::Lesson => {
+            let mut s = on(LLAMA_8B, RTX_4090, 4_096);
+            s.set_capacity_gib(24.0);
+            s
+        }
+        MethodId::Allocator => ScenarioInput {
+            mode: Mode::Full,
+            ..on(LLAMA_1B, A6000, 2_048)
+        },
+    };
+    Request::new(method, scenario)
+}
+
+/// `method`'s prepared counterexample.
+pub fn counterexample(method: MethodId) -> Counterexample {
+    match method {
+        // A dense formula on a model with sliding-window layers.
+        MethodId::Quick => {
+            let s = on(GEMMA_2_9B, RTX_4090, 8_192);
+            Counterexample {
+                assumed: Request::new(MethodId::Quick, s.clone()),
+                broken: Request::new(MethodId::Range, s),
+                at_stake: Some(Term::KvCache),
+            }
+        }
+        // GiB or GB: the source's own example against both readings of
+        // "24".
+        MethodId::Lesson => {
+            let mut gb = lesson::seed_example();
+            gb.gpu_memory_gb = 24.0;
+            Counterexample {
+                assumed: Request::new(MethodId::Lesson, lesson::seed_example()),
+                broken: Request::new(MethodId::Lesson, gb),
+                at_stake: None,
+            }
+        }
+        // Fine-tuning without gradient checkpointing.
+        MethodId::Range => {
+            let s = ScenarioInput {
+                mode: Mode::Full,
+                ..on(LLAMA_1B, A6000, 2_048)
+            };
+            Counterexample {
+                assumed: Request::new(MethodId::Range, s.clone()),
+                broken: Request::new(MethodId::Allocator, s),
+                at_stake: Some(Term::Activations),
+            }
+        }
+        // An engine that prefills 8,192 tokens per step, not 2,048, on a
+        // card the budget just fits.
+        MethodId::Planner => {
+            let s = on(LLAMA_8B, RTX_4090, 8_192);
+            let mut wide = s.clone();
+            wide.planner.prefill_budget_tokens = 8_192;
+            Counterexample {
+                assumed: Request::new(MethodId::Planner, s),
+                broken: Request::new(MethodId::Planner, wide),
+                at_stake: Some(Term::Activations),
+            }
+        }
+        // LoRA without a dropout in front of the adapters.
+        MethodId::Allocator => {
+            let s = ScenarioInput {
+                mode: Mode::Lora,
+                lora_dropout: true,
+                ..on(LLAMA_1B, A6000, 2_048)
+            };
+            let without = ScenarioInput {
+                lora_dropout: false,
+                ..s.clone()
+            };
+            Counterexample {
+                assumed: Request::new(MethodId::Allocator, s),
+                broken: Request::new(MethodId::Allocator, without),
+                at_stake: Some(Term::Activations),
+            }
+        }
+    }
+}

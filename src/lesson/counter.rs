@@ -1,0 +1,227 @@
+//! The counterexample: a prepared case where one of the method's
+//! assumptions breaks, run both ways and shown side by side; then the
+//! student's own counterexample and why the conclusion no longer follows,
+//! recorded in the notebook. Recording both (a few words each, not one
+//! character) is what marks "Understand" done.
+
+use super::{cases, masked, Blind, Ticks};
+use crate::i18n::{format, Lang};
+use crate::notebook::panel::observe;
+use crate::notebook::store::ContractStep;
+use crate::notebook::texts::Step;
+use crate::notebook::{Draft, Notebook};
+use leptos::prelude::*;
+use vramfit_core::methods::{MethodId, MethodResult};
+use vramfit_core::request::Request;
+use vramfit_core::term::Term;
+use vramfit_core::units::DisplayUnit;
+
+/// Words that say something (at least one letter or digit each).
+fn words(text: &str) -> usize {
+    text.split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count()
+}
+
+/// Enough to be an answer: a case and a reason of four words or more each.
+pub(super) fn is_answer(case: &str, reason: &str) -> bool {
+    words(case) >= 4 && words(reason) >= 4
+}
+
+/// The prepared case, side by side, and the student's own.
+#[component]
+pub(super) fn Counter(
+    input: RwSignal<Request>,
+    lang: Memo<Lang>,
+    method: Memo<MethodId>,
+    draft: RwSignal<Draft>,
+    ticks: Ticks,
+    notebook: Option<Notebook>,
+    blind: Blind,
+) -> impl IntoView {
+    let t = move || lang.get().lesson();
+    let lesson = move || (t().method)(method.get());
+    let run = RwSignal::new(None::<MethodId>);
+    let recorded = RwSignal::new(false);
+    let too_short = RwSignal::new(false);
+    let table = move || {
+        let m = method.get();
+        if run.get() != Some(m) {
+            return None;
+        }
+        let l = lang.get();
+        let case = cases::counterexample(m);
+        let a = case.assumed.run().ok();
+        let b = case.broken.run().ok();
+        // While a prediction is pending, figures of the scenario (which may
+        // be one of these) stay hidden.
+        let shown = !blind.pending.get();
+        let mut terms: Vec<Term> = Vec::new();
+        for r in [&a, &b].into_iter().flatten() {
+            for term in r.components.terms() {
+                if !terms.contains(&term) && r.components.get(term).unwrap_or_default().get() > 0 {
+                    terms.push(term);
+                }
+            }
+        }
+        let n = &l.t().number;
+        let unit = |r: &MethodResult| match r.method {
+            MethodId::Lesson => DisplayUnit::Gib,
+            _ => DisplayUnit::Gb,
+        };
+        let cell = move |r: &Option<MethodResult>, f: &dyn Fn(&MethodResult) -> String| {
+            masked(shown, || {
+                r.as_ref()
+                    .map_or_else(|| l.lesson().not_estimated.to_string(), f)
+            })
+        };
+        let rows = terms
+            .into_iter()
+            .map(|term| {
+                let value = |r: &MethodResult| {
+                    format::bytes(n, unit(r), r.components.get(term).unwrap_or_default())
+                };
+                view! {
+                    <tr data-testid=format!("lesson-counter-{}", term.id()) class:vf-lesson__at-stake=case.at_stake == Some(term)>
+                        <th scope="row">{(l.t().term)(term)}</th>
+                        <td class="vf-num">{cell(&a, &value)}</td>
+                        <td class="vf-num">{cell(&b, &value)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        let total = |r: &MethodResult| format::bytes(n, unit(r), r.total_bytes);
+        let usable = |r: &MethodResult| format::bytes(n, unit(r), r.verdict.usable_bytes);
+        let verdict = |r: &MethodResult| {
+            format!(
+                "{} ({})",
+                (l.t().status_word)(r.verdict.status),
+                format::percent(n, r.verdict.percent())
+            )
+        };
+        Some(view! {
+            <div class="vf-lesson__scroll">
+                <table class="vf-lesson__table" data-testid="lesson-counter-table">
+                    <thead>
+                        <tr>
+                            <th scope="col"></th>
+                            <th scope="col" class="vf-num">{l.lesson().counter_as_assumed} " (" {case.assumed.method.id()} ")"</th>
+                            <th scope="col" class="vf-num">{l.lesson().counter_broken} " (" {case.broken.method.id()} ")"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {rows}
+                        <tr class="vf-lesson__baseline" data-testid="lesson-counter-total">
+                            <th scope="row">{l.lesson().total}</th>
+                            <td class="vf-num">{cell(&a, &total)}</td>
+                            <td class="vf-num">{cell(&b, &total)}</td>
+                        </tr>
+                        <tr data-testid="lesson-counter-usable">
+                            <th scope="row">{l.lesson().counter_usable}</th>
+                            <td class="vf-num">{cell(&a, &usable)}</td>
+                            <td class="vf-num">{cell(&b, &usable)}</td>
+                        </tr>
+                        <tr class:vf-lesson__at-stake=case.at_stake.is_none() data-testid="lesson-counter-verdict">
+                            <th scope="row">{l.lesson().verdict}</th>
+                            <td class="vf-num">{cell(&a, &verdict)}</td>
+                            <td class="vf-num">{cell(&b, &verdict)}</td>
+                        </tr>
+                    </tbody>
+                </table>
+            </div>
+            <p data-testid="lesson-counter-lesson">{(l.lesson().method)(m).counterexample_lesson}</p>
+            <div class="vf-lesson__predict-row">
+                <button
+                    type="button"
+                    class="vf-nb-button"
+                    data-testid="lesson-counter-load"
+                    on:click=move |_| {
+                        input.set(cases::counterexample(m).broken);
+                        blind.start();
+                    }
+                >
+                    {l.lesson().counter_load}
+                </button>
+            </div>
+        })
+    };
+    let area = move |key: &'static str, get: fn(&Draft) -> String, set: fn(&mut Draft, String)| {
+        view! {
+            <textarea
+                id=format!("vf-lesson-{key}")
+                class="vf-config"
+                rows="2"
+                data-testid=format!("lesson-{key}")
+                prop:value=move || draft.with(get)
+                on:input=move |ev| {
+                    let text = event_target_value(&ev);
+                    recorded.set(false);
+                    too_short.set(false);
+                    draft.update(|d| set(d, text));
+                }
+            ></textarea>
+        }
+    };
+    let record = move |_| {
+        let (case, reason) = draft.with_untracked(|d| (d.counterexample.clone(), d.reason.clone()));
+        if !is_answer(&case, &reason) {
+            too_short.set(true);
+            return;
+        }
+        if let Some(notebook) = notebook {
+            let scenario = input.get_untracked();
+            let observed = observe(&scenario);
+            let prediction = draft.with_untracked(|d| d.prediction);
+            // The entry is the counterexample's, not a prediction's.
+            draft.update(|d| {
+                d.step = Step::Understand.id().to_string();
+                d.prediction = None;
+            });
+            notebook.add(scenario, observed);
+            draft.update(|d| {
+                d.step.clear();
+                d.prediction = prediction;
+            });
+        } else {
+            draft.update(|d| {
+                d.counterexample.clear();
+                d.reason.clear();
+            });
+        }
+        ticks.mark(method.get_untracked(), ContractStep::Understand);
+        recorded.set(true);
+    };
+    view! {
+        <div class="vf-lesson__card" data-testid="lesson-counter">
+            <h3 class="vf-lesson__heading">{move || t().counter_title}</h3>
+            <p>{move || t().counter_intro}</p>
+            <p data-testid="lesson-counter-case"><em>{move || lesson().counterexample}</em></p>
+            <button
+                type="button"
+                class="vf-nb-button vf-nb-button--primary"
+                data-testid="lesson-counter-run"
+                on:click=move |_| run.set(Some(method.get_untracked()))
+            >
+                {move || t().counter_run}
+            </button>
+            {table}
+            <label class="vf-field__label" for="vf-lesson-counterexample">{move || t().counterexample_label}</label>
+            <p class="vf-field__hint">{move || t().counterexample_hint}</p>
+            {area("counterexample", |d| d.counterexample.clone(), |d, v| d.counterexample = v)}
+            <label class="vf-field__label" for="vf-lesson-reason">{move || t().reason_label}</label>
+            <p class="vf-field__hint">{move || t().reason_hint}</p>
+            {area("reason", |d| d.reason.clone(), |d, v| d.reason = v)}
+            <div class="vf-lesson__predict-row">
+                <button type="button" class="vf-nb-button vf-nb-button--primary" data-testid="lesson-counter-record" on:click=record>
+                    {move || t().counter_record}
+                </button>
+                <span role="status" data-testid="lesson-counter-recorded">
+                    {move || if recorded.get() { t().counter_recorded } else { "" }}
+                </span>
+            </div>
+            <Show when=move || too_short.get()>
+                <p class="vf-error" role="alert" data-testid="lesson-counter-too-short">{move || t().counter_too_short}</p>
+            </Show>
+        </div>
+    }
+}

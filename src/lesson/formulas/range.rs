@@ -1,0 +1,219 @@
+//! `range`: a low and a high estimate per GPU for serving or fine-tuning
+//! a real model (`vramfit_core::methods::range`).
+
+use super::{derived, kv, Ctx, Derivation};
+use crate::lesson::symbols::Symbol;
+use vramfit_core::methods::range::{
+    adapter_params, ADAPTER_BYTES_PER_PARAM, FULL_BYTES_PER_PARAM, LOGIT_BYTES,
+    QLORA_BASE_MILLI_BITS, RECOMPUTED_LAYER_BYTES, SAVED_INPUT_BYTES,
+};
+use vramfit_core::model::ModelSpec;
+use vramfit_core::scenario::{Mode, WeightFormat};
+use vramfit_core::term::Term;
+
+/// `⌈x / n⌉` where the method splits over `n` GPUs; `x` alone on one.
+fn split(c: &Ctx, x: String) -> String {
+    match c.s.gpus.max(1) {
+        1 => x,
+        n => format!("⌈({x}) / {}⌉", c.int(n)),
+    }
+}
+
+/// The formula of a split over `n` GPUs: `⌈(…) / n⌉`, or the bare sum.
+fn split_formula(c: &Ctx, x: &str) -> String {
+    match c.s.gpus.max(1) {
+        1 => x.to_string(),
+        _ => format!("⌈({x}) / n⌉"),
+    }
+}
+
+/// Weights at `milli_bits` with the embeddings and head at 16 bits below
+/// 16 bits (`range::weights_at_bits`).
+fn weights_at(
+    term: Term,
+    c: &Ctx,
+    spec: &ModelSpec,
+    milli_bits: u64,
+    bits_symbol: bool,
+) -> Option<Derivation> {
+    let p = spec.params_total;
+    let e = spec.params.embedding.saturating_add(spec.params.lm_head);
+    let gpus = (Symbol::Gpus, c.int(c.s.gpus.max(1)));
+    let bits = c.milli(milli_bits);
+    let b = if bits_symbol { "b_w" } else { bits.as_str() };
+    let mut symbols = vec![(Symbol::Params, c.int(p))];
+    if milli_bits >= 16_000 {
+        if bits_symbol {
+            symbols.push((Symbol::WeightBits, bits.clone()));
+        }
+        symbols.push(gpus);
+        return derived(
+            term,
+            format!("W = {}", split_formula(c, &format!("P × {b} / 8"))),
+            symbols,
+            split(c, format!("{} × {bits} / 8", c.int(p))),
+        );
+    }
+    symbols.push((Symbol::EmbedParams, c.int(e)));
+    if bits_symbol {
+        symbols.push((Symbol::WeightBits, bits.clone()));
+    }
+    symbols.push(gpus);
+    derived(
+        term,
+        format!(
+            "W = {}",
+            split_formula(c, &format!("E × 16 / 8 + (P − E) × {b} / 8"))
+        ),
+        symbols,
+        split(
+            c,
+            format!(
+                "{} × 16 / 8 + ({} − {}) × {bits} / 8",
+                c.int(e),
+                c.int(p),
+                c.int(e)
+            ),
+        ),
+    )
+}
+
+fn weights(c: &Ctx, spec: &ModelSpec) -> Option<Derivation> {
+    let s = c.s;
+    match s.mode {
+        Mode::Inference => match s.weight_format {
+            Some(WeightFormat::AsPublished) => derived(
+                Term::Weights,
+                format!("W = {}", split_formula(c, "W_ckpt")),
+                vec![
+                    (
+                        Symbol::CheckpointBytes,
+                        c.int(spec.published_weight_bytes()),
+                    ),
+                    (Symbol::Gpus, c.int(s.gpus.max(1))),
+                ],
+                split(c, c.int(spec.published_weight_bytes())),
+            ),
+            _ => weights_at(Term::Weights, c, spec, s.weight_milli_bits, true),
+        },
+        Mode::Lora => weights_at(Term::Weights, c, spec, 16_000, false),
+        Mode::Qlora => weights_at(Term::Weights, c, spec, QLORA_BASE_MILLI_BITS, false),
+        Mode::Full => None,
+    }
+}
+
+/// `N = S × B` written out.
+fn tokens(c: &Ctx) -> String {
+    format!("({} × {})", c.int(c.s.context), c.int(c.s.batch))
+}
+
+pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
+    let s = c.s;
+    let spec = s.model.as_deref()?;
+    let gpus = || (Symbol::Gpus, c.int(s.gpus.max(1)));
+    match term {
+        Term::Weights => weights(c, spec),
+        Term::KvCache => {
+            let (substituted, symbols) = kv::range(c, spec);
+            let span = match symbols.iter().any(|(s, _)| *s == Symbol::Window) {
+                true => "min(S; S_w)",
+                false => "S",
+            };
+            let formula = split_formula(c, &format!("B × Σ_ℓ v_ℓ × {span} × b_kv"));
+            Some(Derivation {
+                term,
+                formula: format!("KV = {formula}"),
+                symbols,
+                substituted,
+            })
+        }
+        Term::ModelStates => derived(
+            term,
+            format!(
+                "MS = {}",
+                split_formula(c, &format!("{FULL_BYTES_PER_PARAM} × P"))
+            ),
+            vec![(Symbol::Params, c.int(spec.params_total)), gpus()],
+            split(
+                c,
+                format!("{FULL_BYTES_PER_PARAM} × {}", c.int(spec.params_total)),
+            ),
+        ),
+        Term::Adapters => derived(
+            term,
+            format!(
+                "Ad = {}",
+                split_formula(c, &format!("{ADAPTER_BYTES_PER_PARAM} × A_p"))
+            ),
+            vec![
+                (
+                    Symbol::AdapterParams,
+                    c.int(adapter_params(spec, s.lora_rank)),
+                ),
+                (Symbol::LoraRank, c.int(s.lora_rank)),
+                gpus(),
+            ],
+            split(
+                c,
+                format!(
+                    "{ADAPTER_BYTES_PER_PARAM} × {}",
+                    c.int(adapter_params(spec, s.lora_rank))
+                ),
+            ),
+        ),
+        Term::Activations => derived(
+            term,
+            format!("Act = {SAVED_INPUT_BYTES} × N × H × L + {RECOMPUTED_LAYER_BYTES} × N × H"),
+            vec![
+                (Symbol::Context, c.int(s.context)),
+                (Symbol::Sequences, c.int(s.batch)),
+                (Symbol::Hidden, c.int(spec.hidden_size)),
+                (Symbol::Layers, c.int(spec.num_layers)),
+            ],
+            format!(
+                "{SAVED_INPUT_BYTES} × {t} × {h} × {l} + {RECOMPUTED_LAYER_BYTES} × {t} × {h}",
+                t = tokens(c),
+                h = c.int(spec.hidden_size),
+                l = c.int(spec.num_layers)
+            ),
+        ),
+        Term::Logits => derived(
+            term,
+            format!("Lg = {LOGIT_BYTES} × V × N"),
+            vec![
+                (Symbol::Vocab, c.int(spec.vocab_size)),
+                (Symbol::Context, c.int(s.context)),
+                (Symbol::Sequences, c.int(s.batch)),
+            ],
+            format!("{LOGIT_BYTES} × {} × {}", c.int(spec.vocab_size), tokens(c)),
+        ),
+        Term::Runtime => derived(term, "RT = 1 GB = 10⁹", vec![], c.int(1_000_000_000)),
+        Term::Margin => {
+            let (signs, values) = c.sum_of(&[
+                Term::Weights,
+                Term::ModelStates,
+                Term::Adapters,
+                Term::Activations,
+                Term::Logits,
+            ]);
+            derived(
+                term,
+                format!("M = {} × ({signs})", c.dec(0.2)),
+                vec![],
+                format!("{} × ({values})", c.dec(0.2)),
+            )
+        }
+        Term::Overhead
+        | Term::TrainingStates
+        | Term::Activation
+        | Term::Gradients
+        | Term::Optimizer
+        | Term::AutocastCache
+        | Term::StepWorkspace
+        | Term::AttentionScores
+        | Term::MasterWeights
+        | Term::Communication
+        | Term::OffloadStaging
+        | Term::EngineContext => None,
+    }
+}

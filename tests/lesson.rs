@@ -1,0 +1,669 @@
+//! The lesson's derivations against the core: every substituted formula
+//! the lesson shows, evaluated, gives the term's bytes as the method
+//! computes them (for each method, on real models of every kind the
+//! methods read), and every symbol has a definition in every language.
+#![cfg(target_arch = "wasm32")]
+
+use vramfit_app::i18n::Lang;
+use vramfit_app::lesson::cases;
+use vramfit_app::lesson::formulas::{derive_all, Ctx, Derivation};
+use vramfit_core::methods::MethodId;
+use vramfit_core::request::Request;
+use vramfit_core::scenario::{AttnImpl, Mode, ModelRef, Precision, ScenarioInput, WeightFormat};
+use vramfit_core::term::Term;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A tiny evaluator of what the lesson writes with the numbers in place
+/// (English digits: `,` groups thousands, `.` is the decimal point, `;`
+/// separates arguments): `+ − × /`, parentheses, `⌈ ⌉`, `⌊ ⌋`, `min`,
+/// `max`, and a square `²`.
+struct Eval<'a> {
+    chars: Vec<char>,
+    at: usize,
+    text: &'a str,
+}
+
+impl Eval<'_> {
+    fn new(text: &str) -> Eval<'_> {
+        Eval {
+            chars: text.chars().filter(|c| !c.is_whitespace()).collect(),
+            at: 0,
+            text,
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, c: char) {
+        assert!(self.eat(c), "expected {c} at {} in {}", self.at, self.text);
+    }
+
+    fn expr(&mut self) -> f64 {
+        let mut v = self.term();
+        loop {
+            if self.eat('+') {
+                v += self.term();
+            } else if self.eat('−') {
+                v -= self.term();
+            } else {
+                return v;
+            }
+        }
+    }
+
+    fn term(&mut self) -> f64 {
+        let mut v = self.factor();
+        loop {
+            if self.eat('×') {
+                v *= self.factor();
+            } else if self.eat('/') {
+                v /= self.factor();
+            } else {
+                return v;
+            }
+        }
+    }
+
+    fn factor(&mut self) -> f64 {
+        let v = self.primary();
+        if self.eat('²') {
+            v * v
+        } else {
+            v
+        }
+    }
+
+    fn call(&mut self, f: fn(f64, f64) -> f64) -> f64 {
+        self.expect('(');
+        let mut v = self.expr();
+        while self.eat(';') {
+            v = f(v, self.expr());
+        }
+        self.expect(')');
+        v
+    }
+
+    fn primary(&mut self) -> f64 {
+        let rest: String = self.chars[self.at..].iter().take(3).collect();
+        if rest == "min" {
+            self.at += 3;
+            return self.call(f64::min);
+        }
+        if rest == "max" {
+            self.at += 3;
+            return self.call(f64::max);
+        }
+        if self.eat('(') {
+            let v = self.expr();
+            self.expect(')');
+            return v;
+        }
+        if self.eat('⌈') {
+            let v = self.expr();
+            self.expect('⌉');
+            return v.ceil();
+        }
+        if self.eat('⌊') {
+            let v = self.expr();
+            self.expect('⌋');
+            return v.floor();
+        }
+        let start = self.at;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_digit() || c == ',' || c == '.')
+        {
+            self.at += 1;
+        }
+        let number: String = self.chars[start..self.at]
+            .iter()
+            .filter(|c| **c != ',')
+            .collect();
+        number
+            .parse()
+            .unwrap_or_else(|_| panic!("a number at {start} in {}", self.text))
+    }
+
+    fn value(text: &str) -> f64 {
+        let mut e = Eval::new(text);
+        let v = e.expr();
+        assert_eq!(e.at, e.chars.len(), "left over in {text}");
+        v
+    }
+}
+
+fn catalog(model: &str) -> ScenarioInput {
+    ScenarioInput {
+        model: Some(ModelRef::Catalog(model.into())),
+        weight_format: Some(WeightFormat::Bf16),
+        ..ScenarioInput::default()
+    }
+}
+
+fn with(base: ScenarioInput, edit: impl FnOnce(&mut ScenarioInput)) -> ScenarioInput {
+    let mut s = base;
+    edit(&mut s);
+    s
+}
+
+/// The derivations of `request`, in `lang`, with the core's result.
+fn derived(
+    request: &Request,
+    lang: Lang,
+) -> (Vec<Derivation>, vramfit_core::methods::MethodResult) {
+    let scenario = request.scenario.validate().expect("a valid scenario");
+    let result = request
+        .run()
+        .unwrap_or_else(|e| panic!("{request:?}: {e:?}"));
+    let ctx = Ctx {
+        s: &scenario,
+        r: &result,
+        n: &lang.t().number,
+    };
+    (derive_all(&ctx), result)
+}
+
+/// Every term shown has a formula, and its numbers give the core's bytes.
+/// Returns how many terms it checked.
+fn check(request: &Request) -> usize {
+    let (rows, result) = derived(request, Lang::En);
+    let shown: Vec<Term> = result
+        .components
+        .0
+        .iter()
+        .filter(|c| c.bytes.get() > 0 || result.outside_total.contains(&c.term))
+        .map(|c| c.term)
+        .collect();
+    let derived_terms: Vec<Term> = rows.iter().map(|r| r.term).collect();
+    assert_eq!(
+        derived_terms, shown,
+        "{request:?}: every term shown is derived"
+    );
+    for row in &rows {
+        assert!(row.formula.contains('='), "{:?}: {}", row.term, row.formula);
+        let want = result.components.get(row.term).unwrap().get() as f64;
+        let Some(text) = &row.substituted else {
+            panic!("{:?} of {:?} has no numbers", row.term, request.method);
+        };
+        let got = Eval::value(text);
+        assert!(
+            (got - want).abs() <= 2.0 + want * 1e-12,
+            "{:?} {:?}: {text} = {got}, the core says {want}",
+            request.method,
+            row.term
+        );
+    }
+    rows.len()
+}
+
+fn requests() -> Vec<Request> {
+    let llama = catalog("meta-llama/Llama-3.1-8B");
+    let small = catalog("meta-llama/Llama-3.2-1B-Instruct");
+    let mut out = Vec::new();
+    for method in MethodId::ALL {
+        out.push(cases::start(method));
+        let c = cases::counterexample(method);
+        out.extend([c.assumed, c.broken]);
+    }
+    out.extend([
+        Request::default(),
+        Request::new(
+            MethodId::Lesson,
+            ScenarioInput {
+                mode: Mode::Full,
+                ..ScenarioInput::default()
+            },
+        ),
+        Request::new(
+            MethodId::Quick,
+            with(llama.clone(), |s| s.set_weight_format(WeightFormat::Q4KM)),
+        ),
+        // range: formats, splits, windows, latent attention, training.
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| s.set_weight_format(WeightFormat::Q4KM)),
+        ),
+        Request::new(MethodId::Range, with(llama.clone(), |s| s.gpus = 3)),
+        Request::new(
+            MethodId::Range,
+            with(catalog("openai/gpt-oss-20b"), |s| {
+                s.set_weight_format(WeightFormat::AsPublished);
+                s.context = 65_536;
+            }),
+        ),
+        Request::new(MethodId::Range, catalog("deepseek-ai/DeepSeek-V2-Lite")),
+        Request::new(
+            MethodId::Range,
+            with(catalog("google/gemma-3-4b-it"), |s| s.batch = 3),
+        ),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Full;
+                s.gpus = 8;
+            }),
+        ),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| s.mode = Mode::Lora),
+        ),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Qlora;
+                s.batch = 2;
+            }),
+        ),
+        // planner: quantized, TP/PP, users, prefix, windows, latent, training, offload, scores.
+        Request::new(
+            MethodId::Planner,
+            with(catalog("Qwen/Qwen2.5-7B"), |s| {
+                s.set_weight_format(WeightFormat::Awq)
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.gpus = 4;
+                s.tp = 2;
+                s.pp = 2;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.gpus = 8;
+                s.users = 100;
+                s.batch = 8;
+                s.context = 4_096;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.users = 4;
+                s.batch = 4;
+                s.context = 4_096;
+                s.planner.shared_prefix_tokens = 1_000;
+            }),
+        ),
+        Request::new(MethodId::Planner, catalog("google/gemma-2-9b-it")),
+        Request::new(
+            MethodId::Planner,
+            with(catalog("google/gemma-2-9b-it"), |s| {
+                s.gpus = 2;
+                s.pp = 2;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(catalog("deepseek-ai/DeepSeek-V2-Lite"), |s| {
+                s.gpus = 2;
+                s.tp = 2;
+                s.context = 4_096;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Full;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.context = 2_048;
+                s.gpus = 2;
+                s.tp = 2;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Qlora;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.host_ram_gb = 64.0;
+                s.planner.offload_gb = 5.0;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.planner.efficient_attention = false;
+                s.context = 2_048;
+                s.users = 2;
+                s.batch = 2;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(ScenarioInput::default(), |s| {
+                s.planner.hidden_size = Some(4_096);
+                s.planner.vocab_size = Some(128_000);
+                s.planner.fp32_params_b = 0.5;
+            }),
+        ),
+        // allocator: inference (sdpa, eager), amp, LoRA, checkpointing.
+        Request::new(MethodId::Allocator, small.clone()),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.attn = AttnImpl::Eager;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(catalog("google/gemma-2-2b-it"), |s| s.context = 1_024),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.precision = Precision::Amp;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.grad_checkpoint = true;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.grad_checkpoint = true;
+                s.precision = Precision::Amp;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.grad_checkpoint = true;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.grad_checkpoint = true;
+                s.precision = Precision::Amp;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.precision = Precision::Amp;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(catalog("Qwen/Qwen3-0.6B"), |s| {
+                s.mode = Mode::Full;
+                s.context = 1_024;
+            }),
+        ),
+    ]);
+    out
+}
+
+#[wasm_bindgen_test]
+fn every_substituted_formula_gives_the_cores_bytes() {
+    let mut terms = 0;
+    for request in requests() {
+        terms += check(&request);
+    }
+    // Every method, on dozens of scenarios: hundreds of terms.
+    assert!(terms > 200, "{terms} terms checked");
+    // The evaluator itself reads what the lesson writes.
+    assert_eq!(
+        Eval::value("⌈(1,000 + 7) / 2⌉ + min(3; 2.5) × 2² − ⌊7 / 2⌋"),
+        504.0 + 2.5 * 4.0 - 3.0
+    );
+}
+
+#[wasm_bindgen_test]
+fn every_symbol_shown_is_defined_in_every_language() {
+    for request in requests() {
+        for lang in Lang::ALL {
+            let (rows, _) = derived(&request, lang);
+            for row in rows {
+                for (symbol, value) in &row.symbols {
+                    let definition = (lang.lesson().symbol)(*symbol);
+                    assert!(definition.chars().count() > 5, "{lang:?} {symbol:?}");
+                    assert!(!value.is_empty(), "{symbol:?} has a value");
+                }
+            }
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_prepared_case_runs_and_shows_the_difference_it_is_about() {
+    for method in MethodId::ALL {
+        let start = cases::start(method);
+        assert_eq!(start.method, method);
+        assert!(
+            start.run().is_ok(),
+            "{method:?} starts on a scenario it estimates"
+        );
+        assert!(
+            start.scenario.model.is_some(),
+            "{method:?} starts on a real model"
+        );
+        let c = cases::counterexample(method);
+        let (a, b) = (c.assumed.run().unwrap(), c.broken.run().unwrap());
+        match c.at_stake {
+            Some(term) => assert_ne!(
+                a.components.get(term),
+                b.components.get(term),
+                "{method:?}: {term:?} differs"
+            ),
+            None => assert_ne!(
+                a.verdict.status, b.verdict.status,
+                "{method:?}: the verdict differs"
+            ),
+        }
+    }
+}
+
+/// The methodology pages the lesson shows: read by its Markdown reader,
+/// every link to another page opens that page in the lesson, nothing links
+/// into the repository, and every source is named (no "seed 002").
+#[wasm_bindgen_test]
+fn the_methodology_pages_read_safely_and_link_only_within_the_lesson() {
+    use vramfit_app::lesson::markdown::{inline, parse, plain_text, Block, Inline, Target};
+    use vramfit_app::lesson::methodology::Doc;
+    let pages = [
+        (Doc::Methodology, include_str!("../docs/methodology.md")),
+        (Doc::Range, include_str!("../docs/methods/range.md")),
+        (Doc::Planner, include_str!("../docs/methods/planner.md")),
+        (
+            Doc::Allocator,
+            include_str!("../docs/allocator-derivation.md"),
+        ),
+        (Doc::Vllm, include_str!("../docs/methods/vllm.md")),
+        (Doc::Llamacpp, include_str!("../docs/methods/llamacpp.md")),
+    ];
+    fn links(runs: &[Inline], out: &mut Vec<Target>) {
+        for r in runs {
+            match r {
+                Inline::Link { text, target } => {
+                    out.push(target.clone());
+                    links(text, out);
+                }
+                Inline::Strong(inner) | Inline::Emphasis(inner) => links(inner, out),
+                Inline::Text(_) | Inline::Code(_) => {}
+            }
+        }
+    }
+    let mut page_links = 0;
+    for (doc, text) in pages {
+        assert!(Doc::ALL.contains(&doc));
+        let blocks = parse(text);
+        assert!(
+            matches!(blocks.first(), Some(Block::Heading(1, _))),
+            "{doc:?} opens with its title"
+        );
+        let mut targets = Vec::new();
+        let mut tables = 0;
+        let mut all_text = String::new();
+        for b in &blocks {
+            let runs: Vec<&Vec<Inline>> = match b {
+                Block::Heading(_, r) | Block::Paragraph(r) => vec![r],
+                Block::List { items, .. } => items.iter().collect(),
+                Block::Quote(ps) => ps.iter().collect(),
+                Block::Table { head, rows } => {
+                    tables += 1;
+                    head.iter().chain(rows.iter().flatten()).collect()
+                }
+                Block::Code(code) => {
+                    all_text.push_str(code);
+                    vec![]
+                }
+            };
+            for r in runs {
+                links(r, &mut targets);
+                all_text.push_str(&plain_text(r));
+            }
+        }
+        assert!(tables > 0, "{doc:?} has its tables");
+        for t in &targets {
+            match t {
+                Target::Page(file) => {
+                    page_links += 1;
+                    assert!(
+                        Doc::from_file(file).is_some(),
+                        "{doc:?}: {file} is a page of the lesson"
+                    );
+                }
+                Target::Web(url) => assert!(url.starts_with("https://"), "{url}"),
+                Target::None => {}
+            }
+        }
+        let lower = all_text.to_lowercase();
+        assert!(!lower.contains("seed 0"), "{doc:?} names its sources");
+    }
+    assert!(page_links >= 3, "the overview links the method pages");
+    // HTML in a page stays text.
+    assert_eq!(
+        inline("<script>alert(1)</script> and [x](../../src/lib.rs)"),
+        vec![
+            Inline::Text("<script>alert(1)</script> and ".into()),
+            Inline::Link {
+                text: vec![Inline::Text("x".into())],
+                target: Target::None
+            }
+        ]
+    );
+}
+
+/// The engine methods' terms, ready for the registry: every substituted
+/// formula gives the engine estimate's own bytes.
+#[wasm_bindgen_test]
+fn the_engine_terms_give_the_engines_own_bytes() {
+    use vramfit_app::lesson::formulas::engines::{self, LlamaCppPart, Num, VllmPart};
+    use vramfit_core::catalog::find_model;
+    use vramfit_core::methods::{llamacpp, vllm};
+    let n = Num(&Lang::En.t().number);
+    let close = |text: &str, want: u64, what: &str| {
+        let got = Eval::value(text);
+        assert!(
+            (got - want as f64).abs() <= 2.0,
+            "{what}: {text} = {got}, the engine says {want}"
+        );
+    };
+    let h100 = 7919 * (1u64 << 30) / 100;
+    for (model, tp, pp) in [
+        ("meta-llama/Llama-3.1-8B", 1, 1),
+        ("meta-llama/Llama-3.1-8B", 2, 1),
+        ("meta-llama/Llama-3.1-8B", 1, 2),
+        ("Qwen/Qwen2.5-7B-Instruct", 1, 1),
+        ("google/gemma-2-9b-it", 1, 1),
+        ("deepseek-ai/DeepSeek-V2-Lite", 1, 1),
+        ("mistralai/Mixtral-8x7B-Instruct-v0.1", 2, 1),
+    ] {
+        let spec = find_model(model).unwrap().spec().unwrap();
+        let inputs = vllm::VllmInputs {
+            tp: tp as _,
+            pp: pp as _,
+            max_model_len: Some(8192),
+            gpu_memory_utilization: vllm::Utilization(9500),
+            ..vllm::VllmInputs::default()
+        };
+        let e = vllm::estimate(&vllm::VllmModel::from_spec(spec), h100, &inputs)
+            .unwrap_or_else(|r| panic!("{model}: {r}"));
+        for (part, want) in [
+            (VllmPart::Weights, e.weights_bytes),
+            (VllmPart::ActivationPeak, e.activation_peak_bytes),
+            (VllmPart::NonTorch, e.non_torch_bytes),
+            (VllmPart::KvCache, e.kv_cache_bytes),
+            (VllmPart::CudaGraphs, e.cuda_graph_bytes),
+        ] {
+            let (formula, _, numbers) = engines::vllm(part, &e, &inputs, &n).unwrap();
+            assert!(formula.contains('='));
+            close(
+                &numbers.unwrap(),
+                want,
+                &format!("{model} tp{tp} pp{pp} {part:?}"),
+            );
+        }
+    }
+    for model in [
+        "meta-llama/Llama-3.1-8B",
+        "Qwen/Qwen2.5-7B-Instruct",
+        "google/gemma-2-9b-it",
+    ] {
+        let spec = find_model(model).unwrap().spec().unwrap();
+        let inputs = llamacpp::LlamaCppInputs {
+            n_ctx: Some(8192),
+            ..llamacpp::LlamaCppInputs::default()
+        };
+        let e = llamacpp::estimate(&spec, &inputs, Some(24 << 30)).unwrap();
+        for (part, want) in [
+            (LlamaCppPart::ModelSize, e.model_size_bytes),
+            (LlamaCppPart::KCache, e.k_bytes),
+            (LlamaCppPart::VCache, e.v_bytes),
+            (LlamaCppPart::OutputBuffer, e.output_buffer_bytes),
+        ] {
+            let (formula, symbols, numbers) = engines::llamacpp(part, &e, &inputs, &spec, &n);
+            assert!(formula.contains('=') && !symbols.is_empty());
+            match numbers {
+                Some(text) => close(&text, want, &format!("{model} {part:?}")),
+                // Sliding-window layers keep a second cache: described by
+                // its symbols, not on one line.
+                None => assert!(model.contains("gemma-2"), "{model} {part:?}"),
+            }
+        }
+    }
+}
