@@ -34,8 +34,7 @@
 
 pub mod arch;
 pub mod buffers;
-pub mod ftype;
-pub mod ggml_type;
+pub use crate::gguf::{ftype, ggml_type};
 pub mod kv;
 pub mod offload;
 pub mod quant;
@@ -49,7 +48,7 @@ mod fit;
 #[cfg(test)]
 mod tests;
 
-pub use arch::Arch;
+pub use arch::{Arch, LayoutProblem};
 pub use buffers::{output_buffer_bytes, Buffers};
 pub use fit::FIT_MARGIN;
 pub use ftype::FileType;
@@ -222,6 +221,8 @@ pub fn gguf_tensors(
 ) -> Result<Vec<(GgufTensor, GgmlType)>, LlamaCppRefusal> {
     let layout = Layout::of(model)?;
     let tensors = tensors::inventory(&layout);
+    let elements = tensors.iter().map(GgufTensor::elements).sum();
+    arch::check_inventory(model, &layout, elements)?;
     let types = quant::choose_types(&layout, &tensors, file_type, options)?;
     Ok(tensors.into_iter().zip(types).collect())
 }
@@ -240,6 +241,8 @@ impl Prepared {
     fn new(model: &ModelSpec, inputs: &LlamaCppInputs) -> Result<Prepared, LlamaCppRefusal> {
         let layout = Layout::of(model)?;
         let listed = tensors::inventory(&layout);
+        let elements = listed.iter().map(GgufTensor::elements).sum();
+        arch::check_inventory(model, &layout, elements)?;
         let options = QuantOptions {
             imatrix: inputs.imatrix,
         };

@@ -155,7 +155,7 @@ pub fn rank_profile(spec: &ModelSpec, extras: &ConfigExtras, run: &ProfileRun) -
         }
     }
 
-    parts.forward = forward_transient(spec, extras, run, rank_layers);
+    parts.forward = forward_transient(spec, run, rank_layers);
     if run.last {
         parts.sampler = sampler_transient(spec, run);
     }
@@ -172,12 +172,7 @@ pub fn rank_profile(spec: &ModelSpec, extras: &ConfigExtras, run: &ProfileRun) -
 
 /// The decoder forward's largest transient over the rank's layers (see
 /// [`rank_profile`]).
-fn forward_transient(
-    spec: &ModelSpec,
-    extras: &ConfigExtras,
-    run: &ProfileRun,
-    layers: std::ops::Range<u64>,
-) -> u64 {
+fn forward_transient(spec: &ModelSpec, run: &ProfileRun, layers: std::ops::Range<u64>) -> u64 {
     let b = run.dtype_bytes as u128;
     let n = run.tokens as u128;
     let h = spec.hidden_size as u128;
@@ -198,7 +193,7 @@ fn forward_transient(
         let ffn = match spec.ffn.get(i as usize) {
             Some(FfnKind::Dense) => {
                 let width = (spec.intermediate_size.unwrap_or(0) / tp) as u128;
-                let gated = super::weights::dense_mlp_matrices(spec, extras) == 3;
+                let gated = super::weights::dense_mlp_matrices(spec) == 3;
                 if gated {
                     3 * width
                 } else {
