@@ -126,6 +126,54 @@ pub enum EngineNote {
     WiredLimitUsed,
 }
 
+impl std::fmt::Display for EngineNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineNote::DriverTotalUsed => f.write_str(
+                "the total CUDA reports for this GPU is not known: the driver's total is used \
+                 (CUDA reports a few hundred MiB less)",
+            ),
+            EngineNote::NominalCapacityUsed => f.write_str(
+                "neither CUDA's nor the driver's total is known for this GPU: its nominal \
+                 capacity is used",
+            ),
+            EngineNote::SmCountAssumed => {
+                f.write_str("the GPU's SM count is not known: an H100's 132 is assumed")
+            }
+            EngineNote::ArchitectureAssumed => f.write_str(
+                "the GPU's compute capability is not known: Hopper's 33 MiB of cuBLAS \
+                 workspaces are assumed",
+            ),
+            EngineNote::NotCuda => f.write_str("not an NVIDIA GPU: the accounting is CUDA's"),
+            EngineNote::KvFollowsModelDtype { bytes } => write!(
+                f,
+                "vLLM caches keys and values in the model dtype ({bytes} bytes) unless FP8 is asked"
+            ),
+            EngineNote::QuantizationNotModelled { method } => write!(
+                f,
+                "quantization '{method}' is not modelled: its layers are counted at the model dtype"
+            ),
+            EngineNote::VisionTowerNotCounted => {
+                f.write_str("the vision tower of this multimodal model is not counted")
+            }
+            EngineNote::CudaGraphsBeyondMemory => f.write_str(
+                "the CUDA graphs do not fit in what the utilization leaves: vLLM may run out \
+                 of memory while capturing them",
+            ),
+            EngineNote::GgufDefault => {
+                f.write_str("no GGUF type chosen: Q4_K_M, the most common download")
+            }
+            EngineNote::CacheTypeDefault => {
+                f.write_str("the KV bytes name no llama.cpp cache type: f16, its default, is used")
+            }
+            EngineNote::WiredLimitUsed => f.write_str(
+                "Apple silicon: the GPU's default share of the unified memory (Metal's wired \
+                 limit) is used",
+            ),
+        }
+    }
+}
+
 /// Why an engine method does not estimate a scenario. Carried by
 /// [`super::Refusal::Engine`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
