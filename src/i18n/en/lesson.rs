@@ -121,6 +121,8 @@ pub static LESSON: LessonTexts = LessonTexts {
         MethodId::Allocator => &ALLOCATOR,
         MethodId::Range => &RANGE,
         MethodId::Planner => &PLANNER,
+        MethodId::Vllm => &VLLM,
+        MethodId::Llamacpp => &LLAMACPP,
     },
 };
 
@@ -253,4 +255,46 @@ static PLANNER: MethodLesson = MethodLesson {
         "Kernels and fragmentation beyond the margin and the reserve.",
         "The speed of a real engine.",
     ],
+};
+
+static VLLM: MethodLesson = MethodLesson {
+    interpretation: "What vLLM itself reports when `vllm serve` starts: the weights as loaded, the peak of its profiling run, the memory outside PyTorch, and the KV cache it makes of what is left of total × gpu_memory_utilization, in tokens and in requests of the full context. The ring holds the scenario's requests against that requested memory. Binary GiB, per GPU.",
+    formulas: "requested = ⌈M × u⌉ · KV memory = requested − (weights + peak + non-torch) · blocks = ⌊KV memory / page⌋ · tokens = blocks × block size · concurrency = blocks / blocks per request · needed = weights + peak + non-torch + B × KV(L)",
+    assumptions: &[
+        "The GPU's total is what CUDA reports (79.19 GiB for an H100 80GB), from the catalog where it has it.",
+        "vLLM's own defaults for the GPU: 8,192 batched tokens and 1,024 sequences on GPUs of 70 GiB or more (not A100s), else 2,048 and 256.",
+        "Non-torch memory and CUDA graphs are constants measured on an H100, not derived.",
+    ],
+    counterexample: "A Mamba or linear-attention hybrid: vLLM lays out its state in pages this method does not derive, so it refuses the model.",
+    references: &[
+        ("vLLM `vllm/v1/worker/gpu_worker.py`, `determine_available_memory`", "requested memory less weights, peak and non-torch memory is the KV cache."),
+        ("vLLM `vllm/v1/core/kv_cache_utils.py`", "Pages per layer, KV cache groups, blocks, tokens, concurrency and the start-up error."),
+        ("docs/methods/vllm.md", "Every term, with the 47 start-up logs it is checked against."),
+    ],
+    checked: &[
+        "47 real vLLM 0.19 start-up logs on an H100: weights within 1 %, KV memory within 0.21 GiB, KV tokens within 0.34 %.",
+        "The error vLLM prints when one request of --max-model-len does not fit.",
+    ],
+    not_checked: &["Other GPUs than the H100 for non-torch memory and CUDA graphs.", "ROCm, speculative decoding, LoRA."],
+};
+
+static LLAMACPP: MethodLesson = MethodLesson {
+    interpretation: "The GGUF file llama.cpp's tools would write for the model (a type per tensor, exact to the byte), the K and V caches of its context, its compute and output buffers, and how -ngl splits them between the GPU and host memory. The ring is the GPU, less the 1 GiB llama.cpp keeps free. Binary GiB.",
+    formulas: "model size = Σ row(t_i, ne0) × ne1 × ne2 · K = Σ_layers row(t_k, H_kv × d) × n_ctx · V likewise with t_v · output = 4 × V × slots · GPU = weights + K + V + compute of the offloaded layers",
+    assumptions: &[
+        "llama-quantize's recipe for the file type (Q4_K_M keeps attn_v and ffn_down partly in Q6_K).",
+        "n_ctx is the context rounded up to 256 cells; flash attention on (llama.cpp's auto).",
+        "With -ngl on auto, the ring is every layer on the GPU, and the panel gives the split llama.cpp would choose.",
+    ],
+    counterexample: "A long context with a small GPU and -ngl on auto: llama.cpp still starts, with fewer layers on the GPU, and speed falls with every layer left on the host.",
+    references: &[
+        ("llama.cpp `src/llama-quant.cpp`, `llama_tensor_get_type`", "The type of every tensor for a file type."),
+        ("llama.cpp `src/llama-kv-cache.cpp`, `src/llama-context.cpp`", "K and V caches per layer, context padding, output buffer."),
+        ("docs/methods/llamacpp.md", "Every term, the offload rule and what is approximate."),
+    ],
+    checked: &[
+        "llama.cpp's own size table for Llama-3.1-8B in nine types, within 0.11 %, and three llama-bench lines.",
+        "The KV cache formula to the byte.",
+    ],
+    not_checked: &["Compute buffers: an approximation of ggml's graph allocator.", "Several GPUs, multimodal projectors."],
 };

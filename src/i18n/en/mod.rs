@@ -1,8 +1,10 @@
 //! English.
 
+mod engine;
 mod lesson;
 mod notebook;
 
+pub use engine::ENGINE;
 pub use lesson::LESSON;
 pub use notebook::NOTEBOOK;
 
@@ -197,6 +199,14 @@ pub static TEXTS: Texts = Texts {
         Term::Communication => "Communication",
         Term::OffloadStaging => "Offload staging",
         Term::EngineContext => "Engine context",
+        Term::ActivationPeak => "Profiling peak",
+        Term::NonTorch => "Non-torch memory",
+        Term::CudaGraphs => "CUDA graphs",
+        Term::KCache => "K cache",
+        Term::VCache => "V cache",
+        Term::ComputeBuffer => "Compute buffer",
+        Term::OutputBuffer => "Output buffer",
+        Term::HostPart => "In host memory",
     },
     change,
     cost: |c| match c {
@@ -321,6 +331,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
         ScenarioError::NeedsModel(_) => {
             "The “as published” format needs a real model (catalog or config.json).".into()
         }
@@ -403,6 +414,8 @@ fn method_summary(method: MethodId) -> &'static str {
         MethodId::Planner => {
             "Per-GPU budget over TP/PP, replicas and users, margin and reserve, with an indicative speed (decimal GB)."
         }
+        MethodId::Vllm => ENGINE.vllm_summary,
+        MethodId::Llamacpp => ENGINE.llamacpp_summary,
     }
 }
 
@@ -470,6 +483,7 @@ fn out_of_scope(reason: &Refusal) -> String {
             format!("{optimizer:?}").to_lowercase()
         ),
         Refusal::Knob(e) => planner_error(e),
+        Refusal::Engine(e) => (ENGINE.refusal)(e),
     }
 }
 
@@ -590,6 +604,8 @@ fn interpretation(method: MethodId) -> Interpretation {
                 "Kernels and fragmentation beyond the margin and the reserve.",
             ],
         },
+        MethodId::Vllm => ENGINE.vllm_interpretation,
+        MethodId::Llamacpp => ENGINE.llamacpp_interpretation,
     }
 }
 

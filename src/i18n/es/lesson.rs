@@ -121,6 +121,8 @@ pub static LESSON: LessonTexts = LessonTexts {
         MethodId::Allocator => &ALLOCATOR,
         MethodId::Range => &RANGE,
         MethodId::Planner => &PLANNER,
+        MethodId::Vllm => &VLLM,
+        MethodId::Llamacpp => &LLAMACPP,
     },
 };
 
@@ -253,4 +255,46 @@ static PLANNER: MethodLesson = MethodLesson {
         "Kernels y fragmentación más allá del margen y la reserva.",
         "La velocidad de un motor real.",
     ],
+};
+
+static VLLM: MethodLesson = MethodLesson {
+    interpretation: "Lo que el propio vLLM informa cuando arranca `vllm serve`: los pesos tal como se cargan, el pico de su perfilado, la memoria fuera de PyTorch y la caché KV que hace con lo que queda de total × gpu_memory_utilization, en tokens y en solicitudes del contexto completo. El anillo pone las solicitudes del escenario frente a esa memoria pedida. GiB binarios, por GPU.",
+    formulas: "pedida = ⌈M × u⌉ · memoria KV = pedida − (pesos + pico + fuera de torch) · bloques = ⌊memoria KV / página⌋ · tokens = bloques × tamaño de bloque · concurrencia = bloques / bloques por solicitud · necesaria = pesos + pico + fuera de torch + B × KV(L)",
+    assumptions: &[
+        "El total de la GPU es el que informa CUDA (79,19 GiB en una H100 80GB), del catálogo cuando lo tiene.",
+        "Los valores de vLLM para la GPU: 8.192 tokens por lote y 1.024 secuencias en GPU de 70 GiB o más (salvo A100), si no 2.048 y 256.",
+        "La memoria fuera de torch y los grafos CUDA son constantes medidas en una H100, no derivadas.",
+    ],
+    counterexample: "Un híbrido con Mamba o atención lineal: vLLM organiza su estado en páginas que este método no deriva, así que rechaza el modelo.",
+    references: &[
+        ("vLLM `vllm/v1/worker/gpu_worker.py`, `determine_available_memory`", "la memoria pedida menos pesos, pico y memoria fuera de torch es la caché KV."),
+        ("vLLM `vllm/v1/core/kv_cache_utils.py`", "Páginas por capa, grupos de caché KV, bloques, tokens, concurrencia y el error de arranque."),
+        ("docs/methods/vllm.md", "Cada término, con los 47 registros de arranque con que se contrasta."),
+    ],
+    checked: &[
+        "47 registros reales de arranque de vLLM 0.19 en una H100: pesos dentro del 1 %, memoria KV dentro de 0,21 GiB, tokens KV dentro del 0,34 %.",
+        "El error que imprime vLLM cuando una solicitud de --max-model-len no cabe.",
+    ],
+    not_checked: &["Otras GPU que la H100 para la memoria fuera de torch y los grafos CUDA.", "ROCm, decodificación especulativa, LoRA."],
+};
+
+static LLAMACPP: MethodLesson = MethodLesson {
+    interpretation: "El archivo GGUF que escribirían las herramientas de llama.cpp para el modelo (un tipo por tensor, exacto al byte), las cachés K y V de su contexto, sus búferes de cómputo y de salida, y cómo -ngl los reparte entre la GPU y la memoria del host. El anillo es la GPU, menos el 1 GiB que llama.cpp deja libre. GiB binarios.",
+    formulas: "tamaño = Σ fila(t_i, ne0) × ne1 × ne2 · K = Σ_capas fila(t_k, H_kv × d) × n_ctx · V igual con t_v · salida = 4 × V × ranuras · GPU = pesos + K + V + cómputo de las capas en la GPU",
+    assumptions: &[
+        "La receta de llama-quantize para el tipo de archivo (Q4_K_M deja attn_v y ffn_down en parte en Q6_K).",
+        "n_ctx es el contexto redondeado hacia arriba a 256 celdas; flash attention activada (el automático de llama.cpp).",
+        "Con -ngl en automático, el anillo es todas las capas en la GPU, y el panel da el reparto que elegiría llama.cpp.",
+    ],
+    counterexample: "Un contexto largo con una GPU pequeña y -ngl en automático: llama.cpp arranca igual, con menos capas en la GPU, y la velocidad cae con cada capa que queda en el host.",
+    references: &[
+        ("llama.cpp `src/llama-quant.cpp`, `llama_tensor_get_type`", "El tipo de cada tensor para un tipo de archivo."),
+        ("llama.cpp `src/llama-kv-cache.cpp`, `src/llama-context.cpp`", "Cachés K y V por capa, redondeo del contexto, búfer de salida."),
+        ("docs/methods/llamacpp.md", "Cada término, la regla de reparto y lo que es aproximado."),
+    ],
+    checked: &[
+        "La tabla de tamaños de llama.cpp para Llama-3.1-8B en nueve tipos, dentro del 0,11 %, y tres líneas de llama-bench.",
+        "La fórmula de la caché KV al byte.",
+    ],
+    not_checked: &["Los búferes de cómputo: una aproximación del asignador de grafos de ggml.", "Varias GPU, proyectores multimodales."],
 };

@@ -121,6 +121,8 @@ pub static LESSON: LessonTexts = LessonTexts {
         MethodId::Allocator => &ALLOCATOR,
         MethodId::Range => &RANGE,
         MethodId::Planner => &PLANNER,
+        MethodId::Vllm => &VLLM,
+        MethodId::Llamacpp => &LLAMACPP,
     },
 };
 
@@ -253,4 +255,46 @@ static PLANNER: MethodLesson = MethodLesson {
         "Kernels en fragmentatie boven de marge en de reserve.",
         "De snelheid van een echte engine.",
     ],
+};
+
+static VLLM: MethodLesson = MethodLesson {
+    interpretation: "Wat vLLM zelf meldt als `vllm serve` opstart: de gewichten zoals geladen, de piek van de profileringsrun, het geheugen buiten PyTorch en de KV-cache die het maakt van wat er over is van totaal × gpu_memory_utilization, in tokens en in verzoeken met de volle context. De ring zet de verzoeken van het scenario tegen dat gevraagde geheugen. Binaire GiB, per GPU.",
+    formulas: "gevraagd = ⌈M × u⌉ · KV-geheugen = gevraagd − (gewichten + piek + buiten torch) · blokken = ⌊KV-geheugen / pagina⌋ · tokens = blokken × blokgrootte · gelijktijdigheid = blokken / blokken per verzoek · nodig = gewichten + piek + buiten torch + B × KV(L)",
+    assumptions: &[
+        "Het GPU-totaal is wat CUDA meldt (79,19 GiB voor een H100 80GB), uit de catalogus waar die het heeft.",
+        "De standaardwaarden van vLLM voor de GPU: 8.192 tokens per batch en 1.024 sequenties op GPU's van 70 GiB of meer (geen A100), anders 2.048 en 256.",
+        "Geheugen buiten torch en CUDA-graphs zijn constanten gemeten op een H100, niet afgeleid.",
+    ],
+    counterexample: "Een hybride met Mamba of lineaire attention: vLLM deelt de toestand in pagina's in die deze methode niet afleidt, dus weigert ze het model.",
+    references: &[
+        ("vLLM `vllm/v1/worker/gpu_worker.py`, `determine_available_memory`", "het gevraagde geheugen min gewichten, piek en geheugen buiten torch is de KV-cache."),
+        ("vLLM `vllm/v1/core/kv_cache_utils.py`", "Pagina's per laag, KV-cachegroepen, blokken, tokens, gelijktijdigheid en de opstartfout."),
+        ("docs/methods/vllm.md", "Elke term, met de 47 opstartlogs waaraan ze getoetst is."),
+    ],
+    checked: &[
+        "47 echte opstartlogs van vLLM 0.19 op een H100: gewichten binnen 1 %, KV-geheugen binnen 0,21 GiB, KV-tokens binnen 0,34 %.",
+        "De fout die vLLM afdrukt als één verzoek van --max-model-len niet past.",
+    ],
+    not_checked: &["Andere GPU's dan de H100 voor geheugen buiten torch en CUDA-graphs.", "ROCm, speculatieve decodering, LoRA."],
+};
+
+static LLAMACPP: MethodLesson = MethodLesson {
+    interpretation: "Het GGUF-bestand dat de tools van llama.cpp voor het model zouden schrijven (een type per tensor, exact tot op de byte), de K- en V-cache van de context, de reken- en uitvoerbuffers, en hoe -ngl ze over de GPU en het hostgeheugen verdeelt. De ring is de GPU, min de 1 GiB die llama.cpp vrijhoudt. Binaire GiB.",
+    formulas: "grootte = Σ rij(t_i, ne0) × ne1 × ne2 · K = Σ_lagen rij(t_k, H_kv × d) × n_ctx · V idem met t_v · uitvoer = 4 × V × slots · GPU = gewichten + K + V + rekenen van de lagen op de GPU",
+    assumptions: &[
+        "Het recept van llama-quantize voor het bestandstype (Q4_K_M houdt attn_v en ffn_down deels in Q6_K).",
+        "n_ctx is de context naar boven afgerond op 256 cellen; flash attention aan (de automatische keuze van llama.cpp).",
+        "Met -ngl op automatisch is de ring alle lagen op de GPU, en geeft het paneel de verdeling die llama.cpp zou kiezen.",
+    ],
+    counterexample: "Een lange context met een kleine GPU en -ngl op automatisch: llama.cpp start toch, met minder lagen op de GPU, en de snelheid daalt met elke laag die op de host blijft.",
+    references: &[
+        ("llama.cpp `src/llama-quant.cpp`, `llama_tensor_get_type`", "Het type van elke tensor voor een bestandstype."),
+        ("llama.cpp `src/llama-kv-cache.cpp`, `src/llama-context.cpp`", "K- en V-cache per laag, afronding van de context, uitvoerbuffer."),
+        ("docs/methods/llamacpp.md", "Elke term, de verdeelregel en wat benaderd is."),
+    ],
+    checked: &[
+        "De groottetabel van llama.cpp zelf voor Llama-3.1-8B in negen types, binnen 0,11 %, en drie regels van llama-bench.",
+        "De formule van de KV-cache tot op de byte.",
+    ],
+    not_checked: &["Rekenbuffers: een benadering van de grafallocator van ggml.", "Meerdere GPU's, multimodale projectoren."],
 };
