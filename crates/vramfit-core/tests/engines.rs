@@ -303,6 +303,11 @@ fn llamacpp_takes_gguf_and_cache_types() {
         run(MethodId::Llamacpp, &awq),
         Err(Refusal::Engine(EngineRefusal::Format { .. }))
     ));
+    let slots = on("meta-llama/Llama-3.1-8B", |i| i.batch = 300);
+    assert_eq!(
+        run(MethodId::Llamacpp, &slots).unwrap_err(),
+        Refusal::Engine(EngineRefusal::TooManySequences { max: 256 })
+    );
     let two = on("meta-llama/Llama-3.1-8B", |i| {
         i.gpus = 2;
         i.tp = 2;
@@ -311,6 +316,28 @@ fn llamacpp_takes_gguf_and_cache_types() {
         run(MethodId::Llamacpp, &two).unwrap_err(),
         Refusal::TooManyGpus { max: 1 }
     );
+}
+
+/// A pasted config names the model by its `_name_or_path`, else by a
+/// placeholder for the folder that holds it.
+#[test]
+fn pasted_configs_name_the_model_in_the_commands() {
+    let text = r#"{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 8192,
+        "vocab_size": 128256, "max_position_embeddings": 131072, "torch_dtype": "bfloat16"}"#;
+    let pasted = |text: &str| ScenarioInput {
+        model: Some(ModelRef::Config(text.into())),
+        ..ScenarioInput::default()
+    };
+    let r = run(MethodId::Vllm, &pasted(text)).unwrap();
+    assert!(vllm_report(&r)
+        .command
+        .starts_with("vllm serve MODEL --max-model-len 8192"));
+    let named = text.replace('{', r#"{"_name_or_path": "me/tiny-llama", "#);
+    let r = run(MethodId::Llamacpp, &pasted(&named)).unwrap();
+    assert!(llamacpp_report(&r)
+        .command
+        .starts_with("llama-server -m tiny-llama-Q4_K_M.gguf "));
 }
 
 /// `estimate.engine` holds the issues' integer fields, and only for the

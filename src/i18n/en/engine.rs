@@ -143,6 +143,9 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::NoTypeFallback { row, ggml_type } => {
             format!("rows of {row} values fit no {ggml_type} block: llama-quantize stops")
         }
+        EngineRefusal::TooManySequences { max } => {
+            format!("llama.cpp serves at most {max} sequences at once")
+        }
         EngineRefusal::Input => "an input the engine does not accept".into(),
     }
 }

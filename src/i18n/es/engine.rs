@@ -114,6 +114,7 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::QuantizedVNeedsFlashAttention { cache_type_v } => format!("una caché V en {cache_type_v} necesita flash attention"),
         EngineRefusal::CacheRowNotBlocks { cache_type, row, block } => format!("una fila de caché de {row} valores no es un número entero de bloques {cache_type} de {block}"),
         EngineRefusal::NoTypeFallback { row, ggml_type } => format!("filas de {row} valores no caben en bloques {ggml_type}: llama-quantize se detiene"),
+        EngineRefusal::TooManySequences { max } => format!("llama.cpp atiende como mucho {max} secuencias a la vez"),
         EngineRefusal::Input => "un valor que el motor no acepta".into(),
     }
 }

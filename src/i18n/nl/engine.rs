@@ -114,6 +114,7 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::QuantizedVNeedsFlashAttention { cache_type_v } => format!("een V-cache in {cache_type_v} vraagt flash attention"),
         EngineRefusal::CacheRowNotBlocks { cache_type, row, block } => format!("een cacherij van {row} waarden is geen geheel aantal {cache_type}-blokken van {block}"),
         EngineRefusal::NoTypeFallback { row, ggml_type } => format!("rijen van {row} waarden passen in geen {ggml_type}-blok: llama-quantize stopt"),
+        EngineRefusal::TooManySequences { max } => format!("llama.cpp bedient hoogstens {max} sequenties tegelijk"),
         EngineRefusal::Input => "een waarde die de engine niet aanvaardt".into(),
     }
 }

@@ -212,6 +212,9 @@ pub enum EngineRefusal {
     },
     /// llama.cpp: a tensor no type fallback fits (`llama-quantize` stops).
     NoTypeFallback { row: u64, ggml_type: GgmlType },
+    /// llama.cpp: more sequences at once than it has slots for
+    /// (`LLAMA_MAX_SEQ`).
+    TooManySequences { max: u64 },
     /// An input the engine refuses outright (a value out of its range).
     Input,
 }
@@ -265,6 +268,9 @@ impl std::fmt::Display for EngineRefusal {
                 f,
                 "rows of {row} values fit no block of {ggml_type}; llama-quantize stops"
             ),
+            EngineRefusal::TooManySequences { max } => {
+                write!(f, "llama.cpp serves at most {max} sequences at once")
+            }
             EngineRefusal::Input => f.write_str("an input the engine does not accept"),
         }
     }

@@ -66,7 +66,9 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     let cache = |given: Option<GgmlType>| given.or(from_kv).unwrap_or(GgmlType::F16);
     let defaults = LlamaCppInputs::default();
     if s.batch > super::MAX_SEQUENCES {
-        return Err(Refusal::Engine(EngineRefusal::Input));
+        return Err(Refusal::Engine(EngineRefusal::TooManySequences {
+            max: super::MAX_SEQUENCES,
+        }));
     }
     let slots = s.batch;
     let inputs = LlamaCppInputs {

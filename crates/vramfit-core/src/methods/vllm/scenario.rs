@@ -230,13 +230,14 @@ fn published_in(spec: &ModelSpec) -> Option<WeightFormat> {
 }
 
 /// The id `vllm serve` takes: the catalog id, else the config's
-/// `_name_or_path`, else its model type.
+/// `_name_or_path`, else `MODEL` (a pasted config without a name: the
+/// folder that holds it and its weights).
 pub fn model_id(s: &Scenario, spec: &ModelSpec) -> String {
     let named = spec.name.as_deref().filter(|n| !n.is_empty());
     match (&s.model_config, named) {
         (Some(ConfigText::Catalog { id, .. }), _) => id.to_string(),
         (_, Some(name)) => name.to_string(),
-        _ => spec.model_type.clone().unwrap_or_else(|| "MODEL".into()),
+        _ => "MODEL".into(),
     }
 }
 
