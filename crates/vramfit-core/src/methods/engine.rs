@@ -293,6 +293,18 @@ pub struct EngineGpu {
     pub notes: Vec<EngineNote>,
 }
 
+/// Whether `bytes` is one of the figures the catalog gives for `gpu` (the
+/// scenario's memory is still that GPU's, whichever figure it carries).
+fn is_that_gpus(gpu: &Gpu, bytes: u64) -> bool {
+    [
+        Some(gpu.memory_bytes.get()),
+        Some(gpu.capacity_bytes),
+        gpu.driver_total_bytes,
+        gpu.cuda_total_bytes,
+    ]
+    .contains(&Some(bytes))
+}
+
 /// An H100's SM count, assumed where a GPU's is not known.
 pub const ASSUMED_SM_COUNT: u32 = 132;
 
@@ -310,7 +322,7 @@ pub const ASSUMED_SM_COUNT: u32 = 132;
 /// while the scenario's memory is still that GPU's (the answers try other
 /// sizes on the same scenario).
 pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
-    let gpu = s.gpu.filter(|g| g.memory_bytes == s.gpu_bytes);
+    let gpu = s.gpu.filter(|g| is_that_gpus(g, s.gpu_bytes.get()));
     let mut notes = Vec::new();
     let total = match gpu {
         Some(g) if unified_limit && g.wired_limit_bytes.is_some() => {
