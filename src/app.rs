@@ -7,10 +7,14 @@
 use crate::advice_panel::{AnswersView, SuggestionsView};
 use crate::components::chart::ContextChart;
 use crate::components::compact::CompactBar;
+use crate::components::engine::gguf::GgufPicker;
+use crate::components::engine::knobs::EngineKnobsPanel;
+use crate::components::engine::EnginePanel;
 use crate::components::formats::{KvDtypePicker, WeightFormatPicker};
 use crate::components::gpu::GpuPicker;
 use crate::components::interpretation::InterpretationPanel;
 use crate::components::lang::LangSwitch;
+use crate::components::method_note::MethodDescription;
 use crate::components::speed::SpeedPanel;
 use crate::components::transfer::{
     dragged_file, drags_files, import_file, TransferBar, TransferStatus,
@@ -154,7 +158,13 @@ pub fn App() -> impl IntoView {
                     <h2 id="vf-step-1" class="vf-step"><span class="vf-step__n">"01"</span>{move || t().step_configure}</h2>
                     <ModePicker input />
                     <MethodPicker input />
-                    <WeightFormatPicker input has_model />
+                    <MethodDescription method />
+                    <Show
+                        when=move || method.get() == MethodId::Llamacpp
+                        fallback=move || view! { <WeightFormatPicker input has_model /> }
+                    >
+                        <GgufPicker input />
+                    </Show>
                     <KvDtypePicker input />
                     <h3 class="vf-subhead">{move || t().workload_label}</h3>
                     <div class="vf-fields">
@@ -259,7 +269,9 @@ fn MethodSettings(
 ) -> impl IntoView {
     let lang = use_lang();
     let fields = Memo::new(move |_| figures::method_fields(method.get()));
-    let shown = move || method.get() == MethodId::Allocator || !fields.with(Vec::is_empty);
+    let engine = move || matches!(method.get(), MethodId::Vllm | MethodId::Llamacpp);
+    let shown =
+        move || method.get() == MethodId::Allocator || engine() || !fields.with(Vec::is_empty);
     view! {
         <Show when=shown>
             <h3 class="vf-subhead">{move || lang.get().t().method_settings}</h3>
@@ -269,6 +281,7 @@ fn MethodSettings(
             <div class="vf-fields">
                 {move || fields.get().into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
             </div>
+            <EngineKnobsPanel input method />
         </Show>
     }
 }
@@ -318,12 +331,16 @@ fn ResultsPanel(
     let selected = Signal::derive(move || {
         report.with(|r| r.as_ref().map(|r| r.estimate.method).unwrap_or_default())
     });
+    let engine =
+        Signal::derive(move || report.with(|r| r.as_ref().and_then(|r| r.estimate.engine.clone())));
+    let context = Signal::derive(move || input.with(|i| i.scenario.context));
     view! {
         <UtilizationRing verdict unit />
         <GpuRings verdict gpus />
         <TotalMemory total range unit />
         <UnitSwitch unit />
         <Breakdown rows unit />
+        <EnginePanel engine context />
         <SuggestionsView suggestions input unit />
         <AnswersView answers />
         <MethodsTable methods selected unit input />

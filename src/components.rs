@@ -4,10 +4,12 @@
 
 pub mod chart;
 pub mod compact;
+pub mod engine;
 pub mod formats;
 pub mod gpu;
 pub mod interpretation;
 pub mod lang;
+pub mod method_note;
 pub mod speed;
 pub mod transfer;
 pub mod veil;

@@ -66,22 +66,24 @@ pub fn breakdown_rows(result: &MethodResult) -> Vec<BreakdownRow> {
 }
 
 /// Number of component colours in the style sheet (`--vf-c0` …).
-pub const COLOURS: usize = 10;
+pub const COLOURS: usize = 12;
 
 /// One colour per term, the same in every method and view; related terms
 /// of different methods share one.
 pub fn colour_index(term: Term) -> usize {
     match term {
         Term::Weights => 0,
-        Term::KvCache => 1,
-        Term::Overhead | Term::EngineContext => 2,
+        Term::KvCache | Term::KCache => 1,
+        Term::Overhead | Term::EngineContext | Term::CudaGraphs => 2,
         Term::TrainingStates | Term::ModelStates | Term::MasterWeights => 3,
-        Term::Runtime | Term::Communication | Term::OffloadStaging => 4,
-        Term::Activation | Term::Activations | Term::AttentionScores => 5,
+        Term::Runtime | Term::Communication | Term::OffloadStaging | Term::NonTorch => 4,
+        Term::Activation | Term::Activations | Term::AttentionScores | Term::ActivationPeak => 5,
         Term::Margin => 6,
         Term::Gradients | Term::Adapters => 7,
-        Term::Optimizer | Term::Logits => 8,
-        Term::AutocastCache | Term::StepWorkspace => 9,
+        Term::Optimizer | Term::Logits | Term::OutputBuffer => 8,
+        Term::AutocastCache | Term::StepWorkspace | Term::ComputeBuffer => 9,
+        Term::VCache => 10,
+        Term::HostPart => 11,
     }
 }
 

@@ -7,6 +7,7 @@
 use vramfit_app::i18n::Lang;
 use vramfit_app::lesson::cases;
 use vramfit_app::lesson::formulas::{derive_all, Ctx, Derivation};
+use vramfit_core::methods::engine::EngineReport;
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{AttnImpl, Mode, ModelRef, Precision, ScenarioInput, WeightFormat};
@@ -218,6 +219,51 @@ fn requests() -> Vec<Request> {
         let c = cases::counterexample(method);
         out.extend([c.assumed, c.broken]);
     }
+    let h100 = |model: &str| {
+        let mut s = catalog(model);
+        s.set_gpu("NVIDIA H100 SXM5");
+        s
+    };
+    let rtx = |model: &str| {
+        let mut s = catalog(model);
+        s.set_gpu("NVIDIA GeForce RTX 4090");
+        s.set_weight_format(WeightFormat::Q4KM);
+        s
+    };
+    out.extend([
+        // vllm: tensor and pipeline parallel, latent attention, sliding
+        // windows, several requests.
+        Request::new(
+            MethodId::Vllm,
+            with(h100("meta-llama/Llama-3.1-8B"), |s| {
+                s.gpus = 2;
+                s.tp = 2;
+                s.batch = 8;
+            }),
+        ),
+        Request::new(
+            MethodId::Vllm,
+            with(h100("meta-llama/Llama-3.1-8B"), |s| {
+                s.gpus = 2;
+                s.pp = 2;
+            }),
+        ),
+        Request::new(MethodId::Vllm, h100("deepseek-ai/DeepSeek-V2-Lite")),
+        Request::new(MethodId::Vllm, h100("google/gemma-2-9b-it")),
+        // llamacpp: part of the layers on the GPU, experts, f32 head.
+        Request::new(
+            MethodId::Llamacpp,
+            with(rtx("meta-llama/Llama-3.1-8B"), |s| {
+                s.engine.n_gpu_layers = Some(10);
+                s.context = 16_384;
+            }),
+        ),
+        Request::new(MethodId::Llamacpp, rtx("Qwen/Qwen3-30B-A3B")),
+        Request::new(
+            MethodId::Llamacpp,
+            with(rtx("Qwen/Qwen2.5-7B-Instruct"), |s| s.batch = 4),
+        ),
+    ]);
     out.extend([
         Request::default(),
         Request::new(
@@ -483,6 +529,19 @@ fn every_prepared_case_runs_and_shows_the_difference_it_is_about() {
         );
         let c = cases::counterexample(method);
         let (a, b) = (c.assumed.run().unwrap(), c.broken.run().unwrap());
+        if let Some(log) = &c.logged {
+            // Set against the engine's own log: the term at stake differs
+            // from the prediction, and the log is the same scenario's.
+            assert_eq!(c.assumed, c.broken);
+            let term = c.at_stake.expect("a logged case names its term");
+            let logged = log.terms.iter().find(|(t, _)| *t == term).unwrap().1;
+            assert_ne!(a.components.get(term), Some(logged), "{method:?}: {term:?}");
+            let Some(EngineReport::Vllm(v)) = &a.engine else {
+                panic!("{method:?}: an engine's figures");
+            };
+            assert_ne!(v.kv_cache_tokens, log.kv_cache_tokens);
+            continue;
+        }
         match c.at_stake {
             Some(term) => assert_ne!(
                 a.components.get(term),
@@ -593,6 +652,7 @@ fn the_methodology_pages_read_safely_and_link_only_within_the_lesson() {
 #[wasm_bindgen_test]
 fn the_engine_terms_give_the_engines_own_bytes() {
     use vramfit_app::lesson::formulas::engines::{self, LlamaCppPart, Num, VllmPart};
+    use vramfit_app::lesson::symbols::Symbol;
     use vramfit_core::catalog::find_model;
     use vramfit_core::methods::{llamacpp, vllm};
     let n = Num(&Lang::En.t().number);
@@ -656,7 +716,9 @@ fn the_engine_terms_give_the_engines_own_bytes() {
             (LlamaCppPart::VCache, e.v_bytes),
             (LlamaCppPart::OutputBuffer, e.output_buffer_bytes),
         ] {
-            let (formula, symbols, numbers) = engines::llamacpp(part, &e, &inputs, &spec, &n);
+            let layers = (Symbol::Layers, spec.num_layers);
+            let (formula, symbols, numbers) =
+                engines::llamacpp(part, &e, &inputs, &spec, layers, &n);
             assert!(formula.contains('=') && !symbols.is_empty());
             match numbers {
                 Some(text) => close(&text, want, &format!("{model} {part:?}")),
@@ -664,6 +726,40 @@ fn the_engine_terms_give_the_engines_own_bytes() {
                 // its symbols, not on one line.
                 None => assert!(model.contains("gemma-2"), "{model} {part:?}"),
             }
+        }
+    }
+}
+
+/// The engine lessons' counterexamples quote the figures the page shows.
+#[wasm_bindgen_test]
+fn the_engine_counterexamples_quote_the_figures_shown() {
+    use vramfit_app::i18n::format;
+    let c = cases::counterexample(MethodId::Vllm);
+    let a = c.assumed.run().unwrap();
+    let Some(EngineReport::Vllm(v)) = &a.engine else {
+        panic!("vLLM's figures");
+    };
+    let log = c.logged.unwrap();
+    for lang in Lang::ALL {
+        let n = &lang.t().number;
+        let text = (lang.lesson().method)(MethodId::Vllm).counterexample;
+        for tokens in [v.kv_cache_tokens, log.kv_cache_tokens] {
+            let written = format::integer(n, tokens);
+            assert!(text.contains(&written), "{lang:?}: {written} in {text}");
+        }
+    }
+    let c = cases::counterexample(MethodId::Llamacpp);
+    let (range, gguf) = (c.assumed.run().unwrap(), c.broken.run().unwrap());
+    let Some(EngineReport::Llamacpp(e)) = &gguf.engine else {
+        panic!("llama.cpp's figures");
+    };
+    let weights = range.components.get(Term::Weights).unwrap();
+    for lang in Lang::ALL {
+        let n = &lang.t().number;
+        let text = (lang.lesson().method)(MethodId::Llamacpp).counterexample;
+        for bytes in [weights, vramfit_core::units::Bytes(e.model_size_bytes)] {
+            let written = format::bytes(n, vramfit_core::units::DisplayUnit::Gb, bytes);
+            assert!(text.contains(&written), "{lang:?}: {written} in {text}");
         }
     }
 }

@@ -13,6 +13,7 @@
 //! visit follows the browser's `navigator.languages`.
 
 pub mod en;
+pub mod engine;
 pub mod es;
 pub mod format;
 pub mod nl;
@@ -93,6 +94,15 @@ impl Lang {
             Lang::Es => &es::LESSON,
             Lang::En => &en::LESSON,
             Lang::Nl => &nl::LESSON,
+        }
+    }
+
+    /// The engine methods' texts.
+    pub fn engine(self) -> &'static engine::EngineTexts {
+        match self {
+            Lang::Es => &es::ENGINE,
+            Lang::En => &en::ENGINE,
+            Lang::Nl => &nl::ENGINE,
         }
     }
 

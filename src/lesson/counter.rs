@@ -11,10 +11,11 @@ use crate::notebook::store::ContractStep;
 use crate::notebook::texts::Step;
 use crate::notebook::{Draft, Notebook};
 use leptos::prelude::*;
+use vramfit_core::methods::engine::EngineReport;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::request::Request;
 use vramfit_core::term::Term;
-use vramfit_core::units::DisplayUnit;
+use vramfit_core::units::{Bytes, DisplayUnit};
 
 /// Words that say something (at least one letter or digit each).
 fn words(text: &str) -> usize {
@@ -52,7 +53,11 @@ pub(super) fn Counter(
         let l = lang.get();
         let case = cases::counterexample(m);
         let a = case.assumed.run().ok();
-        let b = case.broken.run().ok();
+        // Against a log, the second column is what the engine printed.
+        let b = match &case.logged {
+            Some(log) => Some(MethodResult::new(m, &log.terms, Bytes(0), Bytes(0))),
+            None => case.broken.run().ok(),
+        };
         // While a prediction is pending, figures of the scenario (which may
         // be one of these) stay hidden.
         let shown = !blind.pending.get();
@@ -64,11 +69,19 @@ pub(super) fn Counter(
                 }
             }
         }
+        if let Some(log) = &case.logged {
+            terms.retain(|t| log.terms.iter().any(|(logged, _)| logged == t));
+        }
         let n = &l.t().number;
-        let unit = |r: &MethodResult| match r.method {
-            MethodId::Lesson => DisplayUnit::Gib,
-            _ => DisplayUnit::Gb,
+        // One unit for both columns: the assumed method's (vLLM and
+        // llama.cpp print GiB; so does the source of `lesson`).
+        let case_unit = match case.assumed.method {
+            MethodId::Lesson | MethodId::Vllm | MethodId::Llamacpp => DisplayUnit::Gib,
+            MethodId::Quick | MethodId::Range | MethodId::Planner | MethodId::Allocator => {
+                DisplayUnit::Gb
+            }
         };
+        let unit = move |_: &MethodResult| case_unit;
         let cell = move |r: &Option<MethodResult>, f: &dyn Fn(&MethodResult) -> String| {
             masked(shown, || {
                 r.as_ref()
@@ -90,8 +103,8 @@ pub(super) fn Counter(
                 }
             })
             .collect_view();
-        let total = |r: &MethodResult| format::bytes(n, unit(r), r.total_bytes);
-        let usable = |r: &MethodResult| format::bytes(n, unit(r), r.verdict.usable_bytes);
+        let total = move |r: &MethodResult| format::bytes(n, unit(r), r.total_bytes);
+        let usable = move |r: &MethodResult| format::bytes(n, unit(r), r.verdict.usable_bytes);
         let verdict = |r: &MethodResult| {
             format!(
                 "{} ({})",
@@ -99,18 +112,41 @@ pub(super) fn Counter(
                 format::percent(n, r.verdict.percent())
             )
         };
-        Some(view! {
-            <div class="vf-lesson__scroll">
-                <table class="vf-lesson__table" data-testid="lesson-counter-table">
-                    <thead>
-                        <tr>
-                            <th scope="col"></th>
-                            <th scope="col" class="vf-num">{l.lesson().counter_as_assumed} " (" {case.assumed.method.id()} ")"</th>
-                            <th scope="col" class="vf-num">{l.lesson().counter_broken} " (" {case.broken.method.id()} ")"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {rows}
+        let broken_head = match &case.logged {
+            Some(_) => l.lesson().counter_logged.to_string(),
+            None => format!(
+                "{} ({})",
+                l.lesson().counter_broken,
+                case.broken.method.id()
+            ),
+        };
+        let tail = match case.logged.clone() {
+            Some(log) => {
+                let pool = a.as_ref().and_then(|r| match &r.engine {
+                    Some(EngineReport::Vllm(v)) => Some((v.kv_cache_bytes, v.kv_cache_tokens)),
+                    _ => None,
+                });
+                let gib = move |b: u64| format::bytes(n, DisplayUnit::Gib, Bytes(b));
+                let missing = l.lesson().not_estimated.to_string();
+                let predicted = move |f: fn((u64, u64)) -> u64, show: &dyn Fn(u64) -> String| {
+                    masked(shown, || pool.map_or(missing.clone(), |p| show(f(p))))
+                };
+                let tokens = move |t: u64| format::integer(n, t);
+                view! {
+                    <tr class="vf-lesson__at-stake" data-testid="lesson-counter-kv-pool">
+                        <th scope="row">{l.engine().kv_pool}</th>
+                        <td class="vf-num">{predicted(|p| p.0, &gib)}</td>
+                        <td class="vf-num">{masked(shown, || gib(log.kv_cache.get()))}</td>
+                    </tr>
+                    <tr data-testid="lesson-counter-kv-tokens">
+                        <th scope="row">{l.engine().kv_tokens}</th>
+                        <td class="vf-num">{predicted(|p| p.1, &tokens)}</td>
+                        <td class="vf-num">{masked(shown, || tokens(log.kv_cache_tokens))}</td>
+                    </tr>
+                }
+                .into_any()
+            }
+            None => view! {
                         <tr class="vf-lesson__baseline" data-testid="lesson-counter-total">
                             <th scope="row">{l.lesson().total}</th>
                             <td class="vf-num">{cell(&a, &total)}</td>
@@ -126,6 +162,22 @@ pub(super) fn Counter(
                             <td class="vf-num">{cell(&a, &verdict)}</td>
                             <td class="vf-num">{cell(&b, &verdict)}</td>
                         </tr>
+            }
+            .into_any(),
+        };
+        Some(view! {
+            <div class="vf-lesson__scroll">
+                <table class="vf-lesson__table" data-testid="lesson-counter-table">
+                    <thead>
+                        <tr>
+                            <th scope="col"></th>
+                            <th scope="col" class="vf-num">{l.lesson().counter_as_assumed} " (" {case.assumed.method.id()} ")"</th>
+                            <th scope="col" class="vf-num">{broken_head}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {rows}
+                        {tail}
                     </tbody>
                 </table>
             </div>

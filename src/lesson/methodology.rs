@@ -73,6 +73,8 @@ impl Doc {
             MethodId::Range => Doc::Range,
             MethodId::Planner => Doc::Planner,
             MethodId::Allocator => Doc::Allocator,
+            MethodId::Vllm => Doc::Vllm,
+            MethodId::Llamacpp => Doc::Llamacpp,
         }
     }
 }

@@ -175,6 +175,28 @@ pub enum Symbol {
     Slots,
     /// `T`: tokens per graph evaluation (`n_ubatch`).
     Ubatch,
+    /// `kv_req`.
+    RequestKv,
+    /// `L_gpu`.
+    GpuLayers,
+    /// `W_host`.
+    HostWeights,
+    /// `E_dup`.
+    TiedCopy,
+    /// `KV_host`.
+    HostKv,
+    /// `CB_host`.
+    HostCompute,
+    /// `I`.
+    MaskBytes,
+    /// `A`.
+    AttentionPhase,
+    /// `F`.
+    FfnPhase,
+    /// `O`.
+    OutputPhase,
+    /// `S_w`.
+    StagedWeight,
 }
 
 impl Symbol {
@@ -263,6 +285,17 @@ impl Symbol {
             Symbol::TypeBytes => "B_t",
             Symbol::Slots => "s",
             Symbol::Ubatch => "T",
+            Symbol::RequestKv => "kv_req",
+            Symbol::GpuLayers => "L_gpu",
+            Symbol::HostWeights => "W_host",
+            Symbol::TiedCopy => "E_dup",
+            Symbol::HostKv => "KV_host",
+            Symbol::HostCompute => "CB_host",
+            Symbol::MaskBytes => "I",
+            Symbol::AttentionPhase => "A",
+            Symbol::FfnPhase => "F",
+            Symbol::OutputPhase => "O",
+            Symbol::StagedWeight => "S_w",
         }
     }
 }
@@ -290,5 +323,13 @@ pub const fn term_sign(term: Term) -> &'static str {
         Term::Communication => "Cm",
         Term::OffloadStaging => "St",
         Term::EngineContext => "EC",
+        Term::ActivationPeak => "AP",
+        Term::NonTorch => "NT",
+        Term::CudaGraphs => "CG",
+        Term::KCache => "K",
+        Term::VCache => "V",
+        Term::ComputeBuffer => "CB",
+        Term::OutputBuffer => "OB",
+        Term::HostPart => "H",
     }
 }

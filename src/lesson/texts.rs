@@ -54,6 +54,9 @@ pub struct LessonTexts {
     pub counter_run: &'static str,
     pub counter_as_assumed: &'static str,
     pub counter_broken: &'static str,
+    /// The second column's head when the case is set against an engine's
+    /// own start-up log.
+    pub counter_logged: &'static str,
     pub counter_usable: &'static str,
     pub counter_load: &'static str,
     pub counterexample_label: &'static str,

@@ -15,10 +15,12 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command as ClapCommand, FromArgMatches, Parser};
 use std::path::Path;
 use vramfit_cli::line::Opt;
+use vramfit_core::gguf::{FileType, GgmlType};
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{
-    AttnImpl, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, ScenarioInput, WeightFormat,
+    AttnImpl, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, ScenarioInput,
+    WeightFormat,
 };
 
 /// What the command line asked for.
@@ -26,16 +28,17 @@ use vramfit_core::scenario::{
 pub enum Command {
     Help,
     Version,
-    Estimate { input: Request, json: bool },
+    Estimate { input: Box<Request>, json: bool },
     Inspect { model: ModelRef, json: bool },
     Gpus { json: bool },
+    Models { json: bool },
     Kit,
     Check { path: String },
 }
 
 pub const USAGE: &str = "\
 usage:
-  vramfit estimate [MODEL] [--method quick|lesson|range|planner|allocator]
+  vramfit estimate [MODEL] [--method quick|lesson|range|planner|allocator|vllm|llamacpp]
                    [--mode inference|full|lora|qlora]
                    [--train] [--lora R] [--precision amp|pure] [--grad-checkpoint]
                    [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
@@ -47,17 +50,27 @@ usage:
                    [--gpu NAME | --capacity-gb X | --capacity-gib X] [--gpus N]
                    [--overhead-pct X]                                    (quick)
                    [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
+                   [--gpu-memory-utilization F] [--max-num-batched-tokens N]
+                   [--max-num-seqs N] [--block-size N] [--enforce-eager]     (vllm)
+                   [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
+                   [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--json]
   vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
   vramfit inspect MODEL [--json]     the parsed architecture
   vramfit gpus [--json]              the GPU catalog, with sources
+  vramfit models [--json]            the model catalog: id, totals, status, source
   vramfit kit                        the reference kit: every worked example (JSON)
   vramfit check KIT.json             rerun a kit's examples; non-zero exit if any differs
   vramfit --help | --version
 
 MODEL is a path to a config.json, a folder holding one, or a catalog id such
 as meta-llama/Llama-3.1-8B. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
-q5_k_m q4_k_m mxfp4 nf4 as_published. DTYPE: fp32 bf16 fp16 fp8 int8 int4.
+q5_k_m q4_k_m mxfp4 nf4 as_published, or a GGUF type for llamacpp (q6_k,
+q4_k_s, iq4_xs, q3_k_m, q2_k, mxfp4_moe, ...). DTYPE: fp32 bf16 fp16 fp8 int8
+int4. vllm: --seq is --max-model-len, --batch the requests served at once,
+--dtype / --quant fp8 / --kv-dtype fp8 its --dtype, --quantization and
+--kv-cache-dtype; --capacity-gib X is the total CUDA reports. llamacpp: --seq
+is -c, --batch the -np slots. T: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1.
 Without --method, the most complete method that applies is used: serving,
 planner (real model), else allocator, range, quick; training, allocator
 (dense, unquantized), else planner, range, lesson.
@@ -88,6 +101,12 @@ enum Cli {
     /// The GPU catalog.
     #[command(disable_help_flag = true)]
     Gpus {
+        #[arg(long)]
+        json: bool,
+    },
+    /// The model catalog.
+    #[command(disable_help_flag = true)]
+    Models {
         #[arg(long)]
         json: bool,
     },
@@ -123,7 +142,10 @@ struct Options(Vec<(&'static str, Option<String>)>);
 /// The flags of `estimate`'s options, each with whether it takes a value.
 fn option_flags() -> impl Iterator<Item = (&'static str, bool)> {
     let fields = Field::ALL.into_iter().map(|f| (f.flag(), true));
-    fields.chain(Opt::ALL.into_iter().map(|o| (o.flag(), o.takes_value())))
+    let engine = EngineField::ALL.into_iter().map(|f| (f.flag(), true));
+    fields
+        .chain(engine)
+        .chain(Opt::ALL.into_iter().map(|o| (o.flag(), o.takes_value())))
 }
 
 impl Args for Options {
@@ -186,6 +208,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         }),
         Cli::Inspect { .. } => Err(usage("inspect")),
         Cli::Gpus { json } => Ok(Command::Gpus { json }),
+        Cli::Models { json } => Ok(Command::Models { json }),
         Cli::Kit => Ok(Command::Kit),
         Cli::Check { path } if path == "-" || !path.starts_with('-') => Ok(Command::Check { path }),
         Cli::Check { .. } => Err(usage("check")),
@@ -209,7 +232,7 @@ fn message(error: &clap::Error, subcommand: &str) -> String {
         ("estimate", ErrorKind::InvalidValue) => format!("{arg} needs a value"),
         ("estimate", ErrorKind::TooManyValues) => format!("{arg} takes no value"),
         ("estimate", kind) => format!("{arg}: {}", kind.as_str().unwrap_or("cannot be read")),
-        ("inspect" | "gpus" | "kit" | "check", _) => usage(subcommand),
+        ("inspect" | "gpus" | "models" | "kit" | "check", _) => usage(subcommand),
         (other, _) => format!("unknown command `{other}` (try `vramfit --help`)"),
     }
 }
@@ -219,6 +242,7 @@ fn usage(subcommand: &str) -> String {
     let words = match subcommand {
         "inspect" => "inspect MODEL [--json]",
         "gpus" => "gpus [--json]",
+        "models" => "models [--json]",
         "check" => "check KIT.json",
         _ => "kit",
     };
@@ -261,7 +285,7 @@ fn estimate(args: EstimateArgs) -> Result<Command, String> {
         }
     }
     Ok(Command::Estimate {
-        input: request,
+        input: Box::new(request),
         json,
     })
 }
@@ -281,11 +305,35 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.mode =
                 Mode::from_name(text).ok_or_else(|| unknown("mode", &Mode::ALL.map(Mode::id)))?;
         }
-        Some(Opt::Quant) => {
-            let format = WeightFormat::from_name(text)
-                .ok_or_else(|| unknown("format", &WeightFormat::ALL.map(WeightFormat::id)))?;
-            input.set_weight_format(format);
+        Some(Opt::Quant) => match (WeightFormat::from_name(text), FileType::parse(text)) {
+            (Some(format), _) => input.set_weight_format(format),
+            (None, Some(file_type)) => input.set_gguf_type(file_type),
+            (None, None) => {
+                let mut known: Vec<String> = WeightFormat::ALL
+                    .iter()
+                    .map(|f| f.id().to_string())
+                    .collect();
+                known.extend(FileType::ALL.iter().map(|f| f.name().to_ascii_lowercase()));
+                known.dedup();
+                let known: Vec<&str> = known.iter().map(String::as_str).collect();
+                return Err(unknown("format", &known));
+            }
+        },
+        Some(opt @ (Opt::CacheTypeK | Opt::CacheTypeV)) => {
+            let t = GgmlType::parse_cache(text).ok_or_else(|| {
+                unknown(
+                    "cache type",
+                    &vramfit_core::gguf::CACHE_TYPES.map(GgmlType::name),
+                )
+            })?;
+            match opt {
+                Opt::CacheTypeK => input.engine.cache_type_k = Some(t),
+                _ => input.engine.cache_type_v = Some(t),
+            }
         }
+        Some(Opt::FlashAttn) => input.engine.flash_attn = true,
+        Some(Opt::NoFlashAttn) => input.engine.flash_attn = false,
+        Some(Opt::EnforceEager) => input.engine.enforce_eager = true,
         Some(Opt::KvDtype) => {
             let dtype = KvDtype::from_name(text)
                 .ok_or_else(|| unknown("KV dtype", &KvDtype::ALL.map(KvDtype::id)))?;
@@ -334,6 +382,19 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
         }
         Some(Opt::Method | Opt::Json) => {}
+        None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {
+            let Some(field) = EngineField::ALL.into_iter().find(|f| f.flag() == flag) else {
+                return Ok(());
+            };
+            let text = match text.trim().eq_ignore_ascii_case("auto") {
+                true if field.optional() => "",
+                _ => text,
+            };
+            let value = field
+                .parse(text)
+                .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
+            field.set(&mut input.engine, value);
+        }
         None => {
             let field = Field::ALL
                 .into_iter()

@@ -107,7 +107,7 @@ mod tests {
                 panic!("`{}` does not parse", line::command(&input));
             };
             assert_eq!(parsed.run(), input.run(), "{}", line::command(&input));
-            assert_eq!(parsed, input, "{}", line::command(&input));
+            assert_eq!(*parsed, input, "{}", line::command(&input));
         }
     }
 }

@@ -8,7 +8,9 @@
 //! the crate's `cli` feature).
 
 use vramfit_core::request::Request;
-use vramfit_core::scenario::{Field, ModelRef, PlannerKnobs, ScenarioInput};
+use vramfit_core::scenario::{
+    EngineField, EngineKnobs, Field, ModelRef, PlannerKnobs, ScenarioInput,
+};
 
 /// The options of `vramfit estimate` besides the scenario's numeric fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,11 +33,16 @@ pub enum Opt {
     Qlora,
     NoLoraDropout,
     Json,
+    CacheTypeK,
+    CacheTypeV,
+    FlashAttn,
+    NoFlashAttn,
+    EnforceEager,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 18] = [
+    pub const ALL: [Opt; 23] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -54,6 +61,11 @@ impl Opt {
         Opt::Qlora,
         Opt::NoLoraDropout,
         Opt::Json,
+        Opt::CacheTypeK,
+        Opt::CacheTypeV,
+        Opt::FlashAttn,
+        Opt::NoFlashAttn,
+        Opt::EnforceEager,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -77,6 +89,11 @@ impl Opt {
             Opt::Qlora => "--qlora",
             Opt::NoLoraDropout => "--no-lora-dropout",
             Opt::Json => "--json",
+            Opt::CacheTypeK => "--cache-type-k",
+            Opt::CacheTypeV => "--cache-type-v",
+            Opt::FlashAttn => "--flash-attn",
+            Opt::NoFlashAttn => "--no-flash-attn",
+            Opt::EnforceEager => "--enforce-eager",
         }
     }
 
@@ -84,7 +101,14 @@ impl Opt {
     pub const fn takes_value(self) -> bool {
         !matches!(
             self,
-            Opt::Train | Opt::GradCheckpoint | Opt::Qlora | Opt::NoLoraDropout | Opt::Json
+            Opt::Train
+                | Opt::GradCheckpoint
+                | Opt::Qlora
+                | Opt::NoLoraDropout
+                | Opt::Json
+                | Opt::FlashAttn
+                | Opt::NoFlashAttn
+                | Opt::EnforceEager
         )
     }
 }
@@ -120,6 +144,10 @@ pub fn args(request: &Request) -> Vec<String> {
     if let Some(format) = input.weight_format {
         set(Opt::Quant.flag(), format.id().into());
     }
+    // A GGUF type of its own after the weight format (which clears it).
+    if let Some(file_type) = input.engine.gguf_type {
+        set(Opt::Quant.flag(), file_type.name().to_ascii_lowercase());
+    }
     if let Some(gpu) = &input.gpu {
         set(Opt::Gpu.flag(), gpu.clone());
     }
@@ -139,6 +167,7 @@ pub fn args(request: &Request) -> Vec<String> {
         out.push(Opt::NoLoraDropout.flag().into());
     }
     out.extend(planner_args(&input.planner, &default.planner));
+    out.extend(engine_args(&input.engine, &default.engine));
     // `--lora R` also selects LoRA mode, so the mode comes after it.
     if input.lora_rank != default.lora_rank {
         out.extend([Field::LoraRank.flag().into(), input.lora_rank.to_string()]);
@@ -164,6 +193,38 @@ fn planner_args(knobs: &PlannerKnobs, default: &PlannerKnobs) -> Vec<String> {
     if knobs.machines != default.machines {
         out.push(Opt::Machines.flag().into());
         out.push(knobs.machines.to_string());
+    }
+    out
+}
+
+/// The engines' knobs that differ from their defaults (`vllm serve` and
+/// `llama-server` option names).
+fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
+    let mut out = Vec::new();
+    for field in EngineField::ALL {
+        if let (Some(value), true) = (field.get(knobs), field.get(knobs) != field.get(default)) {
+            out.push(field.flag().to_string());
+            out.push(format!("{value}"));
+        }
+    }
+    for (opt, cache) in [
+        (Opt::CacheTypeK, knobs.cache_type_k),
+        (Opt::CacheTypeV, knobs.cache_type_v),
+    ] {
+        if let Some(t) = cache {
+            out.push(opt.flag().to_string());
+            out.push(t.name().to_string());
+        }
+    }
+    if knobs.flash_attn != default.flash_attn {
+        let opt = match knobs.flash_attn {
+            true => Opt::FlashAttn,
+            false => Opt::NoFlashAttn,
+        };
+        out.push(opt.flag().to_string());
+    }
+    if knobs.enforce_eager {
+        out.push(Opt::EnforceEager.flag().to_string());
     }
     out
 }
@@ -246,9 +307,29 @@ mod tests {
     }
 
     #[test]
+    fn engine_knobs_are_written_with_the_engines_names() {
+        let mut input = ScenarioInput {
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+            ..ScenarioInput::default()
+        };
+        input.set_gguf_type(vramfit_core::gguf::FileType::IQ4_XS);
+        input.engine.n_gpu_layers = Some(20);
+        input.engine.cache_type_v = Some(vramfit_core::gguf::GgmlType::Q8_0);
+        input.engine.flash_attn = false;
+        input.engine.gpu_memory_utilization = 0.95;
+        assert_eq!(
+            command(&Request::new(MethodId::Llamacpp, input)),
+            "vramfit estimate meta-llama/Llama-3.1-8B --quant iq4_xs \
+             --gpu-memory-utilization 0.95 --n-gpu-layers 20 --cache-type-v q8_0 \
+             --no-flash-attn --method llamacpp --mode inference"
+        );
+    }
+
+    #[test]
     fn every_option_has_its_own_flag() {
         let mut flags: Vec<&str> = Opt::ALL.iter().map(|o| o.flag()).collect();
         flags.extend(Field::ALL.iter().map(|f| f.flag()));
+        flags.extend(EngineField::ALL.iter().map(|f| f.flag()));
         let count = flags.len();
         flags.sort_unstable();
         flags.dedup();

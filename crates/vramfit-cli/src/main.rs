@@ -32,6 +32,7 @@ fn run(command: Command) -> Result<String, String> {
         Command::Help => Ok(format!("{USAGE}\n")),
         Command::Version => Ok(format!("vramfit {}\n", report::APP_VERSION)),
         Command::Gpus { json } => Ok(render::gpus(json)),
+        Command::Models { json } => Ok(render::models(json)),
         Command::Estimate { input, json } => {
             let doc = build(&input)?;
             Ok(if json {

@@ -2,7 +2,8 @@
 //! CLI; the exact bytes are in `--json`.
 
 use vramfit_core::advice::Change;
-use vramfit_core::catalog::gpus;
+use vramfit_core::catalog::{gpus, list_models, ModelListing};
+use vramfit_core::methods::engine::{EngineReport, LlamacppReport, VllmReport};
 use vramfit_core::report::{ModelFacts, Report};
 use vramfit_core::units::{Bytes, DisplayUnit};
 
@@ -40,6 +41,98 @@ pub fn estimate(doc: &Report) -> String {
         out += &format!("seed verdict: {}\n", seed.id().replace('_', " "));
     }
     out += &speed(doc);
+    match &est.engine {
+        Some(EngineReport::Vllm(v)) => out += &vllm(v),
+        Some(EngineReport::Llamacpp(l)) => out += &llamacpp(l),
+        None => {}
+    }
+    out
+}
+
+/// GiB to two decimals, as the engines print them.
+fn gib(bytes: u64) -> String {
+    Bytes(bytes).display(DisplayUnit::Gib)
+}
+
+/// What vLLM would report at start-up, in its terms.
+fn vllm(v: &VllmReport) -> String {
+    let mut out = String::from("\nvLLM at start-up (per GPU):\n");
+    let row = |name: &str, value: String| format!("  {name:<30}{value}\n");
+    out += &row("weights", gib(v.weights_bytes));
+    out += &row("activation peak", gib(v.activation_peak_bytes));
+    out += &row("non-torch memory", gib(v.non_torch_bytes));
+    out += &row("KV cache", gib(v.kv_cache_bytes));
+    out += &row("KV cache tokens", v.kv_cache_tokens.to_string());
+    out += &row("max concurrency", format!("{:.2}x", v.max_concurrency));
+    out += &row(
+        "longest context that starts",
+        v.max_model_len_fits.to_string(),
+    );
+    out += &row("CUDA graphs (after KV)", gib(v.cuda_graph_bytes));
+    out += &row("GPU total", gib(v.gpu_total_bytes));
+    out += &format!("  command: {}\n", v.command);
+    if let Some(e) = &v.start_error {
+        out += &format!("  vLLM would not start: {}\n", e.message);
+    }
+    for note in &v.notes {
+        out += &format!("  note: {note}\n");
+    }
+    out
+}
+
+/// Where llama.cpp puts each byte, in its terms.
+fn llamacpp(l: &LlamacppReport) -> String {
+    let mut out = format!("\nllama.cpp, GGUF {}:\n", l.file_type.name());
+    let row = |name: &str, value: String| format!("  {name:<30}{value}\n");
+    out += &row("model size", gib(l.model_size_bytes));
+    out += &row("K cache", gib(l.k_bytes));
+    out += &row("V cache", gib(l.v_bytes));
+    out += &row("compute buffers", gib(l.compute_buffer_bytes));
+    out += &row("output buffer", gib(l.output_buffer_bytes));
+    out += &row("on the GPU", gib(l.gpu_bytes));
+    out += &row("in host memory", gib(l.host_bytes));
+    out += &row(
+        "layers on the GPU",
+        format!("{}/{}", l.gpu_layers, l.layers_total),
+    );
+    out += &row("most layers that fit", l.max_gpu_layers.to_string());
+    let longest = l.max_context.map_or("none".to_string(), |c| c.to_string());
+    out += &row("longest context that fits", longest);
+    out += &format!("  command: {}\n", l.command);
+    for note in &l.notes {
+        out += &format!("  note: {note}\n");
+    }
+    out
+}
+
+/// The model catalog: a table, or the listings as JSON.
+pub fn models(json: bool) -> String {
+    let all: Vec<ModelListing> = list_models();
+    if json {
+        let mut text = serde_json::to_string_pretty(&all).unwrap_or_default();
+        text.push('\n');
+        return text;
+    }
+    let mut out = format!(
+        "{:<56}{:>14}{:>14}  {:<11}{}\n",
+        "id", "params", "active", "status", "source"
+    );
+    for m in &all {
+        let billions =
+            |n: Option<u64>| n.map_or("-".to_string(), |n| format!("{:.2} B", n as f64 / 1e9));
+        let status = serde_json::to_value(m.status)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        out += &format!(
+            "{:<56}{:>14}{:>14}  {:<11}{}\n",
+            m.id,
+            billions(m.params_total),
+            billions(m.params_active),
+            status,
+            m.source.repo
+        );
+    }
     out
 }
 

@@ -228,7 +228,13 @@ fn smallest_gpu(method: MethodId, s: &Scenario) -> Option<String> {
     let mut all: Vec<&gpus::Gpu> = gpus::all().iter().collect();
     all.sort_by_key(|g| g.memory_bytes);
     all.into_iter()
-        .find(|g| rerun(method, s, |c| c.gpu_bytes = g.memory_bytes).is_some_and(|r| fits(&r)))
+        .find(|g| {
+            rerun(method, s, |c| {
+                c.gpu_bytes = g.memory_bytes;
+                c.gpu = Some(g);
+            })
+            .is_some_and(|r| fits(&r))
+        })
         .map(|g| g.name.clone())
 }
 

@@ -55,11 +55,31 @@ pub enum Term {
     OffloadStaging,
     /// The serving engine's own context on each GPU.
     EngineContext,
+    /// vLLM's profiling peak: what its dummy forward and sampler allocate
+    /// above the weights ("torch peak memory increase").
+    ActivationPeak,
+    /// vLLM's memory outside PyTorch's allocator grown during start-up
+    /// (kernels loaded, NCCL buffers: "non-torch forward increase memory").
+    NonTorch,
+    /// vLLM's CUDA-graph pool, captured after the KV cache is allocated
+    /// (reported apart, outside the requested memory).
+    CudaGraphs,
+    /// llama.cpp's K cache on the GPU.
+    KCache,
+    /// llama.cpp's V cache on the GPU.
+    VCache,
+    /// llama.cpp's compute buffer on the GPU (the graph allocator's peak).
+    ComputeBuffer,
+    /// llama.cpp's output buffer: the logits, in host memory.
+    OutputBuffer,
+    /// What llama.cpp keeps in host memory besides the output buffer:
+    /// weights, KV cache and compute buffer of the layers not offloaded.
+    HostPart,
 }
 
 impl Term {
     /// Every term, in the order of the enum.
-    pub const ALL: [Term; 20] = [
+    pub const ALL: [Term; 28] = [
         Term::Weights,
         Term::KvCache,
         Term::Overhead,
@@ -80,6 +100,14 @@ impl Term {
         Term::Communication,
         Term::OffloadStaging,
         Term::EngineContext,
+        Term::ActivationPeak,
+        Term::NonTorch,
+        Term::CudaGraphs,
+        Term::KCache,
+        Term::VCache,
+        Term::ComputeBuffer,
+        Term::OutputBuffer,
+        Term::HostPart,
     ];
 
     /// The stable name, as in JSON (`"kv_cache"`).
@@ -105,6 +133,14 @@ impl Term {
             Term::Communication => "communication",
             Term::OffloadStaging => "offload_staging",
             Term::EngineContext => "engine_context",
+            Term::ActivationPeak => "activation_peak",
+            Term::NonTorch => "non_torch",
+            Term::CudaGraphs => "cuda_graphs",
+            Term::KCache => "k_cache",
+            Term::VCache => "v_cache",
+            Term::ComputeBuffer => "compute_buffer",
+            Term::OutputBuffer => "output_buffer",
+            Term::HostPart => "host_part",
         }
     }
 

@@ -99,6 +99,27 @@ impl Bytes {
         format!("{:.2} {}", self.in_unit(unit), unit.label())
     }
 
+    /// The count in `unit` rounded to hundredths, written as Python prints
+    /// a float (`3.0`, `58.1`, `58.11`): how vLLM writes GiB in its
+    /// messages (`format_gib` in `vllm/utils/mem_utils.py`, `round(b /
+    /// GiB_bytes, 2)`). Integer arithmetic: the rounding is exact.
+    ///
+    /// ```
+    /// use vramfit_core::units::{Bytes, DisplayUnit, GIB};
+    /// assert_eq!(Bytes(3 * GIB).hundredths_text(DisplayUnit::Gib), "3.0");
+    /// assert_eq!(Bytes(GIB / 10 * 581).hundredths_text(DisplayUnit::Gib), "58.1");
+    /// assert_eq!(Bytes(GIB / 100 * 5811 + 1).hundredths_text(DisplayUnit::Gib), "58.11");
+    /// ```
+    pub fn hundredths_text(self, unit: DisplayUnit) -> String {
+        let per = unit.bytes() as u128;
+        let hundredths = (self.0 as u128 * 100 + per / 2) / per;
+        let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
+        match text.strip_suffix('0') {
+            Some(t) => t.to_string(),
+            None => text,
+        }
+    }
+
     /// `self × percent / 100`, the percentage in hundredths of a percent,
     /// rounded to the nearest byte ([`percent_of`]).
     pub fn percent(self, centi_percent: u64) -> Bytes {

@@ -49,6 +49,7 @@ pub static LESSON: LessonTexts = LessonTexts {
     counter_run: "Run both and compare",
     counter_as_assumed: "As the method assumes",
     counter_broken: "Assumption broken",
+    counter_logged: "vLLM's own log",
     counter_usable: "Usable memory",
     counter_load: "Load the broken case in the calculator and predict",
     counterexample_label: "Your counterexample",
@@ -158,6 +159,8 @@ pub static LESSON: LessonTexts = LessonTexts {
         MethodId::Allocator => &ALLOCATOR,
         MethodId::Range => &RANGE,
         MethodId::Planner => &PLANNER,
+        MethodId::Vllm => &VLLM,
+        MethodId::Llamacpp => &LLAMACPP,
     },
     symbol,
     doc_title: |doc| match doc {
@@ -254,6 +257,17 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::TypeBytes => "bytes of the file's tensors of one ggml type (type × tensors)",
         Symbol::Slots => "sequences the server runs at once (-np; 4 by default)",
         Symbol::Ubatch => "tokens per graph evaluation (-ub, 512 by default)",
+        Symbol::RequestKv => "KV memory one request of the context takes on this GPU in vLLM's blocks: ⌈S / block⌉ pages of each cache group",
+        Symbol::GpuLayers => "layers whose weights and cache -ngl puts on the GPU",
+        Symbol::HostWeights => "bytes of the file's tensors that stay in host memory (the input embedding always; the layers not offloaded)",
+        Symbol::TiedCopy => "a copy of the tied embedding the GPU keeps as its output head",
+        Symbol::HostKv => "K and V cache of the layers left in host memory",
+        Symbol::HostCompute => "the host's compute buffer: token ids, positions, masks, the embedding lookup and the host layers' work",
+        Symbol::MaskBytes => "the attention masks and positions the GPU layers read, T × cells × 2 (4 without flash attention) + 4 × T",
+        Symbol::AttentionPhase => "the largest attention step of a GPU layer: 4 × T × (the values alive when its largest tensor is placed)",
+        Symbol::FfnPhase => "the largest feed-forward step of a GPU layer: 4 × T × (2H + 2 × intermediate), experts by their own widths",
+        Symbol::OutputPhase => "the output head's step: 4 × T × (H + V), when the output layer is on the GPU",
+        Symbol::StagedWeight => "a host weight copied to the GPU for one matrix product of at least 32 tokens, with its input and output",
     }
 }
 
@@ -444,8 +458,8 @@ pub static LLAMACPP: MethodLesson = MethodLesson {
         "A GPU holds the estimate when its side is at most its memory less the 1 GiB llama.cpp keeps free.",
     ],
     start: "Llama 3.1 8B in Q4_K_M with 8,192 tokens of context, fully offloaded to one 24 GB card: its file size is one of the sizes llama.cpp printed and the method reproduces to the byte.",
-    counterexample: "Bits per weight from the file type's name: “Q4_K_M is 4.5 bits” misses the tensors the recipe keeps in Q6_K and the embeddings; the file is 4.89 bits per weight on average.",
-    counterexample_lesson: "The model size follows the recipe, tensor by tensor, not the name of the file type.",
+    counterexample: "The range method's reading of its source: every weight at the file type's average bits, except the input embedding and the output head, kept at 16 bits. For Llama 3.1 8B in Q4_K_M that is 6.37 GB of weights. llama.cpp's recipe quantizes those two as well (Q4_K and Q6_K): the file is 4.91 GB, and the input embedding (about 0.30 GB with the host's buffers) stays in host memory.",
+    counterexample_lesson: "The model size follows the recipe, tensor by tensor, not a rule of thumb for the file type or for the embeddings; and where each tensor lives, GPU or host, is llama.cpp's choice too.",
     references: &[
         ("llama.cpp, src/llama-quant.cpp, llama_tensor_get_type", "The type of each tensor for each file type."),
         ("llama.cpp, src/llama-kv-cache.cpp and src/llama-context.cpp", "The cache's cells, padding, slots and its K and V tensors."),

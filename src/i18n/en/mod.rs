@@ -1,8 +1,10 @@
 //! English.
 
+mod engine;
 mod lesson;
 mod notebook;
 
+pub use engine::ENGINE;
 pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
@@ -197,6 +199,14 @@ pub static TEXTS: Texts = Texts {
         Term::Communication => "Communication",
         Term::OffloadStaging => "Offload staging",
         Term::EngineContext => "Engine context",
+        Term::ActivationPeak => "Profiling peak",
+        Term::NonTorch => "Non-torch memory",
+        Term::CudaGraphs => "CUDA graphs",
+        Term::KCache => "K cache",
+        Term::VCache => "V cache",
+        Term::ComputeBuffer => "Compute buffer",
+        Term::OutputBuffer => "Output buffer",
+        Term::HostPart => "In host memory",
     },
     change,
     cost: |c| match c {
@@ -324,6 +334,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
         ScenarioError::NeedsModel(_) => {
             "The “as published” format needs a real model (catalog or config.json).".into()
         }
@@ -406,6 +417,8 @@ fn method_summary(method: MethodId) -> &'static str {
         MethodId::Planner => {
             "Per-GPU budget over TP/PP, replicas and users, margin and reserve, with an indicative speed (decimal GB)."
         }
+        MethodId::Vllm => ENGINE.vllm_summary,
+        MethodId::Llamacpp => ENGINE.llamacpp_summary,
     }
 }
 
@@ -473,6 +486,7 @@ fn out_of_scope(reason: &Refusal) -> String {
             format!("{optimizer:?}").to_lowercase()
         ),
         Refusal::Knob(e) => planner_error(e),
+        Refusal::Engine(e) => (ENGINE.refusal)(e),
     }
 }
 
@@ -593,6 +607,8 @@ fn interpretation(method: MethodId) -> Interpretation {
                 "Kernels and fragmentation beyond the margin and the reserve.",
             ],
         },
+        MethodId::Vllm => ENGINE.vllm_interpretation,
+        MethodId::Llamacpp => ENGINE.llamacpp_interpretation,
     }
 }
 

@@ -49,6 +49,7 @@ pub static LESSON: LessonTexts = LessonTexts {
     counter_run: "Calcular los dos y comparar",
     counter_as_assumed: "Como lo supone el método",
     counter_broken: "Suposición rota",
+    counter_logged: "El log de vLLM",
     counter_usable: "Memoria utilizable",
     counter_load: "Cargar el caso roto en la calculadora y predecir",
     counterexample_label: "Tu contraejemplo",
@@ -158,6 +159,8 @@ pub static LESSON: LessonTexts = LessonTexts {
         MethodId::Allocator => &ALLOCATOR,
         MethodId::Range => &RANGE,
         MethodId::Planner => &PLANNER,
+        MethodId::Vllm => &VLLM,
+        MethodId::Llamacpp => &LLAMACPP,
     },
     symbol,
     doc_title: |doc| match doc {
@@ -254,6 +257,17 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::TypeBytes => "bytes de los tensores del archivo de un tipo ggml (tipo × tensores)",
         Symbol::Slots => "secuencias que el servidor atiende a la vez (-np; 4 por defecto)",
         Symbol::Ubatch => "tokens por evaluación del grafo (-ub, 512 por defecto)",
+        Symbol::RequestKv => "memoria KV que ocupa una petición del contexto en esta GPU, en los bloques de vLLM: ⌈S / bloque⌉ páginas de cada grupo de caché",
+        Symbol::GpuLayers => "capas cuyos pesos y caché pone -ngl en la GPU",
+        Symbol::HostWeights => "bytes de los tensores del archivo que se quedan en la memoria del host (siempre el embedding de entrada; las capas no descargadas)",
+        Symbol::TiedCopy => "copia del embedding atado que la GPU guarda como cabeza de salida",
+        Symbol::HostKv => "caché K y V de las capas que se quedan en la memoria del host",
+        Symbol::HostCompute => "búfer de cómputo del host: ids de tokens, posiciones, máscaras, la búsqueda en el embedding y el trabajo de las capas del host",
+        Symbol::MaskBytes => "las máscaras de atención y posiciones que leen las capas de la GPU, T × celdas × 2 (4 sin flash attention) + 4 × T",
+        Symbol::AttentionPhase => "el mayor paso de atención de una capa en la GPU: 4 × T × (los valores vivos cuando se coloca su mayor tensor)",
+        Symbol::FfnPhase => "el mayor paso feed-forward de una capa en la GPU: 4 × T × (2H + 2 × intermedio), expertos con sus propios anchos",
+        Symbol::OutputPhase => "el paso de la cabeza de salida: 4 × T × (H + V), cuando la capa de salida está en la GPU",
+        Symbol::StagedWeight => "un peso del host copiado a la GPU para un producto de matrices de al menos 32 tokens, con su entrada y su salida",
     }
 }
 
@@ -413,8 +427,8 @@ pub static VLLM: MethodLesson = MethodLesson {
         "La memoria fuera de PyTorch (contexto CUDA, búferes de NCCL) se mide, no se deriva: 0,25 GiB en una H100, unos 2,1 GiB con paralelismo tensorial.",
         "Los grafos CUDA se capturan después de dimensionar la caché KV: no la reducen, pero deben caber en lo que deja la utilización.",
     ],
-    start: "Llama 3.1 8B en BF16 en una H100 80GB a 8.192 tokens, utilización 0,95: uno de los 47 registros de arranque con los que se comprueba el método (476.000 tokens de caché KV).",
-    counterexample: "Un modelo que la constante no acierta: la memoria fuera de PyTorch es una sola constante medida para todos los modelos (0,25 GiB en una H100), pero el propio registro de vLLM para Granite 3.1 8B muestra 0,46 GiB. El método predice 58,86 GiB de caché KV (385.744 tokens); el registro dice 58,66 GiB (384.432 tokens).",
+    start: "Llama 3.1 8B en BF16 en una H100 80GB a 8.192 tokens, utilización 0,95: uno de los 47 registros de arranque con los que se comprueba el método (476 000 tokens de caché KV).",
+    counterexample: "Un modelo que la constante no acierta: la memoria fuera de PyTorch es una sola constante medida para todos los modelos (0,25 GiB en una H100), pero el propio registro de vLLM para Granite 3.1 8B muestra 0,46 GiB. El método predice 58,86 GiB de caché KV (385 744 tokens); el registro dice 58,66 GiB (384 432 tokens).",
     counterexample_lesson: "Cada byte que la constante no acierta sale de la caché KV, uno por uno: unos 0,2 GiB y 1.312 tokens menos. Una constante medida viaja peor que una fórmula derivada.",
     references: &[
         ("vLLM 0.19.0, vllm/v1/worker/gpu_worker.py, determine_available_memory", "Cómo la memoria de la caché KV es lo que queda de la memoria pedida."),
@@ -444,8 +458,8 @@ pub static LLAMACPP: MethodLesson = MethodLesson {
         "Una GPU aguanta la estimación cuando su parte no pasa de su memoria menos el 1 GiB que llama.cpp deja libre.",
     ],
     start: "Llama 3.1 8B en Q4_K_M con 8.192 tokens de contexto, todo en una tarjeta de 24 GB: el tamaño de su archivo es uno de los que imprimió llama.cpp y el método reproduce al byte.",
-    counterexample: "Bits por peso a partir del nombre del tipo de archivo: «Q4_K_M son 4,5 bits» olvida los tensores que la receta deja en Q6_K y los embeddings; el archivo tiene de media 4,89 bits por peso.",
-    counterexample_lesson: "El tamaño del modelo sigue la receta, tensor a tensor, no el nombre del tipo de archivo.",
+    counterexample: "La lectura que hace el método range de su fuente: cada peso con los bits medios del tipo de archivo, salvo el embedding de entrada y la cabeza de salida, que quedan en 16 bits. Para Llama 3.1 8B en Q4_K_M son 6,37 GB de pesos. La receta de llama.cpp cuantiza también esos dos (Q4_K y Q6_K): el archivo ocupa 4,91 GB, y el embedding de entrada (unos 0,30 GB con los búferes del host) se queda en la memoria del host.",
+    counterexample_lesson: "El tamaño del modelo sigue la receta, tensor a tensor, no una regla práctica para el tipo de archivo o para los embeddings; y dónde vive cada tensor, GPU u host, también lo decide llama.cpp.",
     references: &[
         ("llama.cpp, src/llama-quant.cpp, llama_tensor_get_type", "El tipo de cada tensor para cada tipo de archivo."),
         ("llama.cpp, src/llama-kv-cache.cpp y src/llama-context.cpp", "Las celdas de la caché, el relleno, las ranuras y sus tensores K y V."),

@@ -1,8 +1,10 @@
 //! Spanish: the seeds' language and the default.
 
+mod engine;
 mod lesson;
 mod notebook;
 
+pub use engine::ENGINE;
 pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
@@ -199,6 +201,14 @@ pub static TEXTS: Texts = Texts {
         Term::Communication => "Comunicación",
         Term::OffloadStaging => "Búfer de offload",
         Term::EngineContext => "Contexto del motor",
+        Term::ActivationPeak => "Pico del perfilado",
+        Term::NonTorch => "Memoria fuera de torch",
+        Term::CudaGraphs => "Grafos CUDA",
+        Term::KCache => "Caché K",
+        Term::VCache => "Caché V",
+        Term::ComputeBuffer => "Búfer de cómputo",
+        Term::OutputBuffer => "Búfer de salida",
+        Term::HostPart => "En la memoria del host",
     },
     change,
     cost: |c| match c {
@@ -338,6 +348,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json no se puede usar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
         ScenarioError::NeedsModel(_) => {
             "El formato «como se publicó» necesita un modelo real (catálogo o config.json).".into()
         }
@@ -424,6 +435,8 @@ fn method_summary(method: MethodId) -> &'static str {
         MethodId::Planner => {
             "Presupuesto por GPU con TP/PP, réplicas y usuarios, margen y reserva, y una velocidad orientativa (GB decimales)."
         }
+        MethodId::Vllm => ENGINE.vllm_summary,
+        MethodId::Llamacpp => ENGINE.llamacpp_summary,
     }
 }
 
@@ -491,6 +504,7 @@ fn out_of_scope(reason: &Refusal) -> String {
             format!("{optimizer:?}").to_lowercase()
         ),
         Refusal::Knob(e) => planner_error(e),
+        Refusal::Engine(e) => (ENGINE.refusal)(e),
     }
 }
 
@@ -611,6 +625,8 @@ fn interpretation(method: MethodId) -> Interpretation {
                 "Kernels y fragmentación más allá del margen y la reserva.",
             ],
         },
+        MethodId::Vllm => ENGINE.vllm_interpretation,
+        MethodId::Llamacpp => ENGINE.llamacpp_interpretation,
     }
 }
 

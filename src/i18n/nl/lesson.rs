@@ -49,6 +49,7 @@ pub static LESSON: LessonTexts = LessonTexts {
     counter_run: "Beide berekenen en vergelijken",
     counter_as_assumed: "Zoals de methode aanneemt",
     counter_broken: "Aanname gebroken",
+    counter_logged: "Het log van vLLM",
     counter_usable: "Bruikbaar geheugen",
     counter_load: "Het gebroken geval in de calculator laden en voorspellen",
     counterexample_label: "Jouw tegenvoorbeeld",
@@ -158,6 +159,8 @@ pub static LESSON: LessonTexts = LessonTexts {
         MethodId::Allocator => &ALLOCATOR,
         MethodId::Range => &RANGE,
         MethodId::Planner => &PLANNER,
+        MethodId::Vllm => &VLLM,
+        MethodId::Llamacpp => &LLAMACPP,
     },
     symbol,
     doc_title: |doc| match doc {
@@ -254,6 +257,17 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::TypeBytes => "bytes van de tensoren van het bestand van één ggml-type (type × tensoren)",
         Symbol::Slots => "sequenties die de server tegelijk draait (-np; standaard 4)",
         Symbol::Ubatch => "tokens per evaluatie van de graaf (-ub, standaard 512)",
+        Symbol::RequestKv => "KV-geheugen dat één verzoek van de context op deze GPU inneemt, in de blokken van vLLM: ⌈S / blok⌉ pagina's per cachegroep",
+        Symbol::GpuLayers => "lagen waarvan -ngl de gewichten en cache op de GPU zet",
+        Symbol::HostWeights => "bytes van de tensors van het bestand die in het hostgeheugen blijven (altijd de invoer-embedding; de lagen die niet naar de GPU gaan)",
+        Symbol::TiedCopy => "kopie van de gekoppelde embedding die de GPU als uitvoerkop bewaart",
+        Symbol::HostKv => "K- en V-cache van de lagen die in het hostgeheugen blijven",
+        Symbol::HostCompute => "rekenbuffer van de host: token-ids, posities, maskers, het opzoeken in de embedding en het werk van de hostlagen",
+        Symbol::MaskBytes => "de aandachtsmaskers en posities die de GPU-lagen lezen, T × cellen × 2 (4 zonder flash attention) + 4 × T",
+        Symbol::AttentionPhase => "de grootste aandachtsstap van een GPU-laag: 4 × T × (de waarden die leven wanneer de grootste tensor wordt geplaatst)",
+        Symbol::FfnPhase => "de grootste feed-forwardstap van een GPU-laag: 4 × T × (2H + 2 × tussengrootte), experts met hun eigen breedte",
+        Symbol::OutputPhase => "de stap van de uitvoerkop: 4 × T × (H + V), als de uitvoerlaag op de GPU staat",
+        Symbol::StagedWeight => "een hostgewicht dat voor één matrixproduct van minstens 32 tokens naar de GPU wordt gekopieerd, met invoer en uitvoer",
     }
 }
 
@@ -444,8 +458,8 @@ pub static LLAMACPP: MethodLesson = MethodLesson {
         "Een GPU houdt de schatting als zijn deel hoogstens zijn geheugen min de 1 GiB is die llama.cpp vrij houdt.",
     ],
     start: "Llama 3.1 8B in Q4_K_M met 8.192 tokens context, helemaal op één kaart van 24 GB: zijn bestandsgrootte is een van de groottes die llama.cpp afdrukte en die de methode op de byte nauwkeurig reproduceert.",
-    counterexample: "Bits per gewicht uit de naam van het bestandstype: ‘Q4_K_M is 4,5 bits’ vergeet de tensoren die het recept in Q6_K houdt en de embeddings; het bestand heeft gemiddeld 4,89 bits per gewicht.",
-    counterexample_lesson: "De modelgrootte volgt het recept, tensor voor tensor, niet de naam van het bestandstype.",
+    counterexample: "Hoe de range-methode haar bron leest: elk gewicht met de gemiddelde bits van het bestandstype, behalve de invoer-embedding en de uitvoerkop, die op 16 bits blijven. Voor Llama 3.1 8B in Q4_K_M is dat 6,37 GB aan gewichten. Het recept van llama.cpp kwantiseert ook die twee (Q4_K en Q6_K): het bestand is 4,91 GB, en de invoer-embedding (ongeveer 0,30 GB met de buffers van de host) blijft in het hostgeheugen.",
+    counterexample_lesson: "De modelgrootte volgt het recept, tensor voor tensor, niet een vuistregel voor het bestandstype of voor de embeddings; en waar elke tensor staat, GPU of host, kiest llama.cpp ook zelf.",
     references: &[
         ("llama.cpp, src/llama-quant.cpp, llama_tensor_get_type", "Het type van elke tensor voor elk bestandstype."),
         ("llama.cpp, src/llama-kv-cache.cpp en src/llama-context.cpp", "De cellen van de cache, de aanvulling, de slots en de K- en V-tensoren."),

@@ -1,8 +1,10 @@
 //! Dutch.
 
+mod engine;
 mod lesson;
 mod notebook;
 
+pub use engine::ENGINE;
 pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
@@ -199,6 +201,14 @@ pub static TEXTS: Texts = Texts {
         Term::Communication => "Communicatie",
         Term::OffloadStaging => "Offloadbuffer",
         Term::EngineContext => "Enginecontext",
+        Term::ActivationPeak => "Profileringspiek",
+        Term::NonTorch => "Geheugen buiten torch",
+        Term::CudaGraphs => "CUDA-graphs",
+        Term::KCache => "K-cache",
+        Term::VCache => "V-cache",
+        Term::ComputeBuffer => "Rekenbuffer",
+        Term::OutputBuffer => "Uitvoerbuffer",
+        Term::HostPart => "In het hostgeheugen",
     },
     change,
     cost: |c| match c {
@@ -330,6 +340,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json is niet bruikbaar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
         ScenarioError::NeedsModel(_) => {
             "Het formaat ‘zoals gepubliceerd’ heeft een echt model nodig (catalogus of config.json)."
                 .into()
@@ -420,6 +431,8 @@ fn method_summary(method: MethodId) -> &'static str {
         MethodId::Planner => {
             "Budget per GPU over TP/PP, replica's en gebruikers, marge en reserve, met een indicatieve snelheid (decimale GB)."
         }
+        MethodId::Vllm => ENGINE.vllm_summary,
+        MethodId::Llamacpp => ENGINE.llamacpp_summary,
     }
 }
 
@@ -489,6 +502,7 @@ fn out_of_scope(reason: &Refusal) -> String {
             format!("{optimizer:?}").to_lowercase()
         ),
         Refusal::Knob(e) => planner_error(e),
+        Refusal::Engine(e) => (ENGINE.refusal)(e),
     }
 }
 
@@ -611,6 +625,8 @@ fn interpretation(method: MethodId) -> Interpretation {
                 "Kernels en fragmentatie buiten de marge en de reserve.",
             ],
         },
+        MethodId::Vllm => ENGINE.vllm_interpretation,
+        MethodId::Llamacpp => ENGINE.llamacpp_interpretation,
     }
 }
 

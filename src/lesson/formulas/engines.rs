@@ -3,13 +3,12 @@
 //! (`vramfit_core::methods::vllm`, `llamacpp`), with the formulas of
 //! `docs/methods/vllm.md` and `docs/methods/llamacpp.md`.
 //!
-//! Ready for the registry: once `MethodId::Vllm` and `MethodId::Llamacpp`
-//! join it, each of their terms is one [`VllmPart`] or [`LlamaCppPart`]
-//! here (weights, the profiling peak, the memory outside PyTorch, the KV
-//! cache, CUDA graphs; the file's tensors, K and V caches, the output
-//! buffer, the compute buffers), and `derive_term` wraps the answer with
-//! its `Term`. `tests/lesson.rs` checks every substituted formula against
-//! the estimate's bytes.
+//! Each part is one figure of the engine's own estimate (weights, the
+//! profiling peak, the memory outside PyTorch, the KV cache memory, CUDA
+//! graphs; the file's tensors, K and V caches, the output buffer, the
+//! compute buffers); `vllm.rs` and `llamacpp.rs` turn the scenario's
+//! terms into them. `tests/lesson.rs` checks every substituted formula
+//! against the estimate's bytes.
 
 use crate::i18n::format::{self, NumberStyle};
 use crate::lesson::symbols::Symbol;
@@ -81,10 +80,22 @@ fn sum(c: &Num, sign: &str, parts: &[(Symbol, u64)]) -> Parts {
     )
 }
 
-/// One of vLLM's terms for the estimate `e` of `inputs`.
+/// One of vLLM's terms for the estimate `e` of `inputs`, on the worker
+/// whose figures the estimate reports.
 pub fn vllm(part: VllmPart, e: &VllmEstimate, inputs: &VllmInputs, c: &Num) -> Option<Parts> {
-    let rank = head(e)?;
-    Some(match part {
+    Some(vllm_on(part, e, head(e)?, inputs, c))
+}
+
+/// One of vLLM's terms for the estimate `e` of `inputs`, on the worker
+/// `rank`.
+pub fn vllm_on(
+    part: VllmPart,
+    e: &VllmEstimate,
+    rank: &RankEstimate,
+    inputs: &VllmInputs,
+    c: &Num,
+) -> Parts {
+    match part {
         VllmPart::Weights => {
             let w = &rank.weights;
             sum(
@@ -200,7 +211,7 @@ pub fn vllm(part: VllmPart, e: &VllmEstimate, inputs: &VllmInputs, c: &Num) -> O
                 }),
             )
         }
-    })
+    }
 }
 
 /// A term of the `llamacpp` method.
@@ -220,25 +231,28 @@ pub enum LlamaCppPart {
 
 /// Whether every layer keeps one full-attention cache of the same width
 /// (the cache then fits on one line).
-fn uniform_full(spec: &ModelSpec) -> bool {
+pub fn uniform_full(spec: &ModelSpec) -> bool {
     spec.kv_heads_by_layer.is_none()
         && spec.kv_dims_by_layer.is_none()
         && spec.attention.iter().all(|k| *k == AttentionKind::Full)
 }
 
-/// One of llama.cpp's terms for the estimate `e` of `inputs` on `spec`.
+/// One of llama.cpp's terms for the estimate `e` of `inputs` on `spec`;
+/// the caches over `layers` (`(Symbol::Layers, L)` for the whole file,
+/// `(Symbol::GpuLayers, L_gpu)` for the GPU's share).
 pub fn llamacpp(
     part: LlamaCppPart,
     e: &LlamaCppEstimate,
     inputs: &LlamaCppInputs,
     spec: &ModelSpec,
+    layers: (Symbol, u64),
     c: &Num,
 ) -> Parts {
     let ctx = &e.context;
     let cache = |ty: vramfit_core::methods::llamacpp::ggml_type::GgmlType, sign: &str| -> Parts {
         let width = spec.num_kv_heads * spec.head_dim;
         let symbols = vec![
-            (Symbol::Layers, c.int(spec.num_layers)),
+            (layers.0, c.int(layers.1)),
             (Symbol::KvWidth, c.int(width)),
             (Symbol::BlockValues, c.int(ty.block_size())),
             (Symbol::BlockBytes, c.int(ty.type_size())),
@@ -248,7 +262,7 @@ pub fn llamacpp(
         let numbers = uniform_full(spec).then(|| {
             format!(
                 "{} × {} / {} × {} × {} × {}",
-                c.int(spec.num_layers),
+                c.int(layers.1),
                 c.int(width),
                 c.int(ty.block_size()),
                 c.int(ty.type_size()),
@@ -257,7 +271,10 @@ pub fn llamacpp(
             )
         });
         (
-            format!("{sign} = L × k / blck × size × n_ctx × streams"),
+            format!(
+                "{sign} = {} × k / blck × size × n_ctx × streams",
+                layers.0.sign()
+            ),
             symbols,
             numbers,
         )

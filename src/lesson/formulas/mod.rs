@@ -16,9 +16,11 @@ mod allocator;
 pub mod engines;
 mod kv;
 mod lesson;
+mod llamacpp;
 mod planner;
 mod quick;
 mod range;
+mod vllm;
 
 use super::symbols::{term_sign, Symbol};
 use crate::i18n::format::{self, NumberStyle};
@@ -115,6 +117,8 @@ pub fn derive_term(method: MethodId, term: Term, ctx: &Ctx) -> Option<Derivation
         MethodId::Range => range::derive(term, ctx),
         MethodId::Planner => planner::derive(term, ctx),
         MethodId::Allocator => allocator::derive(term, ctx),
+        MethodId::Vllm => vllm::derive(term, ctx),
+        MethodId::Llamacpp => llamacpp::derive(term, ctx),
     }
 }
 

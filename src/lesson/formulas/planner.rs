@@ -362,6 +362,14 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
         | Term::Activation
         | Term::AutocastCache
         | Term::StepWorkspace
-        | Term::ModelStates => None,
+        | Term::ModelStates
+        | Term::ActivationPeak
+        | Term::NonTorch
+        | Term::CudaGraphs
+        | Term::KCache
+        | Term::VCache
+        | Term::ComputeBuffer
+        | Term::OutputBuffer
+        | Term::HostPart => None,
     }
 }

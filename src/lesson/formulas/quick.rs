@@ -72,6 +72,14 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
         | Term::MasterWeights
         | Term::Communication
         | Term::OffloadStaging
-        | Term::EngineContext => None,
+        | Term::EngineContext
+        | Term::ActivationPeak
+        | Term::NonTorch
+        | Term::CudaGraphs
+        | Term::KCache
+        | Term::VCache
+        | Term::ComputeBuffer
+        | Term::OutputBuffer
+        | Term::HostPart => None,
     }
 }

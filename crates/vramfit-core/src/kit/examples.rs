@@ -71,6 +71,20 @@ pub(super) fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
         context: 4096,
         ..range_llama.clone()
     };
+    let mut vllm_h100 = ScenarioInput {
+        model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B-Instruct".into())),
+        context: 8192,
+        ..ScenarioInput::default()
+    };
+    vllm_h100.set_gpu("H100 SXM");
+    vllm_h100.engine.gpu_memory_utilization = 0.95;
+    let mut llamacpp_q4 = ScenarioInput {
+        model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+        context: 8192,
+        ..ScenarioInput::default()
+    };
+    llamacpp_q4.set_weight_format(crate::scenario::WeightFormat::Q4KM);
+    llamacpp_q4.set_gpu("RTX 4090");
     vec![
         (
             "seed004-8b-fp16-8k-24gb",
@@ -197,6 +211,24 @@ pub(super) fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
                 "8 replicas, 13 requests each, 8 active; KV reserved for all 13",
             ),
             Request::new(MethodId::Planner, planner_residency),
+        ),
+        (
+            "vllm-llama-3.1-8b-instruct-h100-0.95",
+            Citation {
+                seed: "vramfit".into(),
+                quote: "vLLM 0.19 on an H100 80GB, `vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192 --gpu-memory-utilization 0.95`: Model loading took 14.99 GiB; Available KV cache memory: 58.11 GiB; GPU KV cache size: 476,016 tokens; Maximum concurrency for 8,192 tokens per request: 58.11x (data/engines/vllm-0.19-h100.csv)".into(),
+                note: "the catalog's H100 SXM5 (79.19 GiB as CUDA reports it); vLLM's own batch defaults for that GPU (8,192 tokens, 1,024 sequences); the ring holds one request of 8,192 tokens".into(),
+            },
+            Request::new(MethodId::Vllm, vllm_h100),
+        ),
+        (
+            "llamacpp-llama-3.1-8b-q4_k_m-rtx4090",
+            Citation {
+                seed: "vramfit".into(),
+                quote: "llama.cpp `tools/quantize/README.md`: Llama-3.1-8B Q4_K_M, 4.8944 bits/weight, 4.58 GiB; at 8,192 cells in f16 `K (f16): 512.00 MiB, V (f16): 512.00 MiB` (data/engines/llamacpp.md)".into(),
+                note: "every layer on an RTX 4090 (-ngl auto); the compute buffer is an approximation of ggml's graph allocator (docs/methods/llamacpp.md §6)".into(),
+            },
+            Request::new(MethodId::Llamacpp, llamacpp_q4),
         ),
     ]
 }

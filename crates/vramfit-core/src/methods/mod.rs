@@ -14,12 +14,14 @@
 //! app's language tables and in the lesson) then fails to compile until
 //! the new method is named there.
 //!
-//! `vllm` and `llamacpp` model one serving engine each, on inputs of their
-//! own; they are not in the registry yet (ARCHITECTURE.md, "Adding a
-//! method", says how they join it).
+//! `vllm` and `llamacpp` model one serving engine each: their modules
+//! estimate on the engine's own inputs, and an adapter in each
+//! (`scenario.rs`) reads a scenario as those inputs; the engines' own
+//! figures travel in [`MethodResult::engine`] ([`engine`]).
 
 pub mod allocator;
 pub mod dense;
+pub mod engine;
 pub mod lesson;
 pub mod llamacpp;
 pub mod planner;
@@ -60,16 +62,26 @@ pub enum MethodId {
     /// communication, offload, margin, engine context and reserve), with
     /// a roofline speed estimate, decimal GB.
     Planner,
+    /// What vLLM (V1, 0.19) reports at start-up for `vllm serve`: weights
+    /// as loaded, profiling peak, non-torch memory, the KV cache it
+    /// allocates (tokens, concurrency) and whether it starts, binary GiB.
+    Vllm,
+    /// Where llama.cpp puts each byte of a GGUF file: model buffer, K and
+    /// V caches, compute and output buffers, split between the GPU and
+    /// host memory by `-ngl`, binary GiB.
+    Llamacpp,
 }
 
 impl MethodId {
     /// Every method, in the order they are listed side by side.
-    pub const ALL: [MethodId; 5] = [
+    pub const ALL: [MethodId; 7] = [
         MethodId::Quick,
         MethodId::Lesson,
         MethodId::Range,
         MethodId::Planner,
         MethodId::Allocator,
+        MethodId::Vllm,
+        MethodId::Llamacpp,
     ];
 
     /// The method's stable name (`"quick"`).
@@ -80,6 +92,8 @@ impl MethodId {
             MethodId::Allocator => "allocator",
             MethodId::Range => "range",
             MethodId::Planner => "planner",
+            MethodId::Vllm => "vllm",
+            MethodId::Llamacpp => "llamacpp",
         }
     }
 
@@ -92,6 +106,8 @@ impl MethodId {
             MethodId::Allocator => allocator::covers(mode),
             MethodId::Range => range::covers(mode),
             MethodId::Planner => planner::covers(mode),
+            MethodId::Vllm => vllm::covers(mode),
+            MethodId::Llamacpp => llamacpp::covers(mode),
         }
     }
 
@@ -116,6 +132,9 @@ impl MethodId {
                 Field::HostRamGb,
                 Field::LoraRank,
             ],
+            // Their own knobs are the scenario's `engine` object.
+            MethodId::Vllm => &[Field::Gpus, Field::Tp, Field::Pp],
+            MethodId::Llamacpp => &[],
         }
     }
 
@@ -137,6 +156,8 @@ pub fn run(method: MethodId, scenario: &Scenario) -> Result<MethodResult, RunErr
         MethodId::Allocator => allocator::estimate_scenario(scenario),
         MethodId::Range => range::estimate(scenario),
         MethodId::Planner => planner::estimate(scenario),
+        MethodId::Vllm => vllm::estimate_scenario(scenario),
+        MethodId::Llamacpp => llamacpp::estimate_scenario(scenario),
     };
     result.map_err(|reason| RunError { method, reason })
 }

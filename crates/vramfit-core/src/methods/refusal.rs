@@ -32,6 +32,9 @@ pub enum Refusal {
     /// offload above the weights or the host RAM, a shared prefix longer
     /// than the context, `U` above the parameters).
     Knob(PlannerError),
+    /// An engine method (`vllm`, `llamacpp`) that does not take the
+    /// scenario, in the engine's terms.
+    Engine(super::engine::EngineRefusal),
 }
 
 /// A model feature outside the method's derivations.
@@ -93,6 +96,7 @@ impl std::fmt::Display for Refusal {
                 optimizer.id()
             ),
             Refusal::Knob(e) => e.fmt(f),
+            Refusal::Engine(e) => e.fmt(f),
         }
     }
 }

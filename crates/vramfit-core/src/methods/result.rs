@@ -1,6 +1,7 @@
 //! What a method says about a scenario: its components, each a [`Term`]
 //! with its bytes, the total and the verdict.
 
+use super::engine::EngineReport;
 use super::MethodId;
 use crate::term::Term;
 use crate::units::Bytes;
@@ -71,6 +72,10 @@ pub struct MethodResult {
     /// (seed 001's three).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed_verdict: Option<SeedVerdict>,
+    /// The engine's own figures (`vllm`, `llamacpp`): KV tokens, the
+    /// launch command, the GPU/host split ...; absent for other methods.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineReport>,
 }
 
 /// Seed 001's own three-way verdict, kept beside the ring's four states.
@@ -122,6 +127,7 @@ impl MethodResult {
             high_bytes: None,
             verdict: Verdict::new(total_bytes, usable_bytes),
             seed_verdict: None,
+            engine: None,
         }
     }
 

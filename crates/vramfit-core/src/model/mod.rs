@@ -62,6 +62,7 @@ mod mixer;
 mod moe;
 mod params;
 mod quant;
+mod rope;
 mod shape;
 mod vision;
 
@@ -80,6 +81,7 @@ pub use quant::{
     name_suggests_quantization, CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme,
     QuantSource, Quantization, Scope, StoredBytes,
 };
+pub use rope::RopeScaling;
 pub use shape::MlaSpec;
 pub use vision::{CheckpointTotals, Includes, VisionKind, VisionSpec};
 
@@ -99,6 +101,12 @@ pub struct Projections {
     pub gated_mlp: bool,
     /// gate and up are one matrix (`gate_up_proj`, `dense_h_to_4h`).
     pub fused_gate_up: bool,
+    /// The q, k and v projections have biases (Qwen2's, `attention_bias`).
+    pub qkv_bias: bool,
+    /// The attention output projection has a bias.
+    pub o_bias: bool,
+    /// Every dense-MLP projection has a bias (`mlp_bias`, GPT-2's).
+    pub mlp_bias: bool,
 }
 
 /// How a config was read.
@@ -150,6 +158,11 @@ pub struct ModelSpec {
     pub max_context: Option<u64>,
     /// The output head reuses the input embedding.
     pub tied_embeddings: bool,
+    /// `rope_scaling` (or `rope_parameters`), where the config has one.
+    pub rope_scaling: Option<RopeScaling>,
+    /// `partial_rotary_factor` in thousandths (0.75 → 750), where given:
+    /// the share of each head's dimensions that rotate.
+    pub partial_rotary_milli: Option<u64>,
     /// Storage type of unquantized tensors.
     pub dtype: Dtype,
     /// The config gave no dtype; `dtype` is a default.
@@ -364,6 +377,7 @@ fn build(
                 .map(str::to_string),
         },
     };
+    let (rope_scaling, partial_rotary_milli) = rope::read(r)?;
     let side_state = match (shape.rules.parallel_mixer, plan.mixer) {
         (true, Some(m)) => m.state_elements(),
         _ => 0,
@@ -388,6 +402,8 @@ fn build(
         intermediate_size: shape.intermediate,
         max_context: shape.max_context,
         tied_embeddings: shape.tied,
+        rope_scaling,
+        partial_rotary_milli,
         dtype: shape.dtype,
         dtype_assumed: shape.dtype_assumed,
         mtp_params: params::mtp_params(&arch, &plan),
@@ -399,6 +415,9 @@ fn build(
             gated_query: shape.rules.gated_query,
             gated_mlp: shape.rules.gated_mlp,
             fused_gate_up: shape.rules.fused_gate_up,
+            qkv_bias: shape.rules.qkv_bias,
+            o_bias: shape.rules.o_bias,
+            mlp_bias: shape.rules.mlp_bias,
         },
         side_state,
         attention: plan.attention,

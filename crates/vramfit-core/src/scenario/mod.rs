@@ -11,12 +11,17 @@
 //! answers, and whether it can, is decided above it (`methods::run`, and
 //! the editor's policy in `request`).
 
+mod engine;
 mod field;
 mod format;
 mod knob_error;
 mod knobs;
 mod step;
 
+pub use engine::{
+    format_of_gguf, gguf_of, EngineError, EngineField, EngineKnob, EngineKnobs, EngineProblem,
+    EngineSettings, BLOCK_SIZES,
+};
 pub use field::{Field, InputError, InputProblem};
 pub use format::{KvDtype, WeightFormat};
 pub use knob_error::{Knob, KnobProblem, PlannerError};
@@ -107,6 +112,15 @@ pub struct ScenarioInput {
     /// (boxed: they are many, and rarely changed).
     #[serde(default)]
     pub planner: Box<PlannerKnobs>,
+    /// The serving engines' own knobs (`vllm`, `llamacpp`), with their
+    /// defaults; left out of the JSON while every one is at its default.
+    #[serde(default, skip_serializing_if = "engine_knobs_default")]
+    pub engine: Box<EngineKnobs>,
+}
+
+/// Whether the engine knobs are all at their defaults (serde's skip test).
+fn engine_knobs_default(knobs: &EngineKnobs) -> bool {
+    knobs.is_default()
 }
 
 impl Default for ScenarioInput {
@@ -141,6 +155,7 @@ impl Default for ScenarioInput {
             activation_gib: 4.0,
             margin_pct: 15.0,
             planner: Box::default(),
+            engine: Box::default(),
         }
     }
 }
@@ -271,6 +286,7 @@ impl ScenarioInput {
     /// Chooses a named weight format and shows its bits per weight.
     pub fn set_weight_format(&mut self, format: WeightFormat) {
         self.weight_format = Some(format);
+        self.engine.gguf_type = None;
         if let Some(milli) = format.milli_bits() {
             self.weight_bits = milli as f64 / 1_000.0;
         }
@@ -310,11 +326,12 @@ impl ScenarioInput {
             .filter_map(|f| f.check(self.get(*f)).err())
             .map(ScenarioError::Field)
             .collect();
-        let model = match self.model.as_ref().map(resolve_model).transpose() {
-            Ok(model) => model,
+        let (model, model_config) = match self.model.as_ref().map(resolve_model).transpose() {
+            Ok(Some((model, text))) => (Some(model), Some(text)),
+            Ok(None) => (None, None),
             Err(e) => {
                 errors.push(e);
-                None
+                (None, None)
             }
         };
         let gpu = match self.gpu.as_deref().map(catalog::find_gpu).transpose() {
@@ -329,6 +346,13 @@ impl ScenarioInput {
             Err(bad) => {
                 errors.extend(bad.into_iter().map(ScenarioError::Planner));
                 PlannerSettings::default()
+            }
+        };
+        let engine = match self.engine.settings() {
+            Ok(settings) => settings,
+            Err(bad) => {
+                errors.extend(bad.into_iter().map(ScenarioError::Engine));
+                EngineSettings::default()
             }
         };
         let published_milli_bits = model.as_ref().map(published_milli_bits);
@@ -362,6 +386,7 @@ impl ScenarioInput {
             kv_heads: shape[2],
             head_dim: shape[3],
             model: model.map(Arc::new),
+            model_config,
             weight_format: self.weight_format,
             weight_milli_bits,
             kv_milli_bits: (self.kv_bytes * 8_000.0).round() as u64,
@@ -387,18 +412,53 @@ impl ScenarioInput {
             activation_bytes: Bytes::from_unit(self.activation_gib, DisplayUnit::Gib),
             margin_centi_pct: (self.margin_pct * 100.0).round() as u64,
             planner,
+            engine,
         })
     }
 }
 
-/// The model a [`ModelRef`] names, parsed.
-fn resolve_model(model: &ModelRef) -> Result<ModelSpec, ScenarioError> {
+/// The model a [`ModelRef`] names, parsed, with its config's text.
+fn resolve_model(model: &ModelRef) -> Result<(ModelSpec, ConfigText), ScenarioError> {
     match model {
         ModelRef::Catalog(id) => {
             let entry = catalog::find_model(id).map_err(ScenarioError::UnknownModel)?;
-            entry.spec().map_err(ScenarioError::Config)
+            let spec = entry.spec().map_err(ScenarioError::Config)?;
+            Ok((
+                spec,
+                ConfigText::Catalog {
+                    id: entry.id.as_str(),
+                    text: entry.config.as_ref(),
+                },
+            ))
         }
-        ModelRef::Config(text) => parse_config(text).map_err(ScenarioError::Config),
+        ModelRef::Config(text) => {
+            let spec = parse_config(text).map_err(ScenarioError::Config)?;
+            Ok((spec, ConfigText::Pasted(Arc::from(text.as_str()))))
+        }
+    }
+}
+
+/// The text of the model's `config.json`, for the methods that read keys
+/// the model reader leaves to them (how an engine loads a quantized
+/// checkpoint or a vision tower).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConfigText {
+    /// A catalog model's config, with its id.
+    Catalog {
+        id: &'static str,
+        text: &'static str,
+    },
+    /// A pasted or read config.
+    Pasted(Arc<str>),
+}
+
+impl ConfigText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ConfigText::Catalog { text, .. } => text,
+            ConfigText::Pasted(text) => text,
+        }
     }
 }
 
@@ -425,6 +485,8 @@ pub enum ScenarioError {
     NeedsModel(WeightFormat),
     /// One of the planner's knobs is out of its range.
     Planner(PlannerError),
+    /// One of the engines' knobs is out of its range.
+    Engine(EngineError),
 }
 
 impl fmt::Display for ScenarioError {
@@ -439,6 +501,7 @@ impl fmt::Display for ScenarioError {
                 format.id()
             ),
             ScenarioError::Planner(e) => e.fmt(f),
+            ScenarioError::Engine(e) => e.fmt(f),
         }
     }
 }
@@ -455,6 +518,8 @@ pub struct Scenario {
     pub head_dim: u64,
     /// The parsed model, when one was given.
     pub model: Option<Arc<ModelSpec>>,
+    /// Its `config.json`, as given.
+    pub model_config: Option<ConfigText>,
     /// The named weight format, when one was chosen.
     pub weight_format: Option<WeightFormat>,
     /// Bits per weight, in thousandths of a bit.
@@ -489,6 +554,8 @@ pub struct Scenario {
     pub margin_centi_pct: u64,
     /// `planner` knobs, exact and range-checked.
     pub planner: PlannerSettings,
+    /// The engines' knobs (`vllm`, `llamacpp`), exact and range-checked.
+    pub engine: EngineSettings,
 }
 
 #[cfg(test)]

@@ -99,6 +99,17 @@ pub struct Gpu {
     pub driver_total_bytes: Option<u64>,
     /// What reports [`Gpu::driver_total_bytes`] and where it is shown.
     pub driver_total_source: Option<String>,
+    /// The total CUDA reports to a process (`cudaMemGetInfo`,
+    /// `torch.cuda.mem_get_info()[1]`), in bytes, where a public log shows
+    /// it: what vLLM multiplies by `gpu_memory_utilization`, a few hundred
+    /// MiB below the driver's total.
+    pub cuda_total_bytes: Option<u64>,
+    /// Where [`Gpu::cuda_total_bytes`] is shown.
+    pub cuda_total_source: Option<String>,
+    /// CUDA compute capability (NVIDIA GPUs).
+    pub compute_capability: Option<ComputeCapability>,
+    /// Streaming multiprocessors (NVIDIA GPUs), where known.
+    pub sm_count: Option<u32>,
     /// The GPU shares the system's memory (Apple silicon).
     pub unified_memory: bool,
     /// For unified memory, how much of it macOS lets the GPU wire by
@@ -128,6 +139,30 @@ pub struct Gpu {
     pub notes: Option<String>,
 }
 
+/// A CUDA compute capability, `major.minor` (`9.0` for Hopper).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ComputeCapability {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl ComputeCapability {
+    /// From the file's `"9.0"`.
+    ///
+    /// ```
+    /// use vramfit_core::catalog::gpus::ComputeCapability;
+    /// assert_eq!(ComputeCapability::parse("12.0"), Some(ComputeCapability { major: 12, minor: 0 }));
+    /// assert_eq!(ComputeCapability::parse("9"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<ComputeCapability> {
+        let (major, minor) = text.trim().split_once('.')?;
+        Some(ComputeCapability {
+            major: major.parse().ok()?,
+            minor: minor.parse().ok()?,
+        })
+    }
+}
+
 /// One row exactly as the file spells it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -142,6 +177,14 @@ struct GpuRow {
     driver_total_bytes: Option<u64>,
     #[serde(default)]
     driver_total_source: Option<String>,
+    #[serde(default)]
+    cuda_total_bytes: Option<u64>,
+    #[serde(default)]
+    cuda_total_source: Option<String>,
+    #[serde(default)]
+    compute_capability: Option<String>,
+    #[serde(default)]
+    sm_count: Option<u32>,
     #[serde(default)]
     unified_memory: bool,
     bandwidth_gb_s: f64,
@@ -215,6 +258,13 @@ impl From<GpuRow> for Gpu {
             capacity_bytes: row.capacity_bytes,
             driver_total_bytes: row.driver_total_bytes,
             driver_total_source: row.driver_total_source,
+            cuda_total_bytes: row.cuda_total_bytes,
+            cuda_total_source: row.cuda_total_source,
+            compute_capability: row
+                .compute_capability
+                .as_deref()
+                .and_then(ComputeCapability::parse),
+            sm_count: row.sm_count,
             unified_memory: row.unified_memory,
             wired_limit_bytes: row
                 .unified_memory

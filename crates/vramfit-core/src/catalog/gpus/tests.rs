@@ -77,6 +77,17 @@ fn memory_and_rates_are_positive_and_finite() {
             assert!(driver >= gpu.capacity_bytes / 10 * 9, "{}", gpu.name);
             assert!(gpu.driver_total_source.is_some(), "{}", gpu.name);
         }
+        // What CUDA reports sits below the driver's total, with a source.
+        if let Some(cuda) = gpu.cuda_total_bytes {
+            let ceiling = gpu.driver_total_bytes.unwrap_or(gpu.capacity_bytes);
+            assert!(cuda <= ceiling, "{}", gpu.name);
+            assert!(cuda >= gpu.capacity_bytes / 10 * 9, "{}", gpu.name);
+            assert!(gpu.cuda_total_source.is_some(), "{}", gpu.name);
+        }
+        if gpu.sm_count.is_some() || gpu.compute_capability.is_some() {
+            assert_eq!(gpu.vendor, "NVIDIA", "{}", gpu.name);
+            assert!(gpu.verification.contains_key("compute_capability"));
+        }
         assert_eq!(
             gpu.unified_memory,
             gpu.category == GpuCategory::AppleUnified
@@ -91,6 +102,22 @@ fn memory_and_rates_are_positive_and_finite() {
         }
         assert!(!gpu.sources.is_empty(), "{} has no source", gpu.name);
     }
+}
+
+#[test]
+fn cuda_totals_and_sm_counts_where_a_log_shows_them() {
+    let h100 = find_gpu("H100").unwrap();
+    // 79.19 GiB, as vLLM logs it on an H100 80GB.
+    assert_eq!(h100.cuda_total_bytes, Some(85_029_158_912));
+    assert_eq!(h100.sm_count, Some(132));
+    assert_eq!(
+        h100.compute_capability,
+        Some(ComputeCapability { major: 9, minor: 0 })
+    );
+    let a100 = find_gpu("A100 40GB").unwrap();
+    assert_eq!(a100.cuda_total_bytes, Some(42_298_834_944));
+    assert_eq!(find_gpu("RTX 4090").unwrap().cuda_total_bytes, None);
+    assert_eq!(find_gpu("MI300X").unwrap().compute_capability, None);
 }
 
 #[test]

@@ -180,9 +180,9 @@ impl Layout {
             .as_deref()
             .and_then(Arch::of_model_type)
             .ok_or_else(unsupported)?;
-        let layout_err = |what: &str| LlamaCppRefusal::UnsupportedLayout {
+        let layout_err = |what: LayoutProblem| LlamaCppRefusal::UnsupportedLayout {
             model_type: spec.model_type.clone(),
-            what: what.to_string(),
+            what,
         };
         // The converter dequantizes FP8 and GPTQ checkpoints
         // (`ModelBase.dequant_model`) and repacks gpt-oss's MXFP4 experts;
@@ -195,24 +195,18 @@ impl Layout {
                 QuantScheme::AwqGemm { .. }
                 | QuantScheme::AwqGemv { .. }
                 | QuantScheme::AwqGemvFast { .. } => {
-                    return Err(layout_err(
-                        "an AWQ checkpoint, which the converter does not read",
-                    ))
+                    return Err(layout_err(LayoutProblem::AwqCheckpoint))
                 }
                 QuantScheme::Mxfp4 if arch != Arch::GptOss => {
-                    return Err(layout_err("MXFP4 weights outside gpt-oss"))
+                    return Err(layout_err(LayoutProblem::Mxfp4OutsideGptOss))
                 }
                 QuantScheme::Fp8Block { .. } | QuantScheme::Fp8Tensor | QuantScheme::Fp8Channel
                     if fp8 => {}
                 QuantScheme::Gptq { .. } | QuantScheme::Mxfp4 => {}
-                _ => {
-                    return Err(layout_err(
-                        "a quantized checkpoint the converter does not read",
-                    ))
-                }
+                _ => return Err(layout_err(LayoutProblem::UnreadableQuantization)),
             }
         }
-        let layers = layers(spec, arch).map_err(|w| layout_err(&w))?;
+        let layers = layers(spec, arch).map_err(layout_err)?;
         let moe = spec.moe.as_ref();
         let n_expert = match layers.iter().any(|l| matches!(l.ffn, LayerFfn::Moe { .. })) {
             true => moe.map(|m| m.routed_experts).unwrap_or(0),
@@ -223,10 +217,13 @@ impl Layout {
             _ => spec.tied_embeddings,
         };
         if tied && arch.output_required() {
-            return Err(layout_err("tied input and output embeddings"));
+            return Err(layout_err(LayoutProblem::TiedOutput));
         }
         let mla = match arch {
-            Arch::Deepseek2 => Some(spec.mla.ok_or_else(|| layout_err("no MLA ranks"))?),
+            Arch::Deepseek2 => Some(
+                spec.mla
+                    .ok_or_else(|| layout_err(LayoutProblem::NoMlaRanks))?,
+            ),
             _ => None,
         };
         let n_vocab = match arch {
@@ -234,9 +231,15 @@ impl Layout {
             _ => spec.vocab_size,
         };
         let n_layer = spec.num_layers;
-        let (qkv_bias, o_bias) =
-            attention_biases(spec, arch, &layers).map_err(|w| layout_err(&w))?;
-        let mlp_bias = mlp_biases(spec, arch, &layers).map_err(|w| layout_err(&w))?;
+        let p = spec.projections;
+        let (qkv_bias, o_bias) = match arch {
+            Arch::Deepseek2 => (false, false),
+            _ => (p.qkv_bias, p.o_bias),
+        };
+        let mlp_bias = p.mlp_bias
+            && layers
+                .iter()
+                .any(|l| matches!(l.ffn, LayerFfn::Dense { .. }));
         let positions = match arch {
             Arch::Gpt2 => spec
                 .params
@@ -281,7 +284,7 @@ impl Layout {
 }
 
 /// The per-layer plan in llama.cpp's terms, or what does not fit it.
-fn layers(spec: &ModelSpec, arch: Arch) -> Result<Vec<LayerLayout>, String> {
+fn layers(spec: &ModelSpec, arch: Arch) -> Result<Vec<LayerLayout>, LayoutProblem> {
     let moe = spec.moe.as_ref();
     let mut out = Vec::with_capacity(spec.attention.len());
     let mut seen_moe = false;
@@ -293,37 +296,42 @@ fn layers(spec: &ModelSpec, arch: Arch) -> Result<Vec<LayerLayout>, String> {
                 LayerCache::Sliding { window }
             }
             (AttentionKind::SlidingWindow { .. }, a) if a != Arch::Deepseek2 => LayerCache::Full,
-            (kind, _) => return Err(format!("a layer of kind {kind:?} (layer {i})")),
+            (kind, _) => {
+                return Err(LayoutProblem::LayerKind {
+                    kind,
+                    layer: i as u64,
+                })
+            }
         };
         let ffn = match (ffn, moe) {
             (FfnKind::Dense, _) => {
                 if seen_moe || (arch.moe_everywhere() && moe.is_some()) {
-                    return Err(format!("a dense MLP between expert layers (layer {i})"));
+                    return Err(LayoutProblem::DenseBetweenExperts { layer: i as u64 });
                 }
                 LayerFfn::Dense {
                     n_ff: spec
                         .intermediate_size
-                        .ok_or_else(|| "no intermediate_size".to_string())?,
+                        .ok_or(LayoutProblem::NoIntermediateSize)?,
                 }
             }
             (FfnKind::Moe, Some(m)) => {
                 seen_moe = true;
                 if m.latent.is_some() {
-                    return Err("experts on a latent projection".to_string());
+                    return Err(LayoutProblem::LatentExperts);
                 }
                 let shared_ok = match arch {
                     Arch::Qwen2Moe | Arch::Deepseek2 => m.shared_intermediate > 0,
                     _ => m.shared_intermediate == 0,
                 };
                 if !shared_ok {
-                    return Err("shared experts unlike the architecture's".to_string());
+                    return Err(LayoutProblem::SharedExperts);
                 }
                 LayerFfn::Moe {
                     n_ff_exp: m.expert_intermediate,
                     n_ff_shexp: m.shared_intermediate,
                 }
             }
-            _ => return Err(format!("a layer without feed-forward part (layer {i})")),
+            _ => return Err(LayoutProblem::NoFeedForward { layer: i as u64 }),
         };
         if matches!(
             (arch, ffn),
@@ -332,67 +340,14 @@ fn layers(spec: &ModelSpec, arch: Arch) -> Result<Vec<LayerLayout>, String> {
                 LayerFfn::Dense { .. }
             )
         ) {
-            return Err(format!("a dense MLP (layer {i})"));
+            return Err(LayoutProblem::DenseMlp { layer: i as u64 });
         }
         out.push(LayerLayout { cache, ffn });
     }
     if out.is_empty() {
-        return Err("no layers".to_string());
+        return Err(LayoutProblem::NoLayers);
     }
     Ok(out)
-}
-
-/// Whether q/k/v and o carry biases, read from the attention parameter
-/// count: `params.attention` less the bias-free projections (and gpt-oss's
-/// sinks) leaves `L·(q + 2·kv)` for q/k/v biases and `L·H` for an o bias.
-/// Any other remainder is a layout not derived here.
-fn attention_biases(
-    spec: &ModelSpec,
-    arch: Arch,
-    layers: &[LayerLayout],
-) -> Result<(bool, bool), String> {
-    if arch == Arch::Deepseek2 {
-        return Ok((false, false));
-    }
-    let l = layers.len() as u128;
-    let h = spec.hidden_size as u128;
-    let q = spec.num_attention_heads as u128 * spec.head_dim as u128;
-    let kv = spec.num_kv_heads as u128 * spec.head_dim as u128;
-    let sinks = match arch {
-        Arch::GptOss => spec.num_attention_heads as u128,
-        _ => 0,
-    };
-    let base = l * (h * (q + 2 * kv) + q * h + sinks);
-    let extra = (spec.params.attention as u128).checked_sub(base);
-    match extra {
-        Some(0) => Ok((false, false)),
-        Some(e) if e == l * (q + 2 * kv) => Ok((true, false)),
-        Some(e) if e == l * (q + 2 * kv + h) => Ok((true, true)),
-        Some(e) if e == l * h => Ok((false, true)),
-        _ => Err("attention tensors beyond q, k, v, o and their biases".to_string()),
-    }
-}
-
-/// Whether the dense MLPs carry biases (Llama's `mlp_bias`, GPT-2), read
-/// from `params.dense_mlp` as for [`attention_biases`].
-fn mlp_biases(spec: &ModelSpec, arch: Arch, layers: &[LayerLayout]) -> Result<bool, String> {
-    let (count, width) = layers.iter().fold((0u128, 0u128), |(c, w), l| match l.ffn {
-        LayerFfn::Dense { n_ff } => (c + 1, n_ff as u128),
-        LayerFfn::Moe { .. } => (c, w),
-    });
-    if count == 0 {
-        return Ok(false);
-    }
-    let h = spec.hidden_size as u128;
-    let gated = arch != Arch::Gpt2;
-    let matrices: u128 = if gated { 3 } else { 2 };
-    let extra = (spec.params.dense_mlp as u128).checked_sub(count * matrices * h * width);
-    let bias = count * ((matrices - 1) * width + h);
-    match extra {
-        Some(0) => Ok(false),
-        Some(e) if e == bias => Ok(true),
-        _ => Err("MLP tensors beyond gate, up, down and their biases".to_string()),
-    }
 }
 
 /// llama.cpp's `LLM_TYPE_70B`, the only model type the quantizer reads:
@@ -410,28 +365,125 @@ fn type_70b(arch: Arch, spec: &ModelSpec, n_expert: u64) -> bool {
 }
 
 /// Values of `rope_freqs.weight`, which `LlamaModel.generate_extra_tensors`
-/// writes (f32, `head_dim / 2`) when `rope_scaling.rope_type` is `llama3`.
-///
-/// The parsed config does not keep `rope_scaling`; the Llama 3.1 recipe is
-/// recognised by its traces: the Llama 3 tokenizer (128,256 tokens) with a
-/// context beyond Llama 3's 8,192. Either way it is `2·head_dim` bytes.
+/// writes (f32, `n_rot / 2`) when `rope_scaling.rope_type` is `llama3`
+/// (`convert_hf_to_gguf.py`; `n_rot` is the rotated part of a head:
+/// `head_dim × partial_rotary_factor`).
 fn rope_freqs(arch: Arch, spec: &ModelSpec) -> u64 {
-    let llama3_scaled = spec.vocab_size == 128_256 && spec.max_context.is_some_and(|c| c > 8_192);
-    match arch == Arch::Llama && llama3_scaled {
-        true => spec.head_dim / 2,
+    let llama3 = spec
+        .rope_scaling
+        .as_ref()
+        .is_some_and(|r| r.is(&["llama3"]));
+    match arch == Arch::Llama && llama3 {
+        true => rotary_dims(spec) / 2,
         false => 0,
     }
 }
 
 /// Values of each LongRoPE factor tensor (`rope_factors_long` / `_short`,
-/// f32, `n_rot / 2`) that `Phi3MiniModel.generate_extra_tensors` writes for
-/// the long-context Phi-3 models. The parsed config keeps neither
-/// `rope_scaling` nor `partial_rotary_factor`; a context beyond Phi-3's
-/// original 4,096 marks LongRoPE and `n_rot` is taken as `head_dim`
-/// (Phi-4-mini rotates 3/4 of it: 128 bytes too many).
+/// f32) that `Phi3MiniModel.generate_extra_tensors` writes when
+/// `rope_scaling.rope_type` is `longrope` (or the older `su`): the
+/// config's `long_factor` list, which the converter requires to hold
+/// `n_rot / 2` values.
 fn rope_factors(arch: Arch, spec: &ModelSpec) -> u64 {
-    match arch == Arch::Phi3 && spec.max_context.is_some_and(|c| c > 4_096) {
-        true => spec.head_dim / 2,
-        false => 0,
+    match (arch, spec.rope_scaling.as_ref()) {
+        (Arch::Phi3, Some(r)) if r.is(&["longrope", "su"]) => {
+            r.long_factor_len.unwrap_or(rotary_dims(spec) / 2)
+        }
+        _ => 0,
+    }
+}
+
+/// Rotated dimensions of a head: `⌊head_dim × partial_rotary_factor⌋`.
+fn rotary_dims(spec: &ModelSpec) -> u64 {
+    let milli = spec.partial_rotary_milli.unwrap_or(1000);
+    spec.head_dim.saturating_mul(milli) / 1000
+}
+
+/// Why a model's GGUF layout is not derived here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "problem")]
+pub enum LayoutProblem {
+    /// An AWQ checkpoint: the converter reads none.
+    AwqCheckpoint,
+    /// MXFP4 weights in an architecture other than gpt-oss.
+    Mxfp4OutsideGptOss,
+    /// A quantized checkpoint the converter does not dequantize.
+    UnreadableQuantization,
+    /// Tied embeddings where the architecture always has `output.weight`.
+    TiedOutput,
+    /// DeepSeek without MLA ranks.
+    NoMlaRanks,
+    /// A layer of an attention kind the architecture does not hold.
+    LayerKind { kind: AttentionKind, layer: u64 },
+    /// A dense MLP between expert layers.
+    DenseBetweenExperts { layer: u64 },
+    /// A dense MLP in an architecture of expert layers only.
+    DenseMlp { layer: u64 },
+    /// Dense layers without `intermediate_size`.
+    NoIntermediateSize,
+    /// Experts on a latent projection.
+    LatentExperts,
+    /// Shared experts unlike the architecture's.
+    SharedExperts,
+    /// A layer without feed-forward part.
+    NoFeedForward { layer: u64 },
+    /// A config without layers.
+    NoLayers,
+    /// The tensors the converter writes do not hold the model's parameter
+    /// count: the checkpoint has tensors this layout does not list.
+    TensorCount,
+}
+
+impl std::fmt::Display for LayoutProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LayoutProblem::AwqCheckpoint => {
+                f.write_str("an AWQ checkpoint, which the converter does not read")
+            }
+            LayoutProblem::Mxfp4OutsideGptOss => f.write_str("MXFP4 weights outside gpt-oss"),
+            LayoutProblem::UnreadableQuantization => {
+                f.write_str("a quantized checkpoint the converter does not read")
+            }
+            LayoutProblem::TiedOutput => f.write_str("tied input and output embeddings"),
+            LayoutProblem::NoMlaRanks => f.write_str("no MLA ranks"),
+            LayoutProblem::LayerKind { kind, layer } => {
+                write!(f, "a layer of kind {kind:?} (layer {layer})")
+            }
+            LayoutProblem::DenseBetweenExperts { layer } => {
+                write!(f, "a dense MLP between expert layers (layer {layer})")
+            }
+            LayoutProblem::DenseMlp { layer } => write!(f, "a dense MLP (layer {layer})"),
+            LayoutProblem::NoIntermediateSize => f.write_str("no intermediate_size"),
+            LayoutProblem::LatentExperts => f.write_str("experts on a latent projection"),
+            LayoutProblem::SharedExperts => f.write_str("shared experts unlike the architecture's"),
+            LayoutProblem::NoFeedForward { layer } => {
+                write!(f, "a layer without feed-forward part (layer {layer})")
+            }
+            LayoutProblem::NoLayers => f.write_str("no layers"),
+            LayoutProblem::TensorCount => {
+                f.write_str("tensors beyond those the converter writes for its architecture")
+            }
+        }
+    }
+}
+
+/// Checks that the tensors of `layout` hold every parameter of `spec`:
+/// their values equal the model's count, plus the rope tables the
+/// converter adds, less the rows it cuts from Gemma 3's embedding. A
+/// checkpoint with tensors the layout does not list is refused rather
+/// than sized without them.
+pub(crate) fn check_inventory(
+    spec: &ModelSpec,
+    layout: &Layout,
+    elements: u64,
+) -> Result<(), LlamaCppRefusal> {
+    let extra = layout.rope_freqs + 2 * layout.rope_factors;
+    let cut = spec.vocab_size.saturating_sub(layout.n_vocab) * spec.hidden_size;
+    match elements.saturating_add(cut) == spec.params_total.saturating_add(extra) {
+        true => Ok(()),
+        false => Err(LlamaCppRefusal::UnsupportedLayout {
+            model_type: spec.model_type.clone(),
+            what: LayoutProblem::TensorCount,
+        }),
     }
 }

@@ -58,9 +58,41 @@ use serde::Serialize;
 /// Bytes of an f32.
 const F32: u64 = 4;
 
+/// The phases whose largest is a GPU compute buffer, bytes (0 for a phase
+/// that does not run on the GPU):
+///
+/// ```text
+/// compute = max(I + max(A; F); O; S)
+/// ```
+///
+/// `I` the masks and positions the GPU layers read, `A` and `F` the
+/// largest attention and feed-forward peaks among them, `O` the output
+/// head's, `S` a host weight staged for a product on the GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ComputePhases {
+    pub layer_inputs: u64,
+    pub attention: u64,
+    pub ffn: u64,
+    pub output: u64,
+    pub staged: u64,
+}
+
+impl ComputePhases {
+    /// `max(I + max(A; F); O; S)`: the compute buffer these phases need.
+    pub fn peak(&self) -> u64 {
+        self.layer_inputs
+            .saturating_add(self.attention.max(self.ffn))
+            .max(self.output)
+            .max(self.staged)
+    }
+}
+
 /// The compute and output buffers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Buffers {
+    /// The GPU compute buffer's phases.
+    #[serde(skip)]
+    pub gpu_phases: ComputePhases,
     /// GPU compute buffer (printed `CUDA0 compute buffer size`).
     pub gpu_compute_bytes: u64,
     /// Host compute buffer (`CUDA_Host` / `CPU compute buffer size`).
@@ -128,15 +160,20 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
     let layer_inputs = masks + t * F32 as u128;
     let mut gpu_peak = 0u128;
     let mut host_peak = 0u128;
+    let mut phases = [0u128; 5];
     for (layer, on_gpu) in layout.layers.iter().zip(split.gpu_layer) {
         let cells = match layer.cache {
             LayerCache::Sliding { .. } => n_swa,
             LayerCache::Full | LayerCache::Latent => n_full,
         };
-        let peak =
-            attention_peak(layout, t, cells, split.flash_attn).max(ffn_peak(layout, layer.ffn, t));
+        let attention = attention_peak(layout, t, cells, split.flash_attn);
+        let ffn = ffn_peak(layout, layer.ffn, t);
+        let peak = attention.max(ffn);
         if *on_gpu {
             gpu_peak = gpu_peak.max(layer_inputs + peak);
+            phases[0] = layer_inputs;
+            phases[1] = phases[1].max(attention);
+            phases[2] = phases[2].max(ffn);
         } else {
             host_peak = host_peak.max(peak);
         }
@@ -144,6 +181,7 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
     let out_peak = F32 as u128 * t * (h + layout.n_vocab as u128);
     if split.output_on_gpu {
         gpu_peak = gpu_peak.max(out_peak);
+        phases[3] = out_peak;
     } else {
         host_peak = host_peak.max(out_peak);
     }
@@ -153,6 +191,7 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
         if let Some((w, input, output)) = split.staged {
             let staged = w as u128 + F32 as u128 * t * (input as u128 + output as u128);
             gpu_peak = gpu_peak.max(staged);
+            phases[4] = staged;
             // With the products on the GPU, the host keeps the element-wise
             // work of its layers: the residual and one normed copy.
             host_peak = host_peak.min(F32 as u128 * t * 2 * h);
@@ -164,7 +203,18 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
         true => gpu_peak,
         false => 0,
     };
+    if !gpu_used {
+        phases = [0; 5];
+    }
+    let [inputs, attention, ffn, output, staged] = phases.map(crate::units::saturate);
     Buffers {
+        gpu_phases: ComputePhases {
+            layer_inputs: inputs,
+            attention,
+            ffn,
+            output,
+            staged,
+        },
         gpu_compute_bytes: crate::units::saturate(gpu),
         host_compute_bytes: crate::units::saturate(host),
         output_bytes: output_buffer_bytes(layout.n_vocab, ctx.n_seq_max),

@@ -17,12 +17,26 @@ pub(super) fn llama_server(
     n_ctx: u64,
     n_gpu_layers: u64,
 ) -> String {
-    let defaults = LlamaCppInputs::default();
     let name = model
         .name
         .as_deref()
-        .and_then(|n| n.rsplit('/').find(|part| !part.is_empty()))
         .or(model.model_type.as_deref())
+        .unwrap_or("model");
+    llama_server_named(name, inputs, n_ctx, n_gpu_layers)
+}
+
+/// [`llama_server`] for a model named `name` (a Hugging Face id or a
+/// path: its last part names the file).
+pub(crate) fn llama_server_named(
+    name: &str,
+    inputs: &LlamaCppInputs,
+    n_ctx: u64,
+    n_gpu_layers: u64,
+) -> String {
+    let defaults = LlamaCppInputs::default();
+    let name = name
+        .rsplit('/')
+        .find(|part| !part.is_empty())
         .unwrap_or("model");
     let name: String = name
         .chars()

@@ -64,23 +64,31 @@ fn max_context(
     Ok(Some(lo * CTX_PAD))
 }
 
+/// The layers and contexts of an estimate: its context, its `-ngl`, the
+/// most layers that fit ([`max_gpu_layers`]) and the model's trained
+/// context.
+pub(super) struct Layers {
+    pub n_ctx: u64,
+    pub ngl: u64,
+    pub most: u64,
+    pub trained: Option<u64>,
+}
+
 /// What fits a GPU of `memory` bytes, for the estimate `f` made at
 /// `n_ctx` cells and `ngl` layers.
 pub(super) fn fit(
     p: &Prepared,
     inputs: &LlamaCppInputs,
     f: &Footprint,
-    n_ctx: u64,
-    ngl: u64,
-    trained: Option<u64>,
+    layers: Layers,
     memory: u64,
 ) -> Result<Fit, LlamaCppRefusal> {
-    let limit = trained.unwrap_or(n_ctx);
+    let limit = layers.trained.unwrap_or(layers.n_ctx);
     Ok(Fit {
         gpu_memory_bytes: memory,
         margin_bytes: FIT_MARGIN,
         fits: f.gpu.total <= budget(memory),
-        max_gpu_layers: max_gpu_layers(p, inputs, n_ctx, memory)?,
-        max_context: max_context(p, inputs, ngl, limit, memory)?,
+        max_gpu_layers: layers.most,
+        max_context: max_context(p, inputs, layers.ngl, limit, memory)?,
     })
 }

@@ -23,7 +23,9 @@
 //!     "model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
 //!     "num_attention_heads": 32, "num_key_value_heads": 8,
 //!     "intermediate_size": 14336, "vocab_size": 128256,
-//!     "max_position_embeddings": 131072, "torch_dtype": "bfloat16"
+//!     "max_position_embeddings": 131072, "torch_dtype": "bfloat16",
+//!     "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+//!         "original_max_position_embeddings": 8192, "rope_type": "llama3"}
 //! }"#).unwrap();
 //! let inputs = LlamaCppInputs { n_ctx: Some(8192), ..LlamaCppInputs::default() };
 //! let e = estimate(&spec, &inputs, None).unwrap();
@@ -34,8 +36,7 @@
 
 pub mod arch;
 pub mod buffers;
-pub mod ftype;
-pub mod ggml_type;
+pub use crate::gguf::{ftype, ggml_type};
 pub mod kv;
 pub mod offload;
 pub mod quant;
@@ -45,12 +46,13 @@ pub mod validation;
 
 mod command;
 mod fit;
+mod scenario;
 
 #[cfg(test)]
 mod tests;
 
-pub use arch::Arch;
-pub use buffers::{output_buffer_bytes, Buffers};
+pub use arch::{Arch, LayoutProblem};
+pub use buffers::{output_buffer_bytes, Buffers, ComputePhases};
 pub use fit::FIT_MARGIN;
 pub use ftype::FileType;
 pub use ggml_type::{GgmlType, CACHE_TYPES};
@@ -58,6 +60,7 @@ pub use kv::{context_size, ContextSize, KvCache};
 pub use offload::layer_split;
 pub use quant::{use_more_bits, QuantOptions};
 pub use refusal::LlamaCppRefusal;
+pub use scenario::{covers, estimate_scenario, run, LlamacppRun, DEFAULT_FILE_TYPE};
 pub use tensors::{GgufTensor, Role};
 
 use crate::model::ModelSpec;
@@ -149,10 +152,18 @@ pub struct TypeCount {
 pub struct DeviceBytes {
     /// Model buffer (`CUDA0` / `CPU_Mapped model buffer size`).
     pub weights: u64,
-    /// KV buffer.
+    /// KV buffer (`k_cache + v_cache`).
     pub kv_cache: u64,
+    /// Its K part.
+    pub k_cache: u64,
+    /// Its V part.
+    pub v_cache: u64,
     /// Compute buffer.
     pub compute: u64,
+    /// The phases the GPU's compute buffer is the largest of (zero on the
+    /// host side).
+    #[serde(skip)]
+    pub compute_phases: buffers::ComputePhases,
     /// Output buffer (host only).
     pub output: u64,
     /// The sum.
@@ -210,6 +221,11 @@ pub struct LlamaCppEstimate {
     pub gpu_layers: u64,
     pub layers_total: u64,
     pub fit: Option<Fit>,
+    /// The GPU and host sides with every layer offloaded (`-ngl` = all):
+    /// what the whole model needs on the GPU. Equal to `gpu` / `host` when
+    /// every layer is already there.
+    pub all_layers_gpu: DeviceBytes,
+    pub all_layers_host: DeviceBytes,
     /// The `llama-server` line with these settings.
     pub command: String,
 }
@@ -222,6 +238,8 @@ pub fn gguf_tensors(
 ) -> Result<Vec<(GgufTensor, GgmlType)>, LlamaCppRefusal> {
     let layout = Layout::of(model)?;
     let tensors = tensors::inventory(&layout);
+    let elements = tensors.iter().map(GgufTensor::elements).sum();
+    arch::check_inventory(model, &layout, elements)?;
     let types = quant::choose_types(&layout, &tensors, file_type, options)?;
     Ok(tensors.into_iter().zip(types).collect())
 }
@@ -240,6 +258,8 @@ impl Prepared {
     fn new(model: &ModelSpec, inputs: &LlamaCppInputs) -> Result<Prepared, LlamaCppRefusal> {
         let layout = Layout::of(model)?;
         let listed = tensors::inventory(&layout);
+        let elements = listed.iter().map(GgufTensor::elements).sum();
+        arch::check_inventory(model, &layout, elements)?;
         let options = QuantOptions {
             imatrix: inputs.imatrix,
         };
@@ -348,23 +368,31 @@ pub(crate) fn footprint(
             flash_attn: inputs.flash_attn,
         },
     );
-    let (mut kv_gpu, mut kv_host) = (0u64, 0u64);
+    // (K, V) on the GPU and on the host.
+    let (mut kv_gpu, mut kv_host) = ((0u64, 0u64), (0u64, 0u64));
     for (layer, on_gpu) in kv.layers.iter().zip(&gpu_layer) {
-        let bytes = layer.k_bytes.saturating_add(layer.v_bytes);
-        match on_gpu {
-            true => kv_gpu = kv_gpu.saturating_add(bytes),
-            false => kv_host = kv_host.saturating_add(bytes),
-        }
+        let side = match on_gpu {
+            true => &mut kv_gpu,
+            false => &mut kv_host,
+        };
+        side.0 = side.0.saturating_add(layer.k_bytes);
+        side.1 = side.1.saturating_add(layer.v_bytes);
     }
-    let side = |weights: u64, kv: u64, compute: u64, output: u64| DeviceBytes {
+    let side = |weights: u64, (k, v): (u64, u64), compute: u64, output: u64| DeviceBytes {
+        compute_phases: buffers::ComputePhases::default(),
         weights,
-        kv_cache: kv,
+        kv_cache: k.saturating_add(v),
+        k_cache: k,
+        v_cache: v,
         compute,
         output,
-        total: crate::units::sum([weights, kv, compute, output]),
+        total: crate::units::sum([weights, k, v, compute, output]),
     };
     Ok(Footprint {
-        gpu: side(weights.gpu, kv_gpu, buffers.gpu_compute_bytes, 0),
+        gpu: DeviceBytes {
+            compute_phases: buffers.gpu_phases,
+            ..side(weights.gpu, kv_gpu, buffers.gpu_compute_bytes, 0)
+        },
         host: side(
             weights.host,
             kv_host,
@@ -432,18 +460,36 @@ pub fn estimate(
         })?,
     };
     let all_layers = prepared.layout.n_layer.saturating_add(1);
-    let ngl = match (inputs.n_gpu_layers, gpu_bytes) {
+    let most = match gpu_bytes {
+        Some(memory) => Some(fit::max_gpu_layers(&prepared, inputs, n_ctx, memory)?),
+        None => None,
+    };
+    let ngl = match (inputs.n_gpu_layers, most) {
         (Some(n), _) => n,
-        (None, Some(memory)) => fit::max_gpu_layers(&prepared, inputs, n_ctx, memory)?,
+        (None, Some(most)) => most,
         (None, None) => all_layers,
     };
     let f = footprint(&prepared, inputs, n_ctx, ngl)?;
-    let fit = match gpu_bytes {
-        Some(memory) => Some(fit::fit(
-            &prepared, inputs, &f, n_ctx, ngl, trained, memory,
+    let fit = match (gpu_bytes, most) {
+        (Some(memory), Some(most)) => Some(fit::fit(
+            &prepared,
+            inputs,
+            &f,
+            fit::Layers {
+                n_ctx,
+                ngl,
+                most,
+                trained,
+            },
+            memory,
         )?),
-        None => None,
+        _ => None,
     };
+    let all = match ngl >= all_layers {
+        true => None,
+        false => Some(footprint(&prepared, inputs, n_ctx, all_layers)?),
+    };
+    let (all_layers_gpu, all_layers_host) = all.map_or((f.gpu, f.host), |a| (a.gpu, a.host));
     let command = command::llama_server(model, inputs, n_ctx, ngl);
     Ok(LlamaCppEstimate {
         arch: prepared.layout.arch,
@@ -469,6 +515,8 @@ pub fn estimate(
         gpu_layers: f.gpu_layers,
         layers_total: all_layers,
         fit,
+        all_layers_gpu,
+        all_layers_host,
         command,
     })
 }

@@ -1,6 +1,7 @@
 //! Why the `llamacpp` method does not estimate a request: typed, with the
 //! data a front end needs to say it.
 
+use super::arch::LayoutProblem;
 use super::ggml_type::GgmlType;
 use crate::model::Family;
 use serde::Serialize;
@@ -19,7 +20,7 @@ pub enum LlamaCppRefusal {
     /// (named in `what`), e.g. dense layers in a Qwen3-MoE.
     UnsupportedLayout {
         model_type: Option<String>,
-        what: String,
+        what: LayoutProblem,
     },
     /// `--cache-type-v` is quantized but flash attention is off: llama.cpp
     /// refuses to create such a context (`llama_init_from_model`).

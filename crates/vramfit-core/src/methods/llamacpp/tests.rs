@@ -598,3 +598,37 @@ fn earlier_releases_offload_the_output_layer_last() {
     assert_eq!(old.gpu.weights, old.model_size_bytes - 295_501_824 - head);
     assert_eq!(at(33, false).gpu.weights, at(33, true).gpu.weights);
 }
+
+#[test]
+fn the_gpu_compute_buffer_is_the_largest_of_its_phases() {
+    let models = [
+        "meta-llama/Llama-3.1-8B",
+        "google/gemma-2-9b-it",
+        "Qwen/Qwen3-30B-A3B",
+        "deepseek-ai/DeepSeek-V2-Lite",
+    ];
+    for id in models {
+        let spec = spec(id);
+        for (ngl, flash_attn) in [
+            (None, true),
+            (Some(0), true),
+            (Some(5), false),
+            (Some(99), false),
+        ] {
+            let i = LlamaCppInputs {
+                n_gpu_layers: ngl,
+                flash_attn,
+                ..inputs(FileType::Q4_K_M, 8_192)
+            };
+            let e = estimate(&spec, &i, None).unwrap();
+            for side in [e.gpu, e.all_layers_gpu] {
+                assert_eq!(side.compute_phases.peak(), side.compute, "{id} {ngl:?}");
+            }
+            assert_eq!(e.host.compute_phases, ComputePhases::default());
+        }
+    }
+    // Some GPU side with layers has an attention and a feed-forward phase.
+    let e = estimate(&spec(models[0]), &inputs(FileType::Q4_K_M, 8_192), None).unwrap();
+    let p = e.all_layers_gpu.compute_phases;
+    assert!(p.layer_inputs > 0 && p.attention > 0 && p.ffn > 0 && p.output > 0);
+}

@@ -9,7 +9,7 @@
 //! already been validated by [`crate::model::parse_config`]).
 
 use super::vision::VisionTower;
-use crate::model::{ModelSpec, QuantScheme};
+use crate::model::{ModelSpec, QuantScheme, RopeScaling};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -89,11 +89,6 @@ pub struct ConfigExtras {
     /// `final_logit_softcapping` (Gemma-2): logits are divided, passed
     /// through tanh and multiplied back, out of place.
     pub logit_softcap: bool,
-    /// Matrices per dense MLP when the architecture says so: 2 for the
-    /// ungated `fc1`/`fc2` MLPs of Phi-1/2, GPT-2, GPT-NeoX, StarCoder2
-    /// (vLLM `models/phi.py`, `gpt2.py`, ...); `None` reads it from the
-    /// parameter count.
-    pub mlp_matrices: Option<u64>,
     /// The longest `--max-model-len` vLLM accepts without
     /// `VLLM_ALLOW_LONG_MAX_MODEL_LEN` (see [`derived_max_model_len`]).
     pub derived_max_model_len: Option<u64>,
@@ -116,8 +111,7 @@ impl ConfigExtras {
                 .get("final_logit_softcapping")
                 .or_else(|| outer.get("final_logit_softcapping"))
                 .is_some_and(|v| v.as_f64().is_some()),
-            derived_max_model_len: derived_max_model_len(&outer, scope, spec),
-            mlp_matrices: mlp_matrices(&outer, scope),
+            derived_max_model_len: derived_max_model_len(spec),
         }
     }
 
@@ -202,16 +196,10 @@ fn rope_caches(
     let Some(plain) = base.first().copied() else {
         return Vec::new();
     };
-    let factor_milli = |v: Option<&Value>| -> u64 {
-        v.and_then(Value::as_f64)
-            .filter(|f| f.is_finite() && *f > 0.0 && *f <= 1.0)
-            .map(|f| (f * 1000.0).round() as u64)
-            .unwrap_or(1000)
-    };
     let dim = match spec.mla {
         Some(_) => plain.dim,
         None => {
-            let f = factor_milli(lookup(outer, scope, "partial_rotary_factor"));
+            let f = spec.partial_rotary_milli.unwrap_or(1000);
             match lookup(outer, scope, "rotary_dim").and_then(Value::as_u64) {
                 Some(d) if d > 0 && d <= spec.head_dim => d,
                 _ => spec.head_dim.saturating_mul(f) / 1000,
@@ -219,18 +207,14 @@ fn rope_caches(
         }
     };
     let positions = plain.rows;
-    let scaling = lookup(outer, scope, "rope_scaling").and_then(Value::as_object);
-    let rows = match scaling {
+    let rows = match spec.rope_scaling.as_ref() {
         Some(s) => scaled_rows(s, positions),
         None => positions,
     };
     let mut caches = vec![RopeCache { rows, dim }];
     // Gemma-3 keeps a plain table for its sliding layers
     // (`rope_local_base_freq`, 10000 by default in `Gemma3TextConfig`).
-    let gemma3_text = scope
-        .get("model_type")
-        .and_then(Value::as_str)
-        .is_some_and(|t| t == "gemma3_text" || t == "gemma3");
+    let gemma3_text = matches!(spec.model_type.as_deref(), Some("gemma3_text" | "gemma3"));
     let local = gemma3_text || lookup(outer, scope, "rope_local_base_freq").is_some();
     if local {
         caches.push(RopeCache {
@@ -242,39 +226,20 @@ fn rope_caches(
 }
 
 /// Rows of a scaled rotary table (see [`rope_caches`]).
-fn scaled_rows(scaling: &Map<String, Value>, positions: u64) -> u64 {
-    let kind = scaling
-        .get("rope_type")
-        .or_else(|| scaling.get("type"))
-        .and_then(Value::as_str)
-        .unwrap_or("default");
+fn scaled_rows(scaling: &RopeScaling, positions: u64) -> u64 {
     let factor = scaling
-        .get("factor")
-        .and_then(Value::as_f64)
-        .filter(|f| f.is_finite() && *f >= 1.0 && *f <= 1e6)
-        .unwrap_or(1.0);
+        .factor_milli
+        .filter(|f| (1_000..=1_000_000_000).contains(f))
+        .unwrap_or(1_000);
     let original = scaling
-        .get("original_max_position_embeddings")
-        .and_then(Value::as_u64)
+        .original_max_position_embeddings
         .unwrap_or(positions);
-    let times = |n: u64| (n as f64 * factor) as u64;
-    match kind {
+    let times = |n: u64| crate::units::saturate(n as u128 * factor as u128 / 1_000);
+    match scaling.rope_type.as_str() {
         "linear" | "dynamic" => times(positions),
         "yarn" | "deepseek_yarn" => times(original),
         "longrope" | "su" => original.saturating_add(positions),
         _ => positions,
-    }
-}
-
-/// Ungated MLP architectures (see [`ConfigExtras::mlp_matrices`]).
-fn mlp_matrices(outer: &Map<String, Value>, scope: &Map<String, Value>) -> Option<u64> {
-    let model_type = scope
-        .get("model_type")
-        .or_else(|| outer.get("model_type"))
-        .and_then(Value::as_str)?;
-    match model_type {
-        "phi" | "phi-msft" | "gpt2" | "gpt_bigcode" | "gpt_neox" | "starcoder2" | "gptj" => Some(2),
-        _ => None,
     }
 }
 
@@ -287,44 +252,31 @@ fn mlp_matrices(outer: &Map<String, Value>, scope: &Map<String, Value>) -> Optio
 /// `original_max_position_embeddings` for `yarn`; Gemma-3's positions are
 /// already scaled (`s = 1`). Source: vLLM `vllm/config/model.py`,
 /// `_get_and_verify_max_len`.
-fn derived_max_model_len(
-    outer: &Map<String, Value>,
-    scope: &Map<String, Value>,
-    spec: &ModelSpec,
-) -> Option<u64> {
+fn derived_max_model_len(spec: &ModelSpec) -> Option<u64> {
     let positions = spec.max_context?;
-    let gemma3 = [outer, scope].iter().any(|o| {
-        o.get("model_type")
-            .and_then(Value::as_str)
-            .is_some_and(|t| t.contains("gemma3"))
-    });
-    let Some(scaling) = lookup(outer, scope, "rope_scaling").and_then(Value::as_object) else {
+    let gemma3 = spec
+        .model_type
+        .as_deref()
+        .is_some_and(|t| t.contains("gemma3"));
+    let Some(scaling) = spec.rope_scaling.as_ref() else {
         return Some(positions);
     };
-    if gemma3 {
-        return Some(positions);
-    }
-    let kind = scaling
-        .get("rope_type")
-        .or_else(|| scaling.get("type"))
-        .and_then(Value::as_str)
-        .unwrap_or("default");
-    if matches!(kind, "llama3" | "longrope" | "su") {
+    if gemma3 || scaling.is(&["llama3", "longrope", "su"]) {
         return Some(positions);
     }
     let factor = scaling
-        .get("factor")
-        .and_then(Value::as_f64)
-        .filter(|f| f.is_finite() && *f > 0.0 && *f <= 1e6)
-        .unwrap_or(1.0);
-    let base = match kind {
+        .factor_milli
+        .filter(|f| (1..=1_000_000_000).contains(f))
+        .unwrap_or(1_000);
+    let base = match scaling.rope_type.as_str() {
         "yarn" => scaling
-            .get("original_max_position_embeddings")
-            .and_then(Value::as_u64)
+            .original_max_position_embeddings
             .unwrap_or(positions),
         _ => positions,
     };
-    Some((base as f64 * factor) as u64)
+    Some(crate::units::saturate(
+        base as u128 * factor as u128 / 1_000,
+    ))
 }
 
 /// The checkpoint's quantization as vLLM loads it, from the spec's
@@ -537,26 +489,25 @@ mod tests {
 
     #[test]
     fn scaled_tables_grow_with_the_factor() {
-        let s = |t: &str| serde_json::from_str::<Map<String, Value>>(t).unwrap();
+        let s = |rope_type: &str, factor: Option<u64>, original: Option<u64>| RopeScaling {
+            rope_type: rope_type.to_string(),
+            factor_milli: factor,
+            original_max_position_embeddings: original,
+            long_factor_len: None,
+        };
         assert_eq!(
-            scaled_rows(&s(r#"{"rope_type": "linear", "factor": 8.0}"#), 131_072),
+            scaled_rows(&s("linear", Some(8_000), None), 131_072),
             1_048_576
         );
         assert_eq!(
-            scaled_rows(
-                &s(r#"{"type": "yarn", "factor": 40, "original_max_position_embeddings": 4096}"#),
-                163_840
-            ),
+            scaled_rows(&s("yarn", Some(40_000), Some(4096)), 163_840),
             163_840
         );
         assert_eq!(
-            scaled_rows(
-                &s(r#"{"type": "longrope", "original_max_position_embeddings": 4096}"#),
-                131_072
-            ),
+            scaled_rows(&s("longrope", None, Some(4096)), 131_072),
             135_168
         );
-        assert_eq!(scaled_rows(&s(r#"{"rope_type": "llama3"}"#), 100), 100);
+        assert_eq!(scaled_rows(&s("llama3", None, None), 100), 100);
     }
 
     #[test]

@@ -172,6 +172,9 @@ pub struct VllmInputs {
     /// The GPU is an A100, whose batch defaults stay at the small values
     /// whatever its memory (`get_batch_defaults`).
     pub a100: bool,
+    /// PyTorch's cuBLAS and cuBLASLt workspaces on this GPU
+    /// ([`super::gemm_workspaces`]; 33 MiB on Hopper).
+    pub gemm_workspace_bytes: u64,
 }
 
 impl Default for VllmInputs {
@@ -190,6 +193,7 @@ impl Default for VllmInputs {
             enforce_eager: false,
             sm_count: 132,
             a100: false,
+            gemm_workspace_bytes: super::profile::GEMM_WORKSPACES,
         }
     }
 }

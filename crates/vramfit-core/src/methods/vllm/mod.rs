@@ -49,6 +49,8 @@ mod inputs;
 mod kv;
 mod profile;
 mod runtime;
+mod scenario;
+mod start;
 pub mod validation;
 mod vision;
 mod weights;
@@ -63,19 +65,22 @@ pub use inputs::{
     VllmInputs,
 };
 pub use kv::LayerSpec;
-pub use profile::ProfileParts;
+pub use profile::{gemm_workspaces, ProfileParts};
+pub use scenario::{covers, estimate_scenario, model_id, run, VllmRun};
+pub use start::{StartError, StartErrorKind};
 pub use vision::{VisionKind, VisionTower};
 pub use weights::{padded_vocab, WeightParts};
 
+use crate::methods::Feature;
 use crate::model::{parse_config, AttentionKind, ConfigError, Dtype, ModelSpec};
-use crate::units::GIB;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A model as vLLM sees it: the reader's spec and the vLLM-specific
 /// extras read from the same config.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VllmModel {
-    pub spec: ModelSpec,
+    pub spec: Arc<ModelSpec>,
     pub extras: ConfigExtras,
 }
 
@@ -84,13 +89,29 @@ impl VllmModel {
     pub fn from_config(text: &str) -> Result<VllmModel, ConfigError> {
         let spec = parse_config(text)?;
         let extras = ConfigExtras::read(text, &spec);
-        Ok(VllmModel { spec, extras })
+        Ok(VllmModel {
+            spec: Arc::new(spec),
+            extras,
+        })
     }
 
     /// A model known only by its spec (no vision tower, plain rotary
     /// table, no checkpoint quantization layout).
     pub fn from_spec(spec: ModelSpec) -> VllmModel {
         let extras = ConfigExtras::from_spec(&spec);
+        VllmModel {
+            spec: Arc::new(spec),
+            extras,
+        }
+    }
+
+    /// A parsed model shared with its scenario, with the extras read from
+    /// its config's text (`None`: from the spec alone).
+    pub fn shared(spec: Arc<ModelSpec>, config: Option<&str>) -> VllmModel {
+        let extras = match config {
+            Some(text) => ConfigExtras::read(text, &spec),
+            None => ConfigExtras::from_spec(&spec),
+        };
         VllmModel { spec, extras }
     }
 }
@@ -118,29 +139,51 @@ pub struct RankEstimate {
     pub kv_shortfall_bytes: u64,
     /// Blocks this worker alone could hold.
     pub num_blocks: u64,
+    /// KV memory one request of `max_model_len` tokens needs on this
+    /// worker (vLLM's `max_memory_usage_bytes` over its groups); 0 on a
+    /// worker without a cache.
+    pub kv_per_request_bytes: u64,
     /// CUDA-graph capture memory (after the KV cache).
     pub cuda_graph_bytes: u64,
 }
 
-/// Why vLLM would not start.
+/// What does not divide over the GPUs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StartErrorKind {
-    /// `--max-model-len` beyond what the config allows.
-    ContextBeyondModel,
-    /// The weights do not fit in the GPU.
-    WeightsDoNotFit,
-    /// Nothing is left for the KV cache.
-    NoKvMemory,
-    /// One request of `max_model_len` tokens does not fit in the KV cache.
-    ContextDoesNotFit,
+#[serde(tag = "problem", rename_all = "snake_case")]
+pub enum Parallel {
+    /// Attention heads over tensor-parallel GPUs.
+    Heads { heads: u64, tp: u64 },
+    /// The padded vocabulary over tensor-parallel GPUs.
+    Vocab { vocab: u64, tp: u64 },
+    /// More pipeline stages than layers.
+    Stages { pp: u64, layers: u64 },
 }
 
-/// The error vLLM would print, with its own wording.
+/// What the estimate leaves out for this model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StartError {
-    pub kind: StartErrorKind,
-    pub message: String,
+#[serde(tag = "note", rename_all = "snake_case")]
+pub enum VllmNote {
+    /// A quantization method whose loaded layout is not modelled: its
+    /// layers are counted at the model dtype.
+    QuantizationNotModelled { method: String },
+    /// A multimodal config whose vision tower is not known: its weights
+    /// and dummy images are not counted.
+    VisionTowerNotCounted,
+}
+
+impl std::fmt::Display for VllmNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VllmNote::QuantizationNotModelled { method } => write!(
+                f,
+                "quantization '{method}' is not modelled: its layers are counted at the model dtype"
+            ),
+            VllmNote::VisionTowerNotCounted => f.write_str(
+                "multimodal config whose vision tower vramfit does not know: its weights and \
+                 dummy images are not counted",
+            ),
+        }
+    }
 }
 
 /// Inputs the method cannot evaluate (vLLM itself refuses most of them
@@ -154,21 +197,21 @@ pub enum VllmRefusal {
         message: String,
     },
     /// Heads or layers do not divide over the GPUs.
-    Parallelism { message: String },
+    Parallelism { problem: Parallel, message: String },
     /// `--quantization` conflicts with the checkpoint's own.
     Quantization { message: String },
     /// Layers whose cache vramfit does not lay out (linear attention,
     /// Mamba).
-    UnsupportedLayers { message: String },
+    UnsupportedLayers { feature: Feature, message: String },
 }
 
 impl std::fmt::Display for VllmRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             VllmRefusal::InvalidInput { field, message } => write!(f, "{field}: {message}"),
-            VllmRefusal::Parallelism { message }
+            VllmRefusal::Parallelism { message, .. }
             | VllmRefusal::Quantization { message }
-            | VllmRefusal::UnsupportedLayers { message } => f.write_str(message),
+            | VllmRefusal::UnsupportedLayers { message, .. } => f.write_str(message),
         }
     }
 }
@@ -212,7 +255,7 @@ pub struct VllmEstimate {
     /// The error vLLM would print, if it would not start.
     pub start_error: Option<StartError>,
     /// Parts of this model the estimate does not cover.
-    pub notes: Vec<String>,
+    pub notes: Vec<VllmNote>,
 }
 
 /// Layers per pipeline stage.
@@ -239,17 +282,6 @@ pub fn pipeline_stages(layers: u64, pp: u64) -> Vec<(u64, u64)> {
             range
         })
         .collect()
-}
-
-/// vLLM's `format_gib`: GiB rounded to two decimals, printed as Python
-/// prints a float (`3.0`, `58.11`).
-pub fn format_gib(bytes: u128) -> String {
-    let hundredths = (bytes * 100 + GIB as u128 / 2) / GIB as u128;
-    let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
-    match text.strip_suffix('0') {
-        Some(t) => t.to_string(),
-        None => text,
-    }
 }
 
 /// Predicts vLLM's start-up report for `model` on GPUs of
@@ -288,6 +320,7 @@ pub fn estimate(
 
     if spec.kv_dims_by_layer.is_some() {
         return Err(VllmRefusal::UnsupportedLayers {
+            feature: Feature::MixedAttentionWidths,
             message: "attention layers whose key and value widths differ from 2 × head_dim; \
                       vramfit does not lay out vLLM's cache for them"
                 .to_string(),
@@ -304,7 +337,13 @@ pub fn estimate(
                   indexer's keys, compressed attention)"
             }
         };
+        let feature = match kind {
+            AttentionKind::Linear { .. } => Feature::LinearLayers,
+            AttentionKind::Compressed { .. } => Feature::CompressedAttention,
+            _ => Feature::LatentAttention,
+        };
         VllmRefusal::UnsupportedLayers {
+            feature,
             message: format!("layers of kind {kind:?} {what}"),
         }
     })?;
@@ -337,6 +376,7 @@ pub fn estimate(
             max_model_len,
             block_size: inputs.block_size,
             sm_count: inputs.sm_count as u64,
+            gemm_workspaces: inputs.gemm_workspace_bytes,
         };
         let prof = profile::rank_profile(spec, extras, &run);
         let non_torch = runtime::non_torch(tp, last);
@@ -357,6 +397,12 @@ pub fn estimate(
             kv_cache_bytes: available.max(0) as u64,
             kv_shortfall_bytes: (-available).max(0) as u64,
             num_blocks: blocks,
+            kv_per_request_bytes: match worker.group_size() {
+                0 => 0,
+                _ => {
+                    crate::units::saturate(worker.needed(max_model_len, inputs.block_size, tokens))
+                }
+            },
             cuda_graph_bytes: runtime::cuda_graphs(layers.1 - layers.0, inputs.enforce_eager),
         });
     }
@@ -388,9 +434,9 @@ pub fn estimate(
                 && workers[i].needed(len, inputs.block_size, tokens) <= availability[i] as u128
         })
     };
-    let max_model_len_fits = largest_fitting(derived, &fits);
+    let max_model_len_fits = start::largest_fitting(derived, &fits);
 
-    let start_error = start_error(StartCheck {
+    let start_error = start::start_error(start::StartCheck {
         ranks: &ranks,
         workers: &workers,
         with_cache: &with_cache,
@@ -405,11 +451,7 @@ pub fn estimate(
 
     let head = &ranks[limiting];
     if extras.vision.is_none() && spec.nested_text_config {
-        notes.push(
-            "multimodal config whose vision tower vramfit does not know: its weights and \
-             dummy images are not counted"
-                .to_string(),
-        );
+        notes.push(VllmNote::VisionTowerNotCounted);
     }
     Ok(VllmEstimate {
         gpu_total_bytes,
@@ -477,6 +519,10 @@ fn validate(spec: &ModelSpec, total: u64, inputs: &VllmInputs) -> Result<(), Vll
     let tp = inputs.tp as u64;
     if spec.num_attention_heads > 0 && !spec.num_attention_heads.is_multiple_of(tp) {
         return Err(VllmRefusal::Parallelism {
+            problem: Parallel::Heads {
+                heads: spec.num_attention_heads,
+                tp,
+            },
             message: format!(
                 "Total number of attention heads ({}) must be divisible by tensor parallel \
                  size ({}).",
@@ -486,6 +532,10 @@ fn validate(spec: &ModelSpec, total: u64, inputs: &VllmInputs) -> Result<(), Vll
     }
     if !padded_vocab(spec.vocab_size).is_multiple_of(tp) {
         return Err(VllmRefusal::Parallelism {
+            problem: Parallel::Vocab {
+                vocab: padded_vocab(spec.vocab_size),
+                tp,
+            },
             message: format!(
                 "the padded vocabulary ({}) does not divide over {} GPUs",
                 padded_vocab(spec.vocab_size),
@@ -495,6 +545,10 @@ fn validate(spec: &ModelSpec, total: u64, inputs: &VllmInputs) -> Result<(), Vll
     }
     if inputs.pp as u64 > spec.num_layers {
         return Err(VllmRefusal::Parallelism {
+            problem: Parallel::Stages {
+                pp: inputs.pp as u64,
+                layers: spec.num_layers,
+            },
             message: format!(
                 "{} pipeline stages for {} layers: a stage would hold no layer",
                 inputs.pp, spec.num_layers
@@ -510,7 +564,7 @@ fn loaded_quant(
     spec: &ModelSpec,
     extras: &ConfigExtras,
     inputs: &VllmInputs,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<VllmNote>,
 ) -> Result<Option<LoadedQuant>, VllmRefusal> {
     let own = spec.quantization.as_ref();
     if inputs.quantization == OnlineQuant::Fp8 {
@@ -534,110 +588,9 @@ fn loaded_quant(
         }
     }
     if let (Some(q), None) = (own, extras.quant.as_ref()) {
-        notes.push(format!(
-            "quantization '{}' is not modelled: its layers are counted at the model dtype",
-            q.method
-        ));
+        notes.push(VllmNote::QuantizationNotModelled {
+            method: q.method.clone(),
+        });
     }
     Ok(extras.quant)
-}
-
-/// The largest `len ≤ ceiling` with `fits(len)`, 0 if even 1 does not fit
-/// (`_estimate_max_model_len_from_groups`, a binary search).
-fn largest_fitting(ceiling: u64, fits: &dyn Fn(u64) -> bool) -> u64 {
-    if ceiling == 0 || !fits(1) {
-        return 0;
-    }
-    let (mut lo, mut hi, mut best) = (1u64, ceiling, 1u64);
-    while lo <= hi {
-        let mid = lo + (hi - lo) / 2;
-        if fits(mid) {
-            best = mid;
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    best
-}
-
-struct StartCheck<'a> {
-    ranks: &'a [RankEstimate],
-    workers: &'a [kv::WorkerGroups<'a>],
-    with_cache: &'a [usize],
-    availability: &'a [i128],
-    max_model_len: u64,
-    derived: u64,
-    given: Option<u64>,
-    gpu_total_bytes: u64,
-    block: u64,
-    batch_tokens: u64,
-}
-
-/// The first error vLLM would raise, in the order it checks: the config,
-/// model loading, then each worker's KV cache
-/// (`_check_enough_kv_cache_memory` in `vllm/v1/core/kv_cache_utils.py`).
-fn start_error(c: StartCheck) -> Option<StartError> {
-    const TIPS: &str = "See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ \
-                        for more details.";
-    if let Some(len) = c.given.filter(|l| *l > c.derived) {
-        return Some(StartError {
-            kind: StartErrorKind::ContextBeyondModel,
-            message: format!(
-                "User-specified max_model_len ({len}) is greater than the derived \
-                 max_model_len (max_position_embeddings={} or model_max_length=None in \
-                 model's config.json). To allow overriding this maximum, set the env var \
-                 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
-                c.derived
-            ),
-        });
-    }
-    if c.ranks.iter().any(|r| r.weights_bytes > c.gpu_total_bytes) {
-        return Some(StartError {
-            kind: StartErrorKind::WeightsDoNotFit,
-            message: "Failed to load model - not enough GPU memory. Try lowering \
-                      --gpu-memory-utilization to free memory for weights, increasing \
-                      --tensor-parallel-size, or using --quantization. See \
-                      https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for \
-                      more tips."
-                .to_string(),
-        });
-    }
-    for &i in c.with_cache {
-        let available = c.availability[i];
-        if available <= 0 {
-            return Some(StartError {
-                kind: StartErrorKind::NoKvMemory,
-                message: format!(
-                    "No available memory for the cache blocks. Try increasing \
-                     `gpu_memory_utilization` when initializing the engine. {TIPS}"
-                ),
-            });
-        }
-        let worker = &c.workers[i];
-        let needed = worker.needed(c.max_model_len, c.block, c.batch_tokens);
-        if needed > available as u128 {
-            let fits = |len: u64| worker.needed(len, c.block, c.batch_tokens) <= available as u128;
-            let estimated = largest_fitting(c.max_model_len, &fits);
-            let estimated_msg = match estimated {
-                0 => String::new(),
-                n => format!(
-                    "Based on the available memory, the estimated maximum model length is {n}. "
-                ),
-            };
-            return Some(StartError {
-                kind: StartErrorKind::ContextDoesNotFit,
-                message: format!(
-                    "To serve at least one request with the models's max seq len ({}), ({} GiB \
-                     KV cache is needed, which is larger than the available KV cache memory \
-                     ({} GiB). {estimated_msg}Try increasing `gpu_memory_utilization` or \
-                     decreasing `max_model_len` when initializing the engine. {TIPS}",
-                    c.max_model_len,
-                    format_gib(needed),
-                    format_gib(available as u128),
-                ),
-            });
-        }
-    }
-    None
 }

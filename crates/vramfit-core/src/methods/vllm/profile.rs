@@ -25,6 +25,35 @@ use serde::Serialize;
 /// (`getChosenWorkspaceSize`, `getCUDABlasLtWorkspaceSize`).
 pub const GEMM_WORKSPACES: u64 = 33 * MIB;
 
+/// The cuBLAS and cuBLASLt workspaces PyTorch allocates on a GPU.
+///
+/// # Formula
+///
+/// ```text
+/// W_gemm = 32 MiB + 1 MiB                 compute capability 9.0 (Hopper)
+/// W_gemm = (2 · 4096 + 8 · 16) KiB + 1 MiB   any other CUDA GPU
+/// ```
+///
+/// cuBLAS's workspace follows `CUBLAS_WORKSPACE_CONFIG`'s default
+/// (`:4096:8` on sm_90, else `:4096:2:16:8`), cuBLASLt's is 1 MiB
+/// (`CUBLASLT_WORKSPACE_SIZE` 1024 KiB), kept apart unless
+/// `TORCH_CUBLASLT_UNIFIED_WORKSPACE=1`. Both are taken from the caching
+/// allocator (below 10 MiB a block counts as asked). Source: PyTorch
+/// `aten/src/ATen/cuda/CublasHandlePool.cpp` (`parseChosenWorkspaceSize`,
+/// `parseCUDABlasLtWorkspaceSize`, `getCUDABlasLtWorkspace`).
+///
+/// ```
+/// use vramfit_core::methods::vllm::gemm_workspaces;
+/// assert_eq!(gemm_workspaces(true), 33 << 20);
+/// assert_eq!(gemm_workspaces(false), (8 << 20) + (128 << 10) + (1 << 20));
+/// ```
+pub const fn gemm_workspaces(hopper: bool) -> u64 {
+    match hopper {
+        true => GEMM_WORKSPACES,
+        false => (2 * 4096 + 8 * 16) * 1024 + MIB,
+    }
+}
+
 /// One rank's profiling peak, by part (bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
 pub struct ProfileParts {
@@ -63,6 +92,8 @@ pub struct ProfileRun {
     pub max_model_len: u64,
     pub block_size: u64,
     pub sm_count: u64,
+    /// [`gemm_workspaces`] of the GPU.
+    pub gemm_workspaces: u64,
 }
 
 /// The profiling peak of one rank.
@@ -112,7 +143,7 @@ pub fn rank_profile(spec: &ModelSpec, extras: &ConfigExtras, run: &ProfileRun) -
     let h = spec.hidden_size as u128;
     let tp = run.tp.max(1);
     let mut parts = ProfileParts {
-        gemm_workspaces: GEMM_WORKSPACES,
+        gemm_workspaces: run.gemm_workspaces,
         ..ProfileParts::default()
     };
     let (start, end) = run.layers;
@@ -155,7 +186,7 @@ pub fn rank_profile(spec: &ModelSpec, extras: &ConfigExtras, run: &ProfileRun) -
         }
     }
 
-    parts.forward = forward_transient(spec, extras, run, rank_layers);
+    parts.forward = forward_transient(spec, run, rank_layers);
     if run.last {
         parts.sampler = sampler_transient(spec, run);
     }
@@ -172,12 +203,7 @@ pub fn rank_profile(spec: &ModelSpec, extras: &ConfigExtras, run: &ProfileRun) -
 
 /// The decoder forward's largest transient over the rank's layers (see
 /// [`rank_profile`]).
-fn forward_transient(
-    spec: &ModelSpec,
-    extras: &ConfigExtras,
-    run: &ProfileRun,
-    layers: std::ops::Range<u64>,
-) -> u64 {
+fn forward_transient(spec: &ModelSpec, run: &ProfileRun, layers: std::ops::Range<u64>) -> u64 {
     let b = run.dtype_bytes as u128;
     let n = run.tokens as u128;
     let h = spec.hidden_size as u128;
@@ -198,7 +224,7 @@ fn forward_transient(
         let ffn = match spec.ffn.get(i as usize) {
             Some(FfnKind::Dense) => {
                 let width = (spec.intermediate_size.unwrap_or(0) / tp) as u128;
-                let gated = super::weights::dense_mlp_matrices(spec, extras) == 3;
+                let gated = super::weights::dense_mlp_matrices(spec) == 3;
                 if gated {
                     3 * width
                 } else {
@@ -276,6 +302,7 @@ mod tests {
             max_model_len: 8192,
             block_size: 16,
             sm_count: 132,
+            gemm_workspaces: GEMM_WORKSPACES,
         }
     }
 

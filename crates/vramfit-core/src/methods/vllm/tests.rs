@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::catalog::find_model;
+use crate::units::{Bytes, DisplayUnit, GIB};
 
 fn model(id: &str) -> VllmModel {
     let entry = find_model(id).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -31,10 +32,11 @@ fn pipeline_stages_give_the_remainder_to_the_stages_before_the_last() {
 }
 
 #[test]
-fn format_gib_prints_like_python() {
-    assert_eq!(format_gib(3 * GIB as u128), "3.0");
-    assert_eq!(format_gib(GIB as u128 * 311 / 100), "3.11");
-    assert_eq!(format_gib(GIB as u128 * 310 / 100), "3.1");
+fn gib_prints_like_python() {
+    let gib = |b: u64| Bytes(b).hundredths_text(DisplayUnit::Gib);
+    assert_eq!(gib(3 * GIB), "3.0");
+    assert_eq!(gib(GIB * 311 / 100 + 1), "3.11");
+    assert_eq!(gib(GIB * 310 / 100), "3.1");
 }
 
 #[test]

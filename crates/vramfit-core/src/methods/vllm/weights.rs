@@ -127,7 +127,7 @@ pub fn rank_weights(spec: &ModelSpec, extras: &ConfigExtras, shard: &Shard) -> W
         parts.attention += attention_bytes(spec, attention, tp, b, quant_any);
         match spec.ffn.get(i as usize) {
             Some(FfnKind::Dense) => {
-                parts.mlp += mlp_bytes(spec, extras, tp, b, quant_any);
+                parts.mlp += mlp_bytes(spec, tp, b, quant_any);
             }
             Some(FfnKind::Moe) => {
                 let (routed, shared) = moe_bytes(spec, tp, b, quant_experts, quant_any);
@@ -137,7 +137,7 @@ pub fn rank_weights(spec: &ModelSpec, extras: &ConfigExtras, shard: &Shard) -> W
             _ => {}
         }
     }
-    parts.small = small_bytes(spec, extras, shard);
+    parts.small = small_bytes(spec, shard);
     parts.rope = extras
         .rope_caches
         .iter()
@@ -340,18 +340,14 @@ fn attention_bytes(
     }
 }
 
-/// Matrices per dense MLP: 3 when gated (gate, up, down), 2 otherwise,
-/// read back from the reader's count `dense_mlp ≈ n · H · I · layers`.
-pub(super) fn dense_mlp_matrices(spec: &ModelSpec, extras: &ConfigExtras) -> u64 {
-    if let Some(n) = extras.mlp_matrices {
-        return n;
+/// Matrices per dense MLP: 3 when gated (gate, up, down), 2 otherwise
+/// (the reader's `projections.gated_mlp`, from the modeling code of the
+/// model type).
+pub(super) fn dense_mlp_matrices(spec: &ModelSpec) -> u64 {
+    match spec.projections.gated_mlp {
+        true => 3,
+        false => 2,
     }
-    let layers = spec.ffn.iter().filter(|f| **f == FfnKind::Dense).count() as u128;
-    let one = spec.hidden_size as u128 * spec.intermediate_size.unwrap_or(0) as u128 * layers;
-    if one == 0 {
-        return 3;
-    }
-    ((spec.params.dense_mlp as u128 + one / 2) / one).clamp(2, 3) as u64
 }
 
 /// Matrices per routed expert, read back the same way.
@@ -370,16 +366,10 @@ pub(super) fn expert_matrices(spec: &ModelSpec) -> u64 {
 
 /// A dense MLP on one rank: `gate_up` `(n−1)·I/tp × H` and `down`
 /// `H × I/tp`.
-fn mlp_bytes(
-    spec: &ModelSpec,
-    extras: &ConfigExtras,
-    tp: u64,
-    b: u64,
-    quant: Option<&LoadedQuant>,
-) -> u64 {
+fn mlp_bytes(spec: &ModelSpec, tp: u64, b: u64, quant: Option<&LoadedQuant>) -> u64 {
     let h = spec.hidden_size;
     let i = spec.intermediate_size.unwrap_or(0) / tp;
-    let up_rows = (dense_mlp_matrices(spec, extras) - 1) * i;
+    let up_rows = (dense_mlp_matrices(spec) - 1) * i;
     let up = Linear {
         rows: up_rows,
         cols: h,
@@ -445,7 +435,7 @@ fn moe_bytes(
 /// Parameters of the big tensors listed above, for the whole model at
 /// `tp = 1`, in the reader's groups (to find what the reader counts
 /// beyond them: biases, norms).
-fn listed_params(spec: &ModelSpec, extras: &ConfigExtras) -> ParamGroups {
+fn listed_params(spec: &ModelSpec) -> ParamGroups {
     let h = spec.hidden_size as u128;
     let mut g = Listed {
         embedding: spec.vocab_size as u128 * h,
@@ -455,7 +445,7 @@ fn listed_params(spec: &ModelSpec, extras: &ConfigExtras) -> ParamGroups {
         },
         ..Listed::default()
     };
-    let mlp_n = dense_mlp_matrices(spec, extras) as u128;
+    let mlp_n = dense_mlp_matrices(spec) as u128;
     let exp_n = expert_matrices(spec) as u128;
     for (i, kind) in spec.attention.iter().enumerate() {
         g.attention += match kind {
@@ -547,8 +537,8 @@ struct Listed {
 /// a larger difference means the reader and vLLM lay the group out
 /// differently (an ungated MLP the reader reads as gated), and the listed
 /// tensors are the ones vLLM creates.
-fn small_bytes(spec: &ModelSpec, extras: &ConfigExtras, shard: &Shard) -> u64 {
-    let listed = listed_params(spec, extras);
+fn small_bytes(spec: &ModelSpec, shard: &Shard) -> u64 {
+    let listed = listed_params(spec);
     let p = &spec.params;
     let rest = |counted: u64, listed: u64| -> u128 {
         match counted.checked_sub(listed) {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// A file type is a recipe, not one tensor type: `Q4_K_M` stores most
 /// matrices in `q4_K`, some in `q6_K`, norms in `f32`
-/// ([`super::quant`]). F16 and BF16 are what `convert_hf_to_gguf.py`
+/// (the `llamacpp` method's `quant` module). F16 and BF16 are what `convert_hf_to_gguf.py`
 /// writes; the others are what `llama-quantize` makes from them.
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! ggml's tensor types: how many values one block holds and how many bytes
 //! it takes.
 //!
-//! Every size in this method is built from [`GgmlType::row_bytes`]: a
+//! Every size of the `llamacpp` method is built from [`GgmlType::row_bytes`]: a
 //! quantized row is a whole number of blocks, each block a fixed number of
 //! bytes. The table is ggml's own (`ggml/src/ggml-common.h`, the `block_*`
 //! structs and their `static_assert`s on `sizeof`; `ggml/src/ggml.c`,
@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A ggml tensor type (the subset this method can produce or cache in).
+/// A ggml tensor type (the subset the `llamacpp` method produces or caches in).
 ///
 /// Names follow ggml's spelling (`q4_K`, `iq4_nl`), which is what llama.cpp
 /// prints and what `--cache-type-k` accepts.

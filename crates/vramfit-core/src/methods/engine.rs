@@ -1,0 +1,401 @@
+//! What the two engine methods (`vllm`, `llamacpp`) share above their own
+//! modules: the engine's own figures in the report (`estimate.engine`),
+//! why an engine does not take a scenario, what an estimate assumes, and
+//! the GPU as the engine sees it.
+
+use crate::catalog::gpus::{ComputeCapability, Gpu};
+use crate::gguf::{FileType, GgmlType};
+use crate::methods::llamacpp::LayoutProblem;
+use crate::methods::vllm::StartError;
+use crate::model::Family;
+use crate::scenario::{Scenario, WeightFormat};
+use serde::Serialize;
+
+/// The engine's own figures: `estimate.engine` in the `vramfit/1`
+/// document, absent for the other methods.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum EngineReport {
+    Vllm(VllmReport),
+    Llamacpp(LlamacppReport),
+}
+
+/// What `vllm serve` reports at start-up (bytes are the limiting worker's).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VllmReport {
+    /// "Model loading took".
+    pub weights_bytes: u64,
+    /// "torch peak memory increase".
+    pub activation_peak_bytes: u64,
+    /// "non-torch forward increase memory".
+    pub non_torch_bytes: u64,
+    /// "Available KV cache memory".
+    pub kv_cache_bytes: u64,
+    /// "GPU KV cache size: N tokens".
+    pub kv_cache_tokens: u64,
+    /// "Graph capturing finished ..., took X GiB" (after the KV cache).
+    pub cuda_graph_bytes: u64,
+    /// The largest `--max-model-len` that starts with this memory.
+    pub max_model_len_fits: u64,
+    /// "Maximum concurrency for N tokens per request".
+    pub max_concurrency: f64,
+    /// The `vllm serve` line.
+    pub command: String,
+    /// The total memory of one GPU the estimate starts from (what CUDA
+    /// reports, or the closest figure known: see `notes`).
+    pub gpu_total_bytes: u64,
+    /// The error vLLM would print, if it would not start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_error: Option<StartError>,
+    /// What the estimate assumed or left out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<EngineNote>,
+}
+
+/// Where llama.cpp puts each byte for a GGUF file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LlamacppReport {
+    /// "model size": the GGUF file's tensors.
+    pub model_size_bytes: u64,
+    /// K and V caches together, all layers.
+    pub kv_cache_bytes: u64,
+    pub k_bytes: u64,
+    pub v_bytes: u64,
+    /// GPU and host compute buffers together.
+    pub compute_buffer_bytes: u64,
+    /// The logits buffer (host).
+    pub output_buffer_bytes: u64,
+    /// Everything on the GPU.
+    pub gpu_bytes: u64,
+    /// Everything in host memory.
+    pub host_bytes: u64,
+    /// "offloaded N/M layers to GPU": N.
+    pub gpu_layers: u64,
+    /// M (the repeating layers and the output layer).
+    pub layers_total: u64,
+    /// The most layers whose GPU side fits the GPU, at this context.
+    pub max_gpu_layers: u64,
+    /// The longest context (a multiple of 256, at most the model's) that
+    /// fits at these layers; `None` if not even 256 cells.
+    pub max_context: Option<u64>,
+    /// The GGUF file type.
+    pub file_type: FileType,
+    /// The `llama-server` line.
+    pub command: String,
+    /// What the estimate assumed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<EngineNote>,
+}
+
+/// Something an engine estimate assumed or left out, for every front end
+/// to say in its own words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "note", rename_all = "snake_case")]
+pub enum EngineNote {
+    /// The catalog has no figure of what CUDA reports for this GPU; the
+    /// driver's total is used (CUDA reports a few hundred MiB less).
+    DriverTotalUsed,
+    /// Neither CUDA's nor the driver's total is known for this GPU; its
+    /// nominal capacity is used.
+    NominalCapacityUsed,
+    /// The GPU's SM count is not known: an H100's 132 is assumed.
+    SmCountAssumed,
+    /// The GPU's compute capability is not known: Hopper's 33 MiB of GEMM
+    /// workspaces are assumed.
+    ArchitectureAssumed,
+    /// Not an NVIDIA GPU: the accounting is CUDA's.
+    NotCuda,
+    /// vLLM caches keys and values in the model dtype unless FP8 is asked:
+    /// the KV bytes of the scenario are not used.
+    KvFollowsModelDtype { bytes: u64 },
+    /// The checkpoint's quantization method is not modelled: its layers
+    /// are counted at the model dtype.
+    QuantizationNotModelled { method: String },
+    /// A multimodal model whose vision tower is not known: not counted.
+    VisionTowerNotCounted,
+    /// The CUDA graphs do not fit in what the utilization leaves: vLLM may
+    /// run out of memory while capturing them.
+    CudaGraphsBeyondMemory,
+    /// No GGUF type was chosen: Q4_K_M, the most common download.
+    GgufDefault,
+    /// The scenario's KV bytes name no llama.cpp cache type: f16, its
+    /// default, is used.
+    CacheTypeDefault,
+    /// Apple silicon: Metal lets the GPU wire only part of the unified
+    /// memory by default; that limit is used.
+    WiredLimitUsed,
+}
+
+impl std::fmt::Display for EngineNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineNote::DriverTotalUsed => f.write_str(
+                "the total CUDA reports for this GPU is not known: the driver's total is used \
+                 (CUDA reports a few hundred MiB less)",
+            ),
+            EngineNote::NominalCapacityUsed => f.write_str(
+                "neither CUDA's nor the driver's total is known for this GPU: its nominal \
+                 capacity is used",
+            ),
+            EngineNote::SmCountAssumed => {
+                f.write_str("the GPU's SM count is not known: an H100's 132 is assumed")
+            }
+            EngineNote::ArchitectureAssumed => f.write_str(
+                "the GPU's compute capability is not known: Hopper's 33 MiB of cuBLAS \
+                 workspaces are assumed",
+            ),
+            EngineNote::NotCuda => f.write_str("not an NVIDIA GPU: the accounting is CUDA's"),
+            EngineNote::KvFollowsModelDtype { bytes } => write!(
+                f,
+                "vLLM caches keys and values in the model dtype ({bytes} bytes) unless FP8 is asked"
+            ),
+            EngineNote::QuantizationNotModelled { method } => write!(
+                f,
+                "quantization '{method}' is not modelled: its layers are counted at the model dtype"
+            ),
+            EngineNote::VisionTowerNotCounted => {
+                f.write_str("the vision tower of this multimodal model is not counted")
+            }
+            EngineNote::CudaGraphsBeyondMemory => f.write_str(
+                "the CUDA graphs do not fit in what the utilization leaves: vLLM may run out \
+                 of memory while capturing them",
+            ),
+            EngineNote::GgufDefault => {
+                f.write_str("no GGUF type chosen: Q4_K_M, the most common download")
+            }
+            EngineNote::CacheTypeDefault => {
+                f.write_str("the KV bytes name no llama.cpp cache type: f16, its default, is used")
+            }
+            EngineNote::WiredLimitUsed => f.write_str(
+                "Apple silicon: the GPU's default share of the unified memory (Metal's wired \
+                 limit) is used",
+            ),
+        }
+    }
+}
+
+/// Why an engine method does not estimate a scenario. Carried by
+/// [`super::Refusal::Engine`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "engine_refusal")]
+pub enum EngineRefusal {
+    /// The engine does not load weights in this format (vLLM: only the
+    /// checkpoint as published, a 16- or 32-bit dtype or FP8 online;
+    /// llama.cpp: GGUF types).
+    Format { format: WeightFormat },
+    /// A context above the model's: vLLM stops ("User-specified
+    /// max_model_len ... is greater than the derived max_model_len");
+    /// llama.cpp runs it past the trained context, which the model was not
+    /// trained for.
+    ContextAboveModel { context: u64, max: u64 },
+    /// vLLM: the attention heads do not divide over the tensor-parallel
+    /// GPUs.
+    HeadsNotDivisible { heads: u64, tp: u64 },
+    /// vLLM: the padded vocabulary does not divide over the GPUs.
+    VocabNotDivisible { vocab: u64, tp: u64 },
+    /// vLLM: more pipeline stages than layers.
+    StagesOverLayers { pp: u64, layers: u64 },
+    /// vLLM: `--quantization fp8` on a checkpoint quantized otherwise.
+    QuantizationConflict,
+    /// llama.cpp: an architecture whose GGUF layout is not derived.
+    Architecture { family: Family },
+    /// llama.cpp: a part of the model its architecture's layout does not
+    /// hold.
+    Layout { problem: LayoutProblem },
+    /// llama.cpp: a quantized V cache without flash attention.
+    QuantizedVNeedsFlashAttention { cache_type_v: GgmlType },
+    /// llama.cpp: a cache row that is not a whole number of blocks.
+    CacheRowNotBlocks {
+        cache_type: GgmlType,
+        row: u64,
+        block: u64,
+    },
+    /// llama.cpp: a tensor no type fallback fits (`llama-quantize` stops).
+    NoTypeFallback { row: u64, ggml_type: GgmlType },
+    /// llama.cpp: more sequences at once than it has slots for
+    /// (`LLAMA_MAX_SEQ`).
+    TooManySequences { max: u64 },
+    /// An input the engine refuses outright (a value out of its range).
+    Input,
+}
+
+impl std::fmt::Display for EngineRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineRefusal::Format { format } => {
+                write!(f, "the engine does not load weights in {}", format.label())
+            }
+            EngineRefusal::ContextAboveModel { context, max } => write!(
+                f,
+                "a context of {context} tokens is above the model's maximum ({max} tokens)"
+            ),
+            EngineRefusal::HeadsNotDivisible { heads, tp } => write!(
+                f,
+                "Total number of attention heads ({heads}) must be divisible by tensor \
+                 parallel size ({tp})"
+            ),
+            EngineRefusal::VocabNotDivisible { vocab, tp } => write!(
+                f,
+                "the padded vocabulary ({vocab}) does not divide over {tp} GPUs"
+            ),
+            EngineRefusal::StagesOverLayers { pp, layers } => write!(
+                f,
+                "{pp} pipeline stages for {layers} layers: a stage would hold no layer"
+            ),
+            EngineRefusal::QuantizationConflict => f.write_str(
+                "the checkpoint is quantized with another method than --quantization fp8",
+            ),
+            EngineRefusal::Architecture { family } => write!(
+                f,
+                "the llama.cpp tensor layout of the {family:?} family is not derived"
+            ),
+            EngineRefusal::Layout { problem } => {
+                write!(f, "the model has {problem}, which its llama.cpp layout does not hold")
+            }
+            EngineRefusal::QuantizedVNeedsFlashAttention { cache_type_v } => write!(
+                f,
+                "a {cache_type_v} V cache needs flash attention; llama.cpp refuses it without"
+            ),
+            EngineRefusal::CacheRowNotBlocks {
+                cache_type,
+                row,
+                block,
+            } => write!(
+                f,
+                "a cache row of {row} values is not a whole number of {cache_type} blocks of {block}"
+            ),
+            EngineRefusal::NoTypeFallback { row, ggml_type } => write!(
+                f,
+                "rows of {row} values fit no block of {ggml_type}; llama-quantize stops"
+            ),
+            EngineRefusal::TooManySequences { max } => {
+                write!(f, "llama.cpp serves at most {max} sequences at once")
+            }
+            EngineRefusal::Input => f.write_str("an input the engine does not accept"),
+        }
+    }
+}
+
+/// A GPU as an engine sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EngineGpu {
+    /// The memory the engine starts from (see [`engine_gpu`]).
+    pub total_bytes: u64,
+    /// Streaming multiprocessors (132 where not known).
+    pub sm_count: u32,
+    /// Compute capability, where known.
+    pub compute_capability: Option<ComputeCapability>,
+    /// An A100 (vLLM keeps its small batch defaults there).
+    pub a100: bool,
+    /// The catalog GPU.
+    pub catalog: Option<&'static Gpu>,
+    /// What was assumed.
+    pub notes: Vec<EngineNote>,
+}
+
+/// Whether `bytes` is one of the figures the catalog gives for `gpu` (the
+/// scenario's memory is still that GPU's, whichever figure it carries).
+fn is_that_gpus(gpu: &Gpu, bytes: u64) -> bool {
+    [
+        Some(gpu.memory_bytes.get()),
+        Some(gpu.capacity_bytes),
+        gpu.driver_total_bytes,
+        gpu.cuda_total_bytes,
+    ]
+    .contains(&Some(bytes))
+}
+
+/// An H100's SM count, assumed where a GPU's is not known.
+pub const ASSUMED_SM_COUNT: u32 = 132;
+
+/// The GPU of a scenario as an engine sees it.
+///
+/// # Formula
+///
+/// For a catalog GPU: `total` = the memory CUDA reports
+/// (`cuda_total_bytes`), else the driver's total (`driver_total_bytes`,
+/// with a note: CUDA reports a few hundred MiB less, 81,089 against 81,559
+/// MiB on an H100), else the capacity the marketed size denotes (with a
+/// note); on Apple silicon, for llama.cpp, the GPU's default wired limit.
+/// For memory typed by hand (`--capacity-gib X`, `--capacity-gb X`), the
+/// figure typed is taken as what CUDA reports. A catalog GPU is used only
+/// while the scenario's memory is still that GPU's (the answers try other
+/// sizes on the same scenario).
+pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
+    let gpu = s.gpu.filter(|g| is_that_gpus(g, s.gpu_bytes.get()));
+    let mut notes = Vec::new();
+    let total = match gpu {
+        Some(g) if unified_limit && g.wired_limit_bytes.is_some() => {
+            notes.push(EngineNote::WiredLimitUsed);
+            g.wired_limit_bytes.unwrap_or(g.capacity_bytes)
+        }
+        Some(g) => match (g.cuda_total_bytes, g.driver_total_bytes) {
+            (Some(cuda), _) => cuda,
+            (None, Some(driver)) => {
+                notes.push(EngineNote::DriverTotalUsed);
+                driver
+            }
+            (None, None) => {
+                notes.push(EngineNote::NominalCapacityUsed);
+                g.capacity_bytes
+            }
+        },
+        None => s.gpu_bytes.get(),
+    };
+    if gpu.is_some_and(|g| g.vendor != "NVIDIA") && !unified_limit {
+        notes.push(EngineNote::NotCuda);
+    }
+    EngineGpu {
+        total_bytes: total,
+        sm_count: gpu.and_then(|g| g.sm_count).unwrap_or(ASSUMED_SM_COUNT),
+        compute_capability: gpu.and_then(|g| g.compute_capability),
+        a100: gpu.is_some_and(|g| g.name.contains("A100")),
+        catalog: gpu,
+        notes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::ScenarioInput;
+
+    fn on(gpu: &str) -> EngineGpu {
+        let mut input = ScenarioInput::default();
+        input.set_gpu(gpu);
+        engine_gpu(&input.validate().unwrap(), false)
+    }
+
+    #[test]
+    fn cuda_total_then_driver_total_then_capacity() {
+        let h100 = on("H100 SXM");
+        assert_eq!(h100.total_bytes, 85_029_158_912);
+        assert!(h100.notes.is_empty());
+        assert_eq!((h100.sm_count, h100.a100), (132, false));
+        let rtx = on("RTX 4090");
+        assert_eq!(rtx.total_bytes, 24_564 << 20);
+        assert_eq!(rtx.notes, [EngineNote::DriverTotalUsed]);
+        assert_eq!(rtx.sm_count, 128);
+        let h200 = on("H200");
+        assert_eq!(h200.total_bytes, 141 << 30);
+        assert_eq!(h200.notes, [EngineNote::NominalCapacityUsed]);
+        assert!(on("A100 80GB").a100);
+    }
+
+    #[test]
+    fn typed_memory_is_what_cuda_reports() {
+        let mut input = ScenarioInput::default();
+        input.set_capacity_gib(79.19);
+        let gpu = engine_gpu(&input.validate().unwrap(), false);
+        assert_eq!(gpu.total_bytes, 85_029_615_043);
+        assert!(gpu.catalog.is_none());
+        // A catalog GPU whose memory the answers changed is not used.
+        let mut s = {
+            let mut i = ScenarioInput::default();
+            i.set_gpu("H100");
+            i.validate().unwrap()
+        };
+        s.gpu_bytes = crate::units::Bytes(48_000_000_000);
+        assert_eq!(engine_gpu(&s, false).total_bytes, 48_000_000_000);
+    }
+}

@@ -1,0 +1,550 @@
+//! The serving engines' own knobs, part of the scenario as entered (its
+//! `engine` object): the `vllm serve` options that decide start-up memory
+//! and the `llama-server` options that decide where llama.cpp puts each
+//! byte. Each is range-checked here, on its own, like the scenario's
+//! fields; whether it agrees with the model is the engine method's own
+//! precondition.
+//!
+//! What the scenario already holds keeps its meaning for the engines: the
+//! context is vLLM's `--max-model-len` and llama.cpp's `-c`, the sequences
+//! at once are vLLM's concurrent requests and llama.cpp's `-np` slots, TP
+//! and PP are vLLM's parallel sizes, the weight format is vLLM's `--dtype`
+//! or `--quantization fp8` (or the checkpoint as published) and a GGUF file
+//! type for llama.cpp, the KV bytes are vLLM's `--kv-cache-dtype` and the
+//! default of llama.cpp's cache types, the GPU is the GPU.
+//!
+//! Defaults are the engines' own: vLLM 0.19 (`vllm/config/cache.py`:
+//! `gpu_memory_utilization = 0.9`, `block_size = 16`; the batch limits
+//! follow the GPU, `vllm/engine/arg_utils.py`) and llama.cpp
+//! (`common/common.h`, `common_params`: `n_ubatch = 512`, `n_gpu_layers =
+//! -1` "auto", `flash_attn_type = auto`).
+
+use super::format::WeightFormat;
+use super::ScenarioInput;
+use crate::gguf::{FileType, GgmlType, CACHE_TYPES};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The engines' knobs as entered. Missing keys take the engines' defaults;
+/// unknown keys are rejected.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineKnobs {
+    /// vLLM `--gpu-memory-utilization`: the share of the GPU's total memory
+    /// vLLM may use (default 0.9).
+    pub gpu_memory_utilization: f64,
+    /// vLLM `--max-num-batched-tokens` (default: 8,192 on GPUs of 70 GiB or
+    /// more that are not A100s, else 2,048).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_num_batched_tokens: Option<u64>,
+    /// vLLM `--max-num-seqs` (default: 1,024 on the same GPUs, else 256).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_num_seqs: Option<u64>,
+    /// vLLM `--block-size`: tokens per KV block (default 16).
+    pub block_size: u64,
+    /// vLLM `--enforce-eager`: no CUDA graphs (default off).
+    pub enforce_eager: bool,
+    /// The GGUF file type llama.cpp loads, where it is not one of the
+    /// weight formats (`Q4_K_S`, `IQ4_XS`, ...); `None` follows the weight
+    /// format ([`gguf_of`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gguf_type: Option<FileType>,
+    /// llama.cpp `--cache-type-k`; `None` follows the KV bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_type_k: Option<GgmlType>,
+    /// llama.cpp `--cache-type-v`; `None` follows the KV bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_type_v: Option<GgmlType>,
+    /// llama.cpp `--n-gpu-layers` (`-ngl`); `None` is "auto": as many as
+    /// fit the GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_gpu_layers: Option<u64>,
+    /// llama.cpp `--n-cpu-moe`: experts of the first N layers on the host
+    /// (default 0).
+    pub n_cpu_moe: u64,
+    /// llama.cpp `--ubatch-size` (`-ub`): tokens per graph evaluation
+    /// (default 512).
+    pub ubatch: u64,
+    /// llama.cpp `--flash-attn` (default on: "auto" turns it on where the
+    /// backend supports it).
+    pub flash_attn: bool,
+}
+
+impl Default for EngineKnobs {
+    fn default() -> Self {
+        EngineKnobs {
+            gpu_memory_utilization: 0.9,
+            max_num_batched_tokens: None,
+            max_num_seqs: None,
+            block_size: 16,
+            enforce_eager: false,
+            gguf_type: None,
+            cache_type_k: None,
+            cache_type_v: None,
+            n_gpu_layers: None,
+            n_cpu_moe: 0,
+            ubatch: 512,
+            flash_attn: true,
+        }
+    }
+}
+
+/// The numeric engine knobs, by their JSON key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineField {
+    GpuMemoryUtilization,
+    MaxNumBatchedTokens,
+    MaxNumSeqs,
+    BlockSize,
+    NGpuLayers,
+    NCpuMoe,
+    Ubatch,
+}
+
+impl EngineField {
+    /// vLLM's knobs, in the order the page shows them.
+    pub const VLLM: [EngineField; 4] = [
+        EngineField::GpuMemoryUtilization,
+        EngineField::MaxNumBatchedTokens,
+        EngineField::MaxNumSeqs,
+        EngineField::BlockSize,
+    ];
+
+    /// llama.cpp's numeric knobs.
+    pub const LLAMACPP: [EngineField; 3] = [
+        EngineField::NGpuLayers,
+        EngineField::NCpuMoe,
+        EngineField::Ubatch,
+    ];
+
+    /// Every numeric knob.
+    pub const ALL: [EngineField; 7] = [
+        EngineField::GpuMemoryUtilization,
+        EngineField::MaxNumBatchedTokens,
+        EngineField::MaxNumSeqs,
+        EngineField::BlockSize,
+        EngineField::NGpuLayers,
+        EngineField::NCpuMoe,
+        EngineField::Ubatch,
+    ];
+
+    /// The knob's key under `engine` in JSON and in `data-testid`s.
+    pub const fn key(self) -> &'static str {
+        match self {
+            EngineField::GpuMemoryUtilization => "gpu_memory_utilization",
+            EngineField::MaxNumBatchedTokens => "max_num_batched_tokens",
+            EngineField::MaxNumSeqs => "max_num_seqs",
+            EngineField::BlockSize => "block_size",
+            EngineField::NGpuLayers => "n_gpu_layers",
+            EngineField::NCpuMoe => "n_cpu_moe",
+            EngineField::Ubatch => "ubatch",
+        }
+    }
+
+    /// The `vramfit` flag (the engines' own option names).
+    pub const fn flag(self) -> &'static str {
+        match self {
+            EngineField::GpuMemoryUtilization => "--gpu-memory-utilization",
+            EngineField::MaxNumBatchedTokens => "--max-num-batched-tokens",
+            EngineField::MaxNumSeqs => "--max-num-seqs",
+            EngineField::BlockSize => "--block-size",
+            EngineField::NGpuLayers => "--n-gpu-layers",
+            EngineField::NCpuMoe => "--n-cpu-moe",
+            EngineField::Ubatch => "--ubatch",
+        }
+    }
+
+    /// Accepted range `(min, max)`, inclusive.
+    pub const fn range(self) -> (f64, f64) {
+        match self {
+            EngineField::GpuMemoryUtilization => (0.0001, 1.0),
+            EngineField::MaxNumBatchedTokens => (1.0, 100_000_000.0),
+            EngineField::MaxNumSeqs => (1.0, 1_000_000.0),
+            EngineField::BlockSize => (1.0, 256.0),
+            EngineField::NGpuLayers => (0.0, 10_000.0),
+            EngineField::NCpuMoe => (0.0, 10_000.0),
+            EngineField::Ubatch => (1.0, 1_000_000.0),
+        }
+    }
+
+    /// Whether an empty value means the engine's own default ("auto").
+    pub const fn optional(self) -> bool {
+        matches!(
+            self,
+            EngineField::MaxNumBatchedTokens | EngineField::MaxNumSeqs | EngineField::NGpuLayers
+        )
+    }
+
+    /// Whether the knob takes whole numbers only.
+    pub const fn integer(self) -> bool {
+        !matches!(self, EngineField::GpuMemoryUtilization)
+    }
+
+    /// The value as entered; `None` for an optional knob left at its
+    /// default.
+    pub fn get(self, knobs: &EngineKnobs) -> Option<f64> {
+        let whole = |v: u64| Some(v as f64);
+        match self {
+            EngineField::GpuMemoryUtilization => Some(knobs.gpu_memory_utilization),
+            EngineField::MaxNumBatchedTokens => knobs.max_num_batched_tokens.map(|v| v as f64),
+            EngineField::MaxNumSeqs => knobs.max_num_seqs.map(|v| v as f64),
+            EngineField::BlockSize => whole(knobs.block_size),
+            EngineField::NGpuLayers => knobs.n_gpu_layers.map(|v| v as f64),
+            EngineField::NCpuMoe => whole(knobs.n_cpu_moe),
+            EngineField::Ubatch => whole(knobs.ubatch),
+        }
+    }
+
+    /// Sets the knob from a value [`EngineField::parse`] accepted (`None`:
+    /// back to the default).
+    pub fn set(self, knobs: &mut EngineKnobs, value: Option<f64>) {
+        let default = EngineKnobs::default();
+        // `as u64` drops no fraction: `check` passed.
+        let whole = value.map(|v| v as u64);
+        match self {
+            EngineField::GpuMemoryUtilization => {
+                knobs.gpu_memory_utilization = value.unwrap_or(default.gpu_memory_utilization)
+            }
+            EngineField::MaxNumBatchedTokens => knobs.max_num_batched_tokens = whole,
+            EngineField::MaxNumSeqs => knobs.max_num_seqs = whole,
+            EngineField::BlockSize => knobs.block_size = whole.unwrap_or(default.block_size),
+            EngineField::NGpuLayers => knobs.n_gpu_layers = whole,
+            EngineField::NCpuMoe => knobs.n_cpu_moe = whole.unwrap_or(default.n_cpu_moe),
+            EngineField::Ubatch => knobs.ubatch = whole.unwrap_or(default.ubatch),
+        }
+    }
+
+    /// Parses the text a person typed; an empty text is the default of an
+    /// optional knob (`Ok(None)`). Accepts a decimal comma.
+    ///
+    /// ```
+    /// use vramfit_core::scenario::{EngineField, EngineProblem};
+    /// assert_eq!(EngineField::GpuMemoryUtilization.parse("0,95"), Ok(Some(0.95)));
+    /// assert_eq!(EngineField::NGpuLayers.parse(" "), Ok(None));
+    /// assert_eq!(EngineField::BlockSize.parse("24").unwrap_err().problem, EngineProblem::NotABlockSize);
+    /// ```
+    pub fn parse(self, text: &str) -> Result<Option<f64>, EngineError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return match self.optional() {
+                true => Ok(None),
+                false => Err(self.error(EngineProblem::Empty)),
+            };
+        }
+        let value: f64 = text
+            .replace(',', ".")
+            .parse()
+            .map_err(|_| self.error(EngineProblem::NotANumber))?;
+        self.check(value).map(Some)
+    }
+
+    /// Range-checks a number.
+    pub fn check(self, value: f64) -> Result<f64, EngineError> {
+        let (min, max) = self.range();
+        if !value.is_finite() {
+            return Err(self.error(EngineProblem::NotANumber));
+        }
+        if value < min || value > max {
+            return Err(self.error(EngineProblem::OutOfRange { min, max }));
+        }
+        if self.integer() && value.fract() != 0.0 {
+            return Err(self.error(EngineProblem::NotAnInteger));
+        }
+        if self == EngineField::BlockSize && !BLOCK_SIZES.contains(&(value as u64)) {
+            return Err(self.error(EngineProblem::NotABlockSize));
+        }
+        Ok(value)
+    }
+
+    fn error(self, problem: EngineProblem) -> EngineError {
+        EngineError {
+            knob: EngineKnob::Field(self),
+            problem,
+        }
+    }
+}
+
+/// Block sizes vLLM accepts on CUDA (`vllm/config/cache.py`, `BlockSize`).
+pub const BLOCK_SIZES: [u64; 7] = [1, 8, 16, 32, 64, 128, 256];
+
+/// One engine knob: a numeric one or a cache type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "name")]
+pub enum EngineKnob {
+    Field(EngineField),
+    CacheTypeK,
+    CacheTypeV,
+}
+
+impl EngineKnob {
+    /// The key under `engine` in JSON.
+    pub const fn key(self) -> &'static str {
+        match self {
+            EngineKnob::Field(f) => f.key(),
+            EngineKnob::CacheTypeK => "cache_type_k",
+            EngineKnob::CacheTypeV => "cache_type_v",
+        }
+    }
+}
+
+/// What is wrong with one engine knob.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum EngineProblem {
+    /// An empty text where the knob has no "auto".
+    Empty,
+    NotANumber,
+    NotAnInteger,
+    OutOfRange {
+        min: f64,
+        max: f64,
+    },
+    /// Not one of vLLM's block sizes ([`BLOCK_SIZES`]).
+    NotABlockSize,
+    /// A ggml type llama.cpp does not cache in ([`CACHE_TYPES`]).
+    NotACacheType,
+}
+
+/// One rejected engine knob.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EngineError {
+    pub knob: EngineKnob,
+    pub problem: EngineProblem,
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "engine.{} ", self.knob.key())?;
+        match self.problem {
+            EngineProblem::Empty => write!(f, "is empty"),
+            EngineProblem::NotANumber => write!(f, "is not a number"),
+            EngineProblem::NotAnInteger => write!(f, "must be a whole number"),
+            EngineProblem::OutOfRange { min, max } => write!(f, "must be between {min} and {max}"),
+            EngineProblem::NotABlockSize => write!(f, "must be 1, 8, 16, 32, 64, 128 or 256"),
+            EngineProblem::NotACacheType => write!(
+                f,
+                "must be one of f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1"
+            ),
+        }
+    }
+}
+
+/// The validated knobs in exact units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// `--gpu-memory-utilization` in ten-thousandths (0.9 → 9,000).
+    pub utilization_ten_thousandths: u32,
+    pub max_num_batched_tokens: Option<u64>,
+    pub max_num_seqs: Option<u64>,
+    pub block_size: u64,
+    pub enforce_eager: bool,
+    pub gguf_type: Option<FileType>,
+    pub cache_type_k: Option<GgmlType>,
+    pub cache_type_v: Option<GgmlType>,
+    pub n_gpu_layers: Option<u64>,
+    pub n_cpu_moe: u64,
+    pub ubatch: u64,
+    pub flash_attn: bool,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        // The defaults always validate (a unit test checks it).
+        EngineKnobs::default().settings().unwrap_or(EngineSettings {
+            utilization_ten_thousandths: 9_000,
+            max_num_batched_tokens: None,
+            max_num_seqs: None,
+            block_size: 16,
+            enforce_eager: false,
+            gguf_type: None,
+            cache_type_k: None,
+            cache_type_v: None,
+            n_gpu_layers: None,
+            n_cpu_moe: 0,
+            ubatch: 512,
+            flash_attn: true,
+        })
+    }
+}
+
+impl EngineKnobs {
+    /// Whether every knob is at its default (then `engine` is left out of
+    /// the JSON, so documents without engine knobs keep their shape).
+    pub fn is_default(&self) -> bool {
+        *self == EngineKnobs::default()
+    }
+
+    /// Checks every knob on its own; on success the exact settings.
+    pub fn settings(&self) -> Result<EngineSettings, Vec<EngineError>> {
+        let mut errors = Vec::new();
+        for field in EngineField::ALL {
+            if let Some(value) = field.get(self) {
+                if let Err(e) = field.check(value) {
+                    errors.push(e);
+                }
+            }
+        }
+        for (knob, cache) in [
+            (EngineKnob::CacheTypeK, self.cache_type_k),
+            (EngineKnob::CacheTypeV, self.cache_type_v),
+        ] {
+            if cache.is_some_and(|t| !CACHE_TYPES.contains(&t)) {
+                errors.push(EngineError {
+                    knob,
+                    problem: EngineProblem::NotACacheType,
+                });
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(EngineSettings {
+            utilization_ten_thousandths: (self.gpu_memory_utilization * 10_000.0).round() as u32,
+            max_num_batched_tokens: self.max_num_batched_tokens,
+            max_num_seqs: self.max_num_seqs,
+            block_size: self.block_size,
+            enforce_eager: self.enforce_eager,
+            gguf_type: self.gguf_type,
+            cache_type_k: self.cache_type_k,
+            cache_type_v: self.cache_type_v,
+            n_gpu_layers: self.n_gpu_layers,
+            n_cpu_moe: self.n_cpu_moe,
+            ubatch: self.ubatch,
+            flash_attn: self.flash_attn,
+        })
+    }
+}
+
+/// The GGUF file type a weight format names, where it names one: the
+/// GGUF formats, and the 16-bit floats `convert_hf_to_gguf.py` writes.
+/// MXFP4 is not one: `MXFP4_MOE` puts experts in mxfp4 and every other
+/// tensor in q8_0, so it is a GGUF type of its own.
+///
+/// ```
+/// use vramfit_core::gguf::FileType;
+/// use vramfit_core::scenario::{gguf_of, WeightFormat};
+/// assert_eq!(gguf_of(WeightFormat::Q4KM), Some(FileType::Q4_K_M));
+/// assert_eq!(gguf_of(WeightFormat::Awq), None);
+/// ```
+pub const fn gguf_of(format: WeightFormat) -> Option<FileType> {
+    Some(match format {
+        WeightFormat::Bf16 => FileType::BF16,
+        WeightFormat::Fp16 => FileType::F16,
+        WeightFormat::Q8_0 => FileType::Q8_0,
+        WeightFormat::Q5KM => FileType::Q5_K_M,
+        WeightFormat::Q4KM => FileType::Q4_K_M,
+        WeightFormat::Fp32
+        | WeightFormat::Mxfp4
+        | WeightFormat::Fp8
+        | WeightFormat::Int8
+        | WeightFormat::Awq
+        | WeightFormat::Gptq
+        | WeightFormat::Nf4
+        | WeightFormat::AsPublished => return None,
+    })
+}
+
+/// The weight format a GGUF file type is, where there is one (the inverse
+/// of [`gguf_of`]).
+pub fn format_of_gguf(file_type: FileType) -> Option<WeightFormat> {
+    WeightFormat::ALL
+        .into_iter()
+        .find(|f| gguf_of(*f) == Some(file_type))
+}
+
+impl ScenarioInput {
+    /// Chooses a GGUF file type: the weight format when it is one (so that
+    /// every method weighs it), else the engine's own `gguf_type`.
+    pub fn set_gguf_type(&mut self, file_type: FileType) {
+        match format_of_gguf(file_type) {
+            Some(format) => {
+                self.set_weight_format(format);
+                self.engine.gguf_type = None;
+            }
+            None => self.engine.gguf_type = Some(file_type),
+        }
+    }
+
+    /// The GGUF file type the `llamacpp` method loads: the engine's own,
+    /// else the weight format's, else `None` (the method's default).
+    pub fn gguf_type(&self) -> Option<FileType> {
+        self.engine
+            .gguf_type
+            .or_else(|| self.weight_format.and_then(gguf_of))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_validate_to_the_engines_defaults() {
+        let s = EngineKnobs::default().settings().unwrap();
+        assert_eq!(s, EngineSettings::default());
+        assert_eq!(s.utilization_ten_thousandths, 9_000);
+        assert_eq!((s.block_size, s.ubatch, s.flash_attn), (16, 512, true));
+    }
+
+    #[test]
+    fn every_bad_knob_is_named() {
+        let knobs = EngineKnobs {
+            gpu_memory_utilization: 1.5,
+            block_size: 24,
+            ubatch: 0,
+            cache_type_v: Some(GgmlType::Q4_K),
+            ..EngineKnobs::default()
+        };
+        let errors = knobs.settings().unwrap_err();
+        let keys: Vec<&str> = errors.iter().map(|e| e.knob.key()).collect();
+        assert_eq!(
+            keys,
+            [
+                "gpu_memory_utilization",
+                "block_size",
+                "ubatch",
+                "cache_type_v"
+            ]
+        );
+        assert_eq!(
+            errors[0].to_string(),
+            "engine.gpu_memory_utilization must be between 0.0001 and 1"
+        );
+    }
+
+    #[test]
+    fn json_takes_defaults_and_rejects_unknown_keys() {
+        let knobs: EngineKnobs =
+            serde_json::from_str(r#"{"gguf_type": "Q4_K_S", "cache_type_k": "q8_0"}"#).unwrap();
+        assert_eq!(knobs.gguf_type, Some(FileType::Q4_K_S));
+        assert_eq!(knobs.cache_type_k, Some(GgmlType::Q8_0));
+        assert_eq!(knobs.ubatch, 512);
+        assert!(serde_json::from_str::<EngineKnobs>(r#"{"ngl": 3}"#).is_err());
+    }
+
+    #[test]
+    fn a_gguf_type_with_a_weight_format_is_that_format() {
+        let mut input = ScenarioInput::default();
+        input.set_gguf_type(FileType::Q4_K_M);
+        assert_eq!(input.weight_format, Some(WeightFormat::Q4KM));
+        assert_eq!(input.engine.gguf_type, None);
+        input.set_gguf_type(FileType::IQ4_XS);
+        assert_eq!(input.engine.gguf_type, Some(FileType::IQ4_XS));
+        assert_eq!(input.gguf_type(), Some(FileType::IQ4_XS));
+        for f in FileType::ALL {
+            if let Some(w) = format_of_gguf(f) {
+                assert_eq!(gguf_of(w), Some(f));
+            }
+        }
+    }
+
+    #[test]
+    fn optional_knobs_go_back_to_auto() {
+        let mut knobs = EngineKnobs::default();
+        EngineField::NGpuLayers.set(&mut knobs, Some(20.0));
+        assert_eq!(knobs.n_gpu_layers, Some(20));
+        EngineField::NGpuLayers.set(&mut knobs, None);
+        assert!(knobs.is_default());
+    }
+}

@@ -1,0 +1,200 @@
+//! English: the engine methods.
+
+use super::NUMBER;
+use crate::i18n::engine::EngineTexts;
+use crate::i18n::format;
+use crate::i18n::{FieldText, Interpretation};
+use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
+use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
+
+pub static ENGINE: EngineTexts = EngineTexts {
+    vllm_summary: "What vLLM reports when it starts: weights, profiling peak, KV cache tokens and concurrency, and whether it starts at all (GiB).",
+    llamacpp_summary: "Where llama.cpp puts a GGUF file: model buffer, K and V caches, compute buffer, split between the GPU and host memory by -ngl (GiB).",
+    vllm_interpretation: Interpretation {
+        summary: "What vLLM (V1 engine, 0.19) prints at start-up for `vllm serve` with these options, and the error it would stop with.",
+        assumptions: &[
+            "vLLM asks for total × gpu_memory_utilization of each GPU; the KV cache gets what the weights, the profiling peak and the memory outside PyTorch leave of it.",
+            "The ring compares that requested memory with what the scenario needs of it: weights + peak + non-torch memory + the KV cache of the sequences at once, each of the full context (--max-model-len). It fits exactly when vLLM starts and holds them all.",
+            "The KV cache, its tokens and the concurrency are the ones vLLM allocates in full; CUDA graphs are captured after it, outside the requested memory.",
+            "The GPU's total is the one CUDA reports where the catalog has it (79.19 GiB for an H100 80GB), else the driver's or the nominal figure, said so below.",
+            "Checked against 47 real vLLM 0.19 start-up logs on an H100: weights within 1 %, KV memory within 0.21 GiB, KV tokens within 0.34 %.",
+        ],
+        units: "GiB (2³⁰ bytes), as vLLM prints them; the figures are per GPU, on the most loaded one.",
+        leaves_out: &[
+            "Non-torch memory and CUDA graphs are measured constants from an H100; other GPUs, NCCL without NVLink and ROCm differ.",
+            "Mamba and linear-attention hybrids, speculative decoding, LoRA, expert and data parallelism.",
+            "Speed: vLLM's throughput is not estimated here.",
+        ],
+    },
+    llamacpp_interpretation: Interpretation {
+        summary: "The GGUF file llama.cpp's tools would write for the model and the type chosen, and where llama.cpp puts each byte of it.",
+        assumptions: &[
+            "Model size: llama-quantize's type for every tensor (Q4_K_M keeps some in Q6_K, norms in F32), exact to the byte.",
+            "K and V caches: n_ctx cells (the context, padded to 256) for every layer, each with its own type (-ctk, -ctv); sliding-window layers keep their window.",
+            "The ring is the GPU: model buffer + K + V + compute buffer against the GPU's memory less the 1 GiB llama.cpp keeps free. With -ngl on auto the ring is the whole model on the GPU, and the panel shows the split llama.cpp would choose.",
+            "One slot per sequence at once (-np), sharing one cache.",
+        ],
+        units: "GiB (2³⁰ bytes), as llama.cpp prints them.",
+        leaves_out: &[
+            "Compute buffers are an approximation of ggml's graph allocator, not measured.",
+            "Several GPUs (--tensor-split), multimodal projectors, LoRA adapters, speculative decoding.",
+            "The CUDA context and cuBLAS workspaces outside llama.cpp's buffers (the 1 GiB margin covers them).",
+        ],
+    },
+
+    vllm_title: "What vLLM reports at start-up",
+    llamacpp_title: "Where llama.cpp puts the model",
+    kv_pool: "KV cache vLLM allocates",
+    kv_tokens: "KV cache tokens",
+    concurrency: |x, n| format!("{x}× requests of {n} tokens"),
+    concurrency_label: "Maximum concurrency",
+    longest_start: "Longest context that starts",
+    cuda_graphs: "CUDA graphs (after the KV cache, outside the requested memory)",
+    gpu_total: "GPU memory as CUDA reports it",
+    starts: "vLLM starts with these settings.",
+    would_not_start: "vLLM would not start:",
+    model_size: "Model size (GGUF)",
+    k_cache: "K cache",
+    v_cache: "V cache",
+    compute_buffers: "Compute buffers",
+    output_buffer: "Output buffer (host)",
+    on_gpu: "On the GPU",
+    in_host: "In host memory",
+    layers_label: "Layers on the GPU",
+    layers: |n, of| format!("{n} of {of}"),
+    most_layers: "Most layers that fit",
+    longest_fit: "Longest context that fits at these layers",
+    none: "none",
+    command_label: "Command",
+    copy: "Copy",
+    copied: "Copied.",
+    copy_failed: "Could not copy; select the line and copy it.",
+    note,
+    refusal,
+    knob_error,
+
+    knob,
+    auto: "auto",
+    gguf_label: "GGUF type",
+    cache_type_k: "K cache type (-ctk)",
+    cache_type_v: "V cache type (-ctv)",
+    cache_follows: "from KV bytes",
+    flash_attn: "Flash attention (-fa)",
+    enforce_eager: "No CUDA graphs (--enforce-eager)",
+};
+
+fn note(n: &EngineNote) -> String {
+    match n {
+        EngineNote::DriverTotalUsed => "The total CUDA reports for this GPU is not known: the driver's total is used (CUDA reports a few hundred MiB less).".into(),
+        EngineNote::NominalCapacityUsed => "Neither CUDA's nor the driver's total is known for this GPU: its nominal capacity is used.".into(),
+        EngineNote::SmCountAssumed => "The GPU's SM count is not known: an H100's 132 is assumed.".into(),
+        EngineNote::ArchitectureAssumed => "The GPU's architecture is not known: Hopper's 33 MiB of cuBLAS workspaces are assumed.".into(),
+        EngineNote::NotCuda => "Not an NVIDIA GPU: the accounting is CUDA's.".into(),
+        EngineNote::KvFollowsModelDtype { bytes } => format!("vLLM caches keys and values in the model dtype ({bytes} bytes) unless FP8 is chosen."),
+        EngineNote::QuantizationNotModelled { method } => format!("Quantization “{method}” is not modelled: its layers are counted at the model dtype."),
+        EngineNote::VisionTowerNotCounted => "The vision tower of this multimodal model is not counted.".into(),
+        EngineNote::CudaGraphsBeyondMemory => "The CUDA graphs do not fit in what the utilization leaves: vLLM may run out of memory while capturing them.".into(),
+        EngineNote::GgufDefault => "No GGUF type chosen: Q4_K_M, the most common download.".into(),
+        EngineNote::CacheTypeDefault => "The KV bytes name no llama.cpp cache type: f16, its default, is used.".into(),
+        EngineNote::WiredLimitUsed => "Apple silicon: the GPU's default share of the unified memory is used.".into(),
+    }
+}
+
+fn refusal(r: &EngineRefusal) -> String {
+    let n = |v: u64| format::integer(&NUMBER, v);
+    match r {
+        EngineRefusal::Format { format } => {
+            format!("the engine does not load weights in {}", format.label())
+        }
+        EngineRefusal::ContextAboveModel { context, max } => format!(
+            "a context of {} tokens is above the model's maximum ({} tokens)",
+            n(*context),
+            n(*max)
+        ),
+        EngineRefusal::HeadsNotDivisible { heads, tp } => {
+            format!("its {heads} attention heads do not divide over {tp} GPUs (tensor parallelism)")
+        }
+        EngineRefusal::VocabNotDivisible { vocab, tp } => format!(
+            "its vocabulary ({}) does not divide over {tp} GPUs",
+            n(*vocab)
+        ),
+        EngineRefusal::StagesOverLayers { pp, layers } => {
+            format!("{pp} pipeline stages for {layers} layers leave a stage without layers")
+        }
+        EngineRefusal::QuantizationConflict => {
+            "the checkpoint is already quantized with another method than FP8".into()
+        }
+        EngineRefusal::Architecture { .. } => {
+            "llama.cpp's tensor layout of this architecture is not derived here".into()
+        }
+        EngineRefusal::Layout { problem } => {
+            format!("the model has {problem}, which its llama.cpp layout does not hold")
+        }
+        EngineRefusal::QuantizedVNeedsFlashAttention { cache_type_v } => {
+            format!("a {cache_type_v} V cache needs flash attention")
+        }
+        EngineRefusal::CacheRowNotBlocks {
+            cache_type,
+            row,
+            block,
+        } => format!(
+            "a cache row of {row} values is not a whole number of {cache_type} blocks of {block}"
+        ),
+        EngineRefusal::NoTypeFallback { row, ggml_type } => {
+            format!("rows of {row} values fit no {ggml_type} block: llama-quantize stops")
+        }
+        EngineRefusal::TooManySequences { max } => {
+            format!("llama.cpp serves at most {max} sequences at once")
+        }
+        EngineRefusal::Input => "an input the engine does not accept".into(),
+    }
+}
+
+fn knob_error(e: &EngineError) -> String {
+    let what = match e.problem {
+        EngineProblem::Empty => "type a number".to_string(),
+        EngineProblem::NotANumber => "not a number".to_string(),
+        EngineProblem::NotAnInteger => "must be a whole number".to_string(),
+        EngineProblem::OutOfRange { min, max } => format!(
+            "must be between {} and {}",
+            format::plain(&NUMBER, min),
+            format::plain(&NUMBER, max)
+        ),
+        EngineProblem::NotABlockSize => "must be 1, 8, 16, 32, 64, 128 or 256".to_string(),
+        EngineProblem::NotACacheType => "not a llama.cpp cache type".to_string(),
+    };
+    format!("{}: {what}.", e.knob.key())
+}
+
+fn knob(field: EngineField) -> FieldText {
+    let (label, unit, hint) = match field {
+        EngineField::GpuMemoryUtilization => (
+            "GPU memory utilization",
+            "",
+            "Share of the GPU's total vLLM may use (0.9 by default).",
+        ),
+        EngineField::MaxNumBatchedTokens => (
+            "Batched tokens",
+            "tokens",
+            "--max-num-batched-tokens; empty: vLLM's default for the GPU.",
+        ),
+        EngineField::MaxNumSeqs => (
+            "Sequences per step",
+            "",
+            "--max-num-seqs; empty: vLLM's default for the GPU.",
+        ),
+        EngineField::BlockSize => ("KV block size", "tokens", "--block-size: 16 by default."),
+        EngineField::NGpuLayers => ("Layers on the GPU", "-ngl", "Empty: auto, as many as fit."),
+        EngineField::NCpuMoe => (
+            "Experts on the CPU",
+            "layers",
+            "--n-cpu-moe: experts of the first N layers in host memory.",
+        ),
+        EngineField::Ubatch => (
+            "Micro-batch",
+            "tokens",
+            "-ub: tokens per graph evaluation (512).",
+        ),
+    };
+    FieldText { label, unit, hint }
+}

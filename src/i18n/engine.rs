@@ -1,0 +1,70 @@
+//! The wording of the two engine methods (`vllm`, `llamacpp`): their
+//! summaries and how to read them, the engine panel of the results, the
+//! engine's knobs, notes and refusals. Every language fills every field
+//! ([`EngineTexts`]), so a missing text, a new note or a new refusal is a
+//! compile error.
+
+use super::{FieldText, Interpretation};
+use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
+use vramfit_core::scenario::{EngineError, EngineField};
+
+/// The engine methods' texts in one language.
+pub struct EngineTexts {
+    /// One line each for the method picker.
+    pub vllm_summary: &'static str,
+    pub llamacpp_summary: &'static str,
+    /// How to read each.
+    pub vllm_interpretation: Interpretation,
+    pub llamacpp_interpretation: Interpretation,
+
+    // The results panel.
+    pub vllm_title: &'static str,
+    pub llamacpp_title: &'static str,
+    /// The KV cache vLLM allocates (all it has left of the requested memory).
+    pub kv_pool: &'static str,
+    pub kv_tokens: &'static str,
+    /// "58.11 requests of 8,192 tokens at once": concurrency, context.
+    pub concurrency: fn(&str, &str) -> String,
+    pub concurrency_label: &'static str,
+    pub longest_start: &'static str,
+    pub cuda_graphs: &'static str,
+    pub gpu_total: &'static str,
+    /// vLLM starts with these settings.
+    pub starts: &'static str,
+    /// Before vLLM's own error message.
+    pub would_not_start: &'static str,
+    pub model_size: &'static str,
+    pub k_cache: &'static str,
+    pub v_cache: &'static str,
+    pub compute_buffers: &'static str,
+    pub output_buffer: &'static str,
+    pub on_gpu: &'static str,
+    pub in_host: &'static str,
+    pub layers_label: &'static str,
+    /// "33 of 81".
+    pub layers: fn(u64, u64) -> String,
+    pub most_layers: &'static str,
+    pub longest_fit: &'static str,
+    pub none: &'static str,
+    pub command_label: &'static str,
+    pub copy: &'static str,
+    pub copied: &'static str,
+    pub copy_failed: &'static str,
+    pub note: fn(&EngineNote) -> String,
+    /// Why an engine method does not take the scenario.
+    pub refusal: fn(&EngineRefusal) -> String,
+    /// An engine knob that is not accepted.
+    pub knob_error: fn(&EngineError) -> String,
+
+    // The knobs.
+    pub knob: fn(EngineField) -> FieldText,
+    /// The placeholder of a knob left at the engine's own value.
+    pub auto: &'static str,
+    pub gguf_label: &'static str,
+    pub cache_type_k: &'static str,
+    pub cache_type_v: &'static str,
+    /// A cache type that follows the KV bytes.
+    pub cache_follows: &'static str,
+    pub flash_attn: &'static str,
+    pub enforce_eager: &'static str,
+}

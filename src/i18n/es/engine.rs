@@ -1,0 +1,177 @@
+//! Español: los métodos de motor.
+
+use super::NUMBER;
+use crate::i18n::engine::EngineTexts;
+use crate::i18n::format;
+use crate::i18n::{FieldText, Interpretation};
+use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
+use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
+
+pub static ENGINE: EngineTexts = EngineTexts {
+    vllm_summary: "Lo que vLLM informa al arrancar: pesos, pico del perfilado, tokens de caché KV y concurrencia, y si arranca (GiB).",
+    llamacpp_summary: "Dónde coloca llama.cpp un archivo GGUF: búfer del modelo, cachés K y V, búfer de cómputo, repartidos entre la GPU y la memoria del host con -ngl (GiB).",
+    vllm_interpretation: Interpretation {
+        summary: "Lo que vLLM (motor V1, 0.19) imprime al arrancar `vllm serve` con estas opciones, y el error con el que se detendría.",
+        assumptions: &[
+            "vLLM pide total × gpu_memory_utilization de cada GPU; la caché KV recibe lo que le dejan los pesos, el pico del perfilado y la memoria fuera de PyTorch.",
+            "El anillo compara esa memoria pedida con lo que el escenario necesita de ella: pesos + pico + memoria fuera de torch + la caché KV de las secuencias simultáneas, cada una con el contexto completo (--max-model-len). Cabe exactamente cuando vLLM arranca y las aloja todas.",
+            "La caché KV, sus tokens y la concurrencia son los que vLLM reserva completos; los grafos CUDA se capturan después, fuera de la memoria pedida.",
+            "El total de la GPU es el que informa CUDA cuando el catálogo lo tiene (79,19 GiB en una H100 80GB); si no, el del controlador o el nominal, como se indica abajo.",
+            "Contrastado con 47 registros reales de arranque de vLLM 0.19 en una H100: pesos dentro del 1 %, memoria KV dentro de 0,21 GiB, tokens KV dentro del 0,34 %.",
+        ],
+        units: "GiB (2³⁰ bytes), como los imprime vLLM; las cifras son por GPU, la más cargada.",
+        leaves_out: &[
+            "La memoria fuera de torch y los grafos CUDA son constantes medidas en una H100; otras GPU, NCCL sin NVLink y ROCm difieren.",
+            "Híbridos con Mamba o atención lineal, decodificación especulativa, LoRA, paralelismo de expertos y de datos.",
+            "La velocidad: aquí no se estima el rendimiento de vLLM.",
+        ],
+    },
+    llamacpp_interpretation: Interpretation {
+        summary: "El archivo GGUF que escribirían las herramientas de llama.cpp para el modelo y el tipo elegido, y dónde coloca llama.cpp cada byte.",
+        assumptions: &[
+            "Tamaño del modelo: el tipo que llama-quantize da a cada tensor (Q4_K_M deja algunos en Q6_K, las normas en F32), exacto al byte.",
+            "Cachés K y V: n_ctx celdas (el contexto, redondeado a 256) por capa, cada una con su tipo (-ctk, -ctv); las capas de ventana deslizante guardan su ventana.",
+            "El anillo es la GPU: búfer del modelo + K + V + búfer de cómputo frente a la memoria de la GPU menos el 1 GiB que llama.cpp deja libre. Con -ngl en automático el anillo es el modelo entero en la GPU, y el panel muestra el reparto que elegiría llama.cpp.",
+            "Una ranura por secuencia simultánea (-np), compartiendo una caché.",
+        ],
+        units: "GiB (2³⁰ bytes), como los imprime llama.cpp.",
+        leaves_out: &[
+            "Los búferes de cómputo son una aproximación del asignador de grafos de ggml, no una medida.",
+            "Varias GPU (--tensor-split), proyectores multimodales, adaptadores LoRA, decodificación especulativa.",
+            "El contexto CUDA y los espacios de cuBLAS fuera de los búferes de llama.cpp (el margen de 1 GiB los cubre).",
+        ],
+    },
+
+    vllm_title: "Lo que vLLM informa al arrancar",
+    llamacpp_title: "Dónde coloca llama.cpp el modelo",
+    kv_pool: "Caché KV que reserva vLLM",
+    kv_tokens: "Tokens de caché KV",
+    concurrency: |x, n| format!("{x}× solicitudes de {n} tokens"),
+    concurrency_label: "Concurrencia máxima",
+    longest_start: "Contexto más largo con el que arranca",
+    cuda_graphs: "Grafos CUDA (tras la caché KV, fuera de la memoria pedida)",
+    gpu_total: "Memoria de la GPU según CUDA",
+    starts: "vLLM arranca con esta configuración.",
+    would_not_start: "vLLM no arrancaría:",
+    model_size: "Tamaño del modelo (GGUF)",
+    k_cache: "Caché K",
+    v_cache: "Caché V",
+    compute_buffers: "Búferes de cómputo",
+    output_buffer: "Búfer de salida (host)",
+    on_gpu: "En la GPU",
+    in_host: "En la memoria del host",
+    layers_label: "Capas en la GPU",
+    layers: |n, of| format!("{n} de {of}"),
+    most_layers: "Máximo de capas que caben",
+    longest_fit: "Contexto más largo que cabe con estas capas",
+    none: "ninguno",
+    command_label: "Orden",
+    copy: "Copiar",
+    copied: "Copiado.",
+    copy_failed: "No se pudo copiar; selecciona la línea y cópiala.",
+    note,
+    refusal,
+    knob_error,
+
+    knob,
+    auto: "auto",
+    gguf_label: "Tipo GGUF",
+    cache_type_k: "Tipo de la caché K (-ctk)",
+    cache_type_v: "Tipo de la caché V (-ctv)",
+    cache_follows: "según bytes KV",
+    flash_attn: "Flash attention (-fa)",
+    enforce_eager: "Sin grafos CUDA (--enforce-eager)",
+};
+
+fn note(n: &EngineNote) -> String {
+    match n {
+        EngineNote::DriverTotalUsed => "No se conoce el total que informa CUDA para esta GPU: se usa el del controlador (CUDA informa unos cientos de MiB menos).".into(),
+        EngineNote::NominalCapacityUsed => "No se conoce ni el total de CUDA ni el del controlador para esta GPU: se usa su capacidad nominal.".into(),
+        EngineNote::SmCountAssumed => "No se conoce el número de SM de la GPU: se suponen los 132 de una H100.".into(),
+        EngineNote::ArchitectureAssumed => "No se conoce la arquitectura de la GPU: se suponen los 33 MiB de espacios de cuBLAS de Hopper.".into(),
+        EngineNote::NotCuda => "No es una GPU de NVIDIA: la cuenta es la de CUDA.".into(),
+        EngineNote::KvFollowsModelDtype { bytes } => format!("vLLM guarda claves y valores en el tipo del modelo ({bytes} bytes) salvo que se elija FP8."),
+        EngineNote::QuantizationNotModelled { method } => format!("La cuantización «{method}» no está modelada: sus capas se cuentan en el tipo del modelo."),
+        EngineNote::VisionTowerNotCounted => "No se cuenta la torre de visión de este modelo multimodal.".into(),
+        EngineNote::CudaGraphsBeyondMemory => "Los grafos CUDA no caben en lo que deja la utilización: vLLM podría quedarse sin memoria al capturarlos.".into(),
+        EngineNote::GgufDefault => "No se eligió tipo GGUF: Q4_K_M, la descarga más común.".into(),
+        EngineNote::CacheTypeDefault => "Los bytes KV no corresponden a ningún tipo de caché de llama.cpp: se usa f16, su valor por defecto.".into(),
+        EngineNote::WiredLimitUsed => "Apple silicon: se usa la parte de la memoria unificada que la GPU puede usar por defecto.".into(),
+    }
+}
+
+fn refusal(r: &EngineRefusal) -> String {
+    let n = |v: u64| format::integer(&NUMBER, v);
+    match r {
+        EngineRefusal::Format { format } => format!("el motor no carga pesos en {}", format.label()),
+        EngineRefusal::ContextAboveModel { context, max } => format!("un contexto de {} tokens supera el máximo del modelo ({} tokens)", n(*context), n(*max)),
+        EngineRefusal::HeadsNotDivisible { heads, tp } => format!("sus {heads} cabezas de atención no se reparten entre {tp} GPU (paralelismo de tensor)"),
+        EngineRefusal::VocabNotDivisible { vocab, tp } => format!("su vocabulario ({}) no se reparte entre {tp} GPU", n(*vocab)),
+        EngineRefusal::StagesOverLayers { pp, layers } => format!("{pp} etapas de pipeline para {layers} capas dejan una etapa sin capas"),
+        EngineRefusal::QuantizationConflict => "el checkpoint ya está cuantizado con otro método que FP8".into(),
+        EngineRefusal::Architecture { .. } => "la disposición de tensores de llama.cpp para esta arquitectura no está derivada aquí".into(),
+        EngineRefusal::Layout { problem } => format!("el modelo tiene algo que su disposición en llama.cpp no contiene ({problem})"),
+        EngineRefusal::QuantizedVNeedsFlashAttention { cache_type_v } => format!("una caché V en {cache_type_v} necesita flash attention"),
+        EngineRefusal::CacheRowNotBlocks { cache_type, row, block } => format!("una fila de caché de {row} valores no es un número entero de bloques {cache_type} de {block}"),
+        EngineRefusal::NoTypeFallback { row, ggml_type } => format!("filas de {row} valores no caben en bloques {ggml_type}: llama-quantize se detiene"),
+        EngineRefusal::TooManySequences { max } => format!("llama.cpp atiende como mucho {max} secuencias a la vez"),
+        EngineRefusal::Input => "un valor que el motor no acepta".into(),
+    }
+}
+
+fn knob_error(e: &EngineError) -> String {
+    let what = match e.problem {
+        EngineProblem::Empty => "escribe un número".to_string(),
+        EngineProblem::NotANumber => "no es un número".to_string(),
+        EngineProblem::NotAnInteger => "debe ser un número entero".to_string(),
+        EngineProblem::OutOfRange { min, max } => format!(
+            "debe estar entre {} y {}",
+            format::plain(&NUMBER, min),
+            format::plain(&NUMBER, max)
+        ),
+        EngineProblem::NotABlockSize => "debe ser 1, 8, 16, 32, 64, 128 o 256".to_string(),
+        EngineProblem::NotACacheType => "no es un tipo de caché de llama.cpp".to_string(),
+    };
+    format!("{}: {what}.", e.knob.key())
+}
+
+fn knob(field: EngineField) -> FieldText {
+    let (label, unit, hint) = match field {
+        EngineField::GpuMemoryUtilization => (
+            "Utilización de memoria de GPU",
+            "",
+            "Parte del total de la GPU que vLLM puede usar (0,9 por defecto).",
+        ),
+        EngineField::MaxNumBatchedTokens => (
+            "Tokens por lote",
+            "tokens",
+            "--max-num-batched-tokens; vacío: el valor de vLLM para la GPU.",
+        ),
+        EngineField::MaxNumSeqs => (
+            "Secuencias por paso",
+            "",
+            "--max-num-seqs; vacío: el valor de vLLM para la GPU.",
+        ),
+        EngineField::BlockSize => (
+            "Tamaño de bloque KV",
+            "tokens",
+            "--block-size: 16 por defecto.",
+        ),
+        EngineField::NGpuLayers => (
+            "Capas en la GPU",
+            "-ngl",
+            "Vacío: automático, todas las que quepan.",
+        ),
+        EngineField::NCpuMoe => (
+            "Expertos en la CPU",
+            "capas",
+            "--n-cpu-moe: expertos de las primeras N capas en la memoria del host.",
+        ),
+        EngineField::Ubatch => (
+            "Microlote",
+            "tokens",
+            "-ub: tokens por evaluación del grafo (512).",
+        ),
+    };
+    FieldText { label, unit, hint }
+}

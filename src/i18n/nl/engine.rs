@@ -1,0 +1,173 @@
+//! Nederlands: de enginemethoden.
+
+use super::NUMBER;
+use crate::i18n::engine::EngineTexts;
+use crate::i18n::format;
+use crate::i18n::{FieldText, Interpretation};
+use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
+use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
+
+pub static ENGINE: EngineTexts = EngineTexts {
+    vllm_summary: "Wat vLLM bij het opstarten meldt: gewichten, profileringspiek, KV-cachetokens en gelijktijdigheid, en of het opstart (GiB).",
+    llamacpp_summary: "Waar llama.cpp een GGUF-bestand neerzet: modelbuffer, K- en V-cache, rekenbuffer, verdeeld over de GPU en het hostgeheugen met -ngl (GiB).",
+    vllm_interpretation: Interpretation {
+        summary: "Wat vLLM (V1-engine, 0.19) bij het opstarten van `vllm serve` met deze opties afdrukt, en de fout waarmee het zou stoppen.",
+        assumptions: &[
+            "vLLM vraagt totaal × gpu_memory_utilization van elke GPU; de KV-cache krijgt wat de gewichten, de profileringspiek en het geheugen buiten PyTorch ervan overlaten.",
+            "De ring vergelijkt dat gevraagde geheugen met wat het scenario ervan nodig heeft: gewichten + piek + geheugen buiten torch + de KV-cache van de gelijktijdige sequenties, elk met de volle context (--max-model-len). Het past precies als vLLM opstart en ze allemaal kwijt kan.",
+            "De KV-cache, zijn tokens en de gelijktijdigheid zijn wat vLLM volledig reserveert; CUDA-graphs worden daarna vastgelegd, buiten het gevraagde geheugen.",
+            "Het totaal van de GPU is wat CUDA meldt waar de catalogus het heeft (79,19 GiB voor een H100 80GB), anders dat van de driver of het nominale, zoals hieronder vermeld.",
+            "Getoetst aan 47 echte opstartlogs van vLLM 0.19 op een H100: gewichten binnen 1 %, KV-geheugen binnen 0,21 GiB, KV-tokens binnen 0,34 %.",
+        ],
+        units: "GiB (2³⁰ bytes), zoals vLLM ze afdrukt; de cijfers zijn per GPU, de zwaarst belaste.",
+        leaves_out: &[
+            "Geheugen buiten torch en CUDA-graphs zijn constanten gemeten op een H100; andere GPU's, NCCL zonder NVLink en ROCm wijken af.",
+            "Hybrides met Mamba of lineaire attention, speculatieve decodering, LoRA, expert- en dataparallellisme.",
+            "Snelheid: de doorvoer van vLLM wordt hier niet geschat.",
+        ],
+    },
+    llamacpp_interpretation: Interpretation {
+        summary: "Het GGUF-bestand dat de tools van llama.cpp voor het model en het gekozen type zouden schrijven, en waar llama.cpp elke byte ervan neerzet.",
+        assumptions: &[
+            "Modelgrootte: het type dat llama-quantize elke tensor geeft (Q4_K_M houdt er enkele in Q6_K, de normen in F32), exact tot op de byte.",
+            "K- en V-cache: n_ctx cellen (de context, afgerond op 256) per laag, elk met een eigen type (-ctk, -ctv); lagen met een schuivend venster houden hun venster.",
+            "De ring is de GPU: modelbuffer + K + V + rekenbuffer tegen het GPU-geheugen min de 1 GiB die llama.cpp vrijhoudt. Met -ngl op automatisch is de ring het hele model op de GPU, en toont het paneel de verdeling die llama.cpp zou kiezen.",
+            "Eén slot per gelijktijdige sequentie (-np), met één gedeelde cache.",
+        ],
+        units: "GiB (2³⁰ bytes), zoals llama.cpp ze afdrukt.",
+        leaves_out: &[
+            "Rekenbuffers zijn een benadering van de grafallocator van ggml, niet gemeten.",
+            "Meerdere GPU's (--tensor-split), multimodale projectoren, LoRA-adapters, speculatieve decodering.",
+            "De CUDA-context en cuBLAS-werkruimten buiten de buffers van llama.cpp (de marge van 1 GiB dekt ze).",
+        ],
+    },
+
+    vllm_title: "Wat vLLM bij het opstarten meldt",
+    llamacpp_title: "Waar llama.cpp het model neerzet",
+    kv_pool: "KV-cache die vLLM reserveert",
+    kv_tokens: "KV-cachetokens",
+    concurrency: |x, n| format!("{x}× verzoeken van {n} tokens"),
+    concurrency_label: "Maximale gelijktijdigheid",
+    longest_start: "Langste context waarmee het opstart",
+    cuda_graphs: "CUDA-graphs (na de KV-cache, buiten het gevraagde geheugen)",
+    gpu_total: "GPU-geheugen volgens CUDA",
+    starts: "vLLM start op met deze instellingen.",
+    would_not_start: "vLLM zou niet opstarten:",
+    model_size: "Modelgrootte (GGUF)",
+    k_cache: "K-cache",
+    v_cache: "V-cache",
+    compute_buffers: "Rekenbuffers",
+    output_buffer: "Uitvoerbuffer (host)",
+    on_gpu: "Op de GPU",
+    in_host: "In het hostgeheugen",
+    layers_label: "Lagen op de GPU",
+    layers: |n, of| format!("{n} van {of}"),
+    most_layers: "Meeste lagen die passen",
+    longest_fit: "Langste context die past met deze lagen",
+    none: "geen",
+    command_label: "Opdracht",
+    copy: "Kopiëren",
+    copied: "Gekopieerd.",
+    copy_failed: "Kopiëren lukte niet; selecteer de regel en kopieer hem.",
+    note,
+    refusal,
+    knob_error,
+
+    knob,
+    auto: "auto",
+    gguf_label: "GGUF-type",
+    cache_type_k: "Type van de K-cache (-ctk)",
+    cache_type_v: "Type van de V-cache (-ctv)",
+    cache_follows: "volgens KV-bytes",
+    flash_attn: "Flash attention (-fa)",
+    enforce_eager: "Geen CUDA-graphs (--enforce-eager)",
+};
+
+fn note(n: &EngineNote) -> String {
+    match n {
+        EngineNote::DriverTotalUsed => "Het totaal dat CUDA voor deze GPU meldt is niet bekend: het totaal van de driver wordt gebruikt (CUDA meldt een paar honderd MiB minder).".into(),
+        EngineNote::NominalCapacityUsed => "Noch het totaal van CUDA noch dat van de driver is bekend voor deze GPU: de nominale capaciteit wordt gebruikt.".into(),
+        EngineNote::SmCountAssumed => "Het aantal SM's van de GPU is niet bekend: de 132 van een H100 worden aangenomen.".into(),
+        EngineNote::ArchitectureAssumed => "De architectuur van de GPU is niet bekend: de 33 MiB cuBLAS-werkruimte van Hopper wordt aangenomen.".into(),
+        EngineNote::NotCuda => "Geen NVIDIA-GPU: de rekening is die van CUDA.".into(),
+        EngineNote::KvFollowsModelDtype { bytes } => format!("vLLM bewaart keys en values in het type van het model ({bytes} bytes), tenzij FP8 gekozen is."),
+        EngineNote::QuantizationNotModelled { method } => format!("Kwantisatie „{method}” is niet gemodelleerd: de lagen worden geteld in het type van het model."),
+        EngineNote::VisionTowerNotCounted => "De vision tower van dit multimodale model wordt niet meegeteld.".into(),
+        EngineNote::CudaGraphsBeyondMemory => "De CUDA-graphs passen niet in wat de benutting overlaat: vLLM kan zonder geheugen komen te zitten bij het vastleggen.".into(),
+        EngineNote::GgufDefault => "Geen GGUF-type gekozen: Q4_K_M, de meest gedownloade.".into(),
+        EngineNote::CacheTypeDefault => "De KV-bytes komen met geen cachetype van llama.cpp overeen: f16, de standaard, wordt gebruikt.".into(),
+        EngineNote::WiredLimitUsed => "Apple silicon: het deel van het gedeelde geheugen dat de GPU standaard mag gebruiken, wordt gebruikt.".into(),
+    }
+}
+
+fn refusal(r: &EngineRefusal) -> String {
+    let n = |v: u64| format::integer(&NUMBER, v);
+    match r {
+        EngineRefusal::Format { format } => format!("de engine laadt geen gewichten in {}", format.label()),
+        EngineRefusal::ContextAboveModel { context, max } => format!("een context van {} tokens ligt boven het maximum van het model ({} tokens)", n(*context), n(*max)),
+        EngineRefusal::HeadsNotDivisible { heads, tp } => format!("de {heads} attention-heads laten zich niet over {tp} GPU's verdelen (tensorparallellisme)"),
+        EngineRefusal::VocabNotDivisible { vocab, tp } => format!("het vocabulaire ({}) laat zich niet over {tp} GPU's verdelen", n(*vocab)),
+        EngineRefusal::StagesOverLayers { pp, layers } => format!("{pp} pipelinefasen voor {layers} lagen laten een fase zonder lagen"),
+        EngineRefusal::QuantizationConflict => "het checkpoint is al gekwantiseerd met een andere methode dan FP8".into(),
+        EngineRefusal::Architecture { .. } => "de tensorindeling van llama.cpp voor deze architectuur is hier niet afgeleid".into(),
+        EngineRefusal::Layout { problem } => format!("het model heeft iets wat de llama.cpp-indeling niet bevat ({problem})"),
+        EngineRefusal::QuantizedVNeedsFlashAttention { cache_type_v } => format!("een V-cache in {cache_type_v} vraagt flash attention"),
+        EngineRefusal::CacheRowNotBlocks { cache_type, row, block } => format!("een cacherij van {row} waarden is geen geheel aantal {cache_type}-blokken van {block}"),
+        EngineRefusal::NoTypeFallback { row, ggml_type } => format!("rijen van {row} waarden passen in geen {ggml_type}-blok: llama-quantize stopt"),
+        EngineRefusal::TooManySequences { max } => format!("llama.cpp bedient hoogstens {max} sequenties tegelijk"),
+        EngineRefusal::Input => "een waarde die de engine niet aanvaardt".into(),
+    }
+}
+
+fn knob_error(e: &EngineError) -> String {
+    let what = match e.problem {
+        EngineProblem::Empty => "typ een getal".to_string(),
+        EngineProblem::NotANumber => "geen getal".to_string(),
+        EngineProblem::NotAnInteger => "moet een geheel getal zijn".to_string(),
+        EngineProblem::OutOfRange { min, max } => format!(
+            "moet tussen {} en {} liggen",
+            format::plain(&NUMBER, min),
+            format::plain(&NUMBER, max)
+        ),
+        EngineProblem::NotABlockSize => "moet 1, 8, 16, 32, 64, 128 of 256 zijn".to_string(),
+        EngineProblem::NotACacheType => "geen cachetype van llama.cpp".to_string(),
+    };
+    format!("{}: {what}.", e.knob.key())
+}
+
+fn knob(field: EngineField) -> FieldText {
+    let (label, unit, hint) = match field {
+        EngineField::GpuMemoryUtilization => (
+            "Benutting van GPU-geheugen",
+            "",
+            "Deel van het GPU-totaal dat vLLM mag gebruiken (standaard 0,9).",
+        ),
+        EngineField::MaxNumBatchedTokens => (
+            "Tokens per batch",
+            "tokens",
+            "--max-num-batched-tokens; leeg: de standaard van vLLM voor de GPU.",
+        ),
+        EngineField::MaxNumSeqs => (
+            "Sequenties per stap",
+            "",
+            "--max-num-seqs; leeg: de standaard van vLLM voor de GPU.",
+        ),
+        EngineField::BlockSize => ("KV-blokgrootte", "tokens", "--block-size: standaard 16."),
+        EngineField::NGpuLayers => (
+            "Lagen op de GPU",
+            "-ngl",
+            "Leeg: automatisch, zoveel als passen.",
+        ),
+        EngineField::NCpuMoe => (
+            "Experts op de CPU",
+            "lagen",
+            "--n-cpu-moe: experts van de eerste N lagen in het hostgeheugen.",
+        ),
+        EngineField::Ubatch => (
+            "Microbatch",
+            "tokens",
+            "-ub: tokens per grafevaluatie (512).",
+        ),
+    };
+    FieldText { label, unit, hint }
+}
