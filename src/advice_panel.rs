@@ -1,4 +1,4 @@
-//! What to change: the longest context, largest batch and smallest GPU that
+//! What to change: the longest context, most concurrent sequences and smallest GPU that
 //! fit, and one-click single adjustments when the scenario does not fit.
 
 use crate::i18n::{format, use_lang};
@@ -25,15 +25,11 @@ pub fn AnswersView(
             <dd data-testid="answer-max-context">
                 {move || or_none(answers.with(|a| a.as_ref().and_then(|a| a.max_context)).map(|n| (t().tokens)(&number(n))))}
             </dd>
-            // A method whose figure does not grow with the batch (or users)
-            // has no answer to give there.
-            {move || answers.with(|a| a.as_ref().and_then(|a| a.max_batch)).map(|n| view! {
-                <dt>{move || t().answers_max_batch}</dt>
-                <dd data-testid="answer-max-batch">{number(n)}</dd>
-            })}
-            {move || answers.with(|a| a.as_ref().and_then(|a| a.max_users)).map(|n| view! {
-                <dt>{move || t().answers_max_users}</dt>
-                <dd data-testid="answer-max-users">{number(n)}</dd>
+            // A method whose figure does not grow with the sequences has no
+            // answer to give there.
+            {move || answers.with(|a| a.as_ref().and_then(|a| a.max_sequences)).map(|n| view! {
+                <dt>{move || t().answers_max_sequences}</dt>
+                <dd data-testid="answer-max-sequences">{number(n)}</dd>
             })}
             <dt>{move || t().answers_smallest_gpu}</dt>
             <dd data-testid="answer-smallest-gpu">{move || or_none(get(|a| a.smallest_gpu.clone()))}</dd>

@@ -279,7 +279,7 @@ fn the_share_fragment_round_trips() {
             include_str!("../crates/vramfit-core/data/configs/mistralai__Mistral-7B-v0.3.json")
                 .into(),
         )),
-        users: 3,
+        sequences: 3,
         ..ScenarioInput::default()
     });
     let fragment = fragment_of(&input);

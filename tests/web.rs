@@ -560,11 +560,11 @@ async fn advanced_knobs_count_what_differs_from_the_defaults() {
     settle().await;
     let count = || find(&root, "advanced-count").get_attribute("data-count");
     assert_eq!(count().as_deref(), Some("0"));
-    type_into(&root, "field-users", "4");
+    type_into(&root, "field-host_ram_gb", "64");
     settle().await;
     assert_eq!(count().as_deref(), Some("1"));
     assert_eq!(text(&root, "advanced-count"), "(1 cambiado)");
-    type_into(&root, "field-host_ram_gb", "64");
+    type_into(&root, "field-shared_prefix_tokens", "16");
     settle().await;
     assert_eq!(text(&root, "advanced-count"), "(2 cambiados)");
 }
@@ -700,7 +700,7 @@ async fn a_panic_leaves_a_recoverable_message() {
 }
 
 #[wasm_bindgen_test]
-async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_users() {
+async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_sequences() {
     let root = mount_app(Lang::En);
     settle().await;
     choose(&root, "model-select", "meta-llama/Llama-3.1-70B");
@@ -708,8 +708,8 @@ async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_users() {
     click(&root, "method-planner");
     settle().await;
     assert!(!exists(&root, "gpu-rings"), "one GPU: one ring");
+    // Four GPUs alone spread the model over them (TP 4 for 64 heads).
     type_into(&root, "field-gpus", "4");
-    type_into(&root, "field-tp", "4");
     type_into(&root, "field-gpu_memory_gb", "80");
     settle().await;
     let rings = find(&root, "gpu-rings")
@@ -726,7 +726,6 @@ async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_users() {
         main_status
     );
     assert!(text(&root, "gpu-rings").contains("All 4 GPUs carry the same budget"));
-    // The planner serves min(batch, users): it answers in users, not batch.
-    assert!(exists(&root, "answer-max-users"));
-    assert!(!exists(&root, "answer-max-batch"));
+    // One field for the sequences, and the planner's figure grows with it.
+    assert!(exists(&root, "answer-max-sequences"));
 }

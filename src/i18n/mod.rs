@@ -30,7 +30,7 @@ use vramfit_core::methods::planner::NoSpeed;
 use vramfit_core::methods::{MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError};
 use vramfit_core::request::RequestError;
-use vramfit_core::scenario::{Field, InputError, Mode, ScenarioError};
+use vramfit_core::scenario::{Field, InputError, LayoutError, Mode, ScenarioError};
 use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
@@ -213,8 +213,8 @@ pub struct Texts {
     pub outside_total: &'static str,
     pub suggestions_title: &'static str,
     pub answers_max_context: &'static str,
-    pub answers_max_batch: &'static str,
-    pub answers_max_users: &'static str,
+    /// The most concurrent sequences that fit.
+    pub answers_max_sequences: &'static str,
     pub answers_smallest_gpu: &'static str,
     /// The fewest GPUs of the chosen kind it fits on.
     pub answers_min_gpus: &'static str,
@@ -295,6 +295,8 @@ pub struct Texts {
     pub cost: fn(Cost) -> &'static str,
     pub attention_kind: fn(&AttentionKind) -> String,
     pub out_of_scope: fn(&Refusal) -> String,
+    /// Why the GPUs cannot be used as asked.
+    pub layout_error: fn(&LayoutError) -> String,
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -88,8 +88,9 @@ mod tests {
             .map(|e| e.inputs)
             .collect();
         let mut odd = ScenarioInput {
-            batch: 4,
-            users: 3,
+            sequences: 4,
+            gpus: 4,
+            tp: Some(1),
             grad_checkpoint: true,
             lora_dropout: false,
             kv_bytes: 1.0,
@@ -107,7 +108,7 @@ mod tests {
                 panic!("`{}` does not parse", line::command(&input));
             };
             assert_eq!(parsed.run(), input.run(), "{}", line::command(&input));
-            assert_eq!(parsed, input, "{}", line::command(&input));
+            assert_eq!(*parsed, input, "{}", line::command(&input));
         }
     }
 }

@@ -26,16 +26,21 @@ pub enum Opt {
     HiddenSize,
     VocabSize,
     Machines,
+    BatchLimit,
     Train,
     GradCheckpoint,
     Qlora,
     NoLoraDropout,
     Json,
+    /// `--batch N`: the earlier name of `--sequences`, still read.
+    Batch,
+    /// `--users N`: the earlier name of `--sequences`, still read.
+    Users,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 18] = [
+    pub const ALL: [Opt; 21] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -49,11 +54,14 @@ impl Opt {
         Opt::HiddenSize,
         Opt::VocabSize,
         Opt::Machines,
+        Opt::BatchLimit,
         Opt::Train,
         Opt::GradCheckpoint,
         Opt::Qlora,
         Opt::NoLoraDropout,
         Opt::Json,
+        Opt::Batch,
+        Opt::Users,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -72,11 +80,14 @@ impl Opt {
             Opt::HiddenSize => "--hidden-size",
             Opt::VocabSize => "--vocab-size",
             Opt::Machines => "--machines",
+            Opt::BatchLimit => "--batch-limit",
             Opt::Train => "--train",
             Opt::GradCheckpoint => "--grad-checkpoint",
             Opt::Qlora => "--qlora",
             Opt::NoLoraDropout => "--no-lora-dropout",
             Opt::Json => "--json",
+            Opt::Batch => "--batch",
+            Opt::Users => "--users",
         }
     }
 
@@ -149,12 +160,14 @@ pub fn args(request: &Request) -> Vec<String> {
 }
 
 /// The planner knobs that have CLI flags, where they differ from the
-/// defaults: a custom model's hidden size and vocabulary, and machines.
+/// defaults: a custom model's hidden size and vocabulary, machines and
+/// the batch limit.
 fn planner_args(knobs: &PlannerKnobs, default: &PlannerKnobs) -> Vec<String> {
     let mut out = Vec::new();
     for (opt, value) in [
         (Opt::HiddenSize, knobs.hidden_size),
         (Opt::VocabSize, knobs.vocab_size),
+        (Opt::BatchLimit, knobs.batch_limit),
     ] {
         if let Some(v) = value {
             out.push(opt.flag().to_string());

@@ -103,13 +103,13 @@ fn verdict(doc: &Report) -> String {
 fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("seq_len={n}"),
-        Change::Batch(n) => format!("batch={n}"),
+        Change::Sequences(n) => format!("sequences={n}"),
         Change::WeightFormat(f) => format!("quant={}", f.id()),
         Change::KvBytes(b) => format!("kv_bytes={b}"),
         Change::Lora => "lora instead of full fine-tuning".to_string(),
         Change::GradCheckpoint => "grad_checkpoint=true".to_string(),
         Change::PurePrecision => "precision=pure".to_string(),
-        Change::Gpus(n) => format!("gpus={n} (tp={n})"),
+        Change::Gpus(n) => format!("gpus={n}"),
     }
 }
 

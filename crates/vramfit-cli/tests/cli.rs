@@ -113,10 +113,9 @@ fn gpu_names_resolve_from_the_catalog() {
         String::from_utf8_lossy(&out.stderr)
     );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        doc["estimate"]["verdict"]["usable_bytes"],
-        24_000_000_000u64
-    );
+    // The card's memory as nvidia-smi reports it (24,564 MiB), not its
+    // marketed "24 GB" read as decimal or as binary units.
+    assert_eq!(doc["estimate"]["verdict"]["usable_bytes"], 24_564u64 << 20);
     let miss = vramfit(&["estimate", "--gpu", "RTX 4909"]);
     assert_eq!(miss.status.code(), Some(2));
     let err = String::from_utf8(miss.stderr).unwrap();

@@ -108,7 +108,7 @@ pub fn input_of(row: &Row) -> Result<Request, String> {
             ("lora", _) | (_, Some(_)) => Mode::Lora,
             _ => Mode::Full,
         },
-        batch: k.batch,
+        sequences: k.batch,
         context: k.seq_len,
         lora_rank: k.lora_rank.unwrap_or(16),
         lora_dropout: k.lora_dropout.is_none_or(|p| p > 0.0),

@@ -17,7 +17,7 @@ use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
 };
 use vramfit_core::term::Term;
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -105,8 +105,7 @@ pub static TEXTS: Texts = Texts {
     outside_total: "outside the total",
     suggestions_title: "One change that makes it fit",
     answers_max_context: "Longest context that fits",
-    answers_max_batch: "Most sequences at once",
-    answers_max_users: "Most concurrent users",
+    answers_max_sequences: "Most concurrent sequences",
     answers_smallest_gpu: "Smallest catalog GPU that fits",
     answers_min_gpus: "Fewest GPUs it fits on",
     none_fits: "none fits",
@@ -211,6 +210,7 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    layout_error,
 };
 
 fn field(field: Field) -> FieldText {
@@ -234,7 +234,11 @@ fn field(field: Field) -> FieldText {
         ),
         Field::KvBytes => ("Bytes per KV value", "bytes", "2 for FP16, 1 for FP8."),
         Field::Context => ("Context", "tokens", "Context length per sequence."),
-        Field::Batch => ("Sequences at once", "", "Sequences served simultaneously."),
+        Field::Sequences => (
+            "Concurrent sequences",
+            "",
+            "Served at once (or in one training step), over all GPUs.",
+        ),
         Field::OverheadPct => (
             "Overhead",
             "%",
@@ -243,15 +247,18 @@ fn field(field: Field) -> FieldText {
         Field::GpuMemoryGb => (
             "GPU memory",
             "GB",
-            "Nominal capacity in decimal GB (10⁹ bytes).",
+            "Typed in decimal GB (10⁹ bytes); a catalog GPU shows the memory the driver reports.",
         ),
-        Field::Users => ("Users", "", "Users served at once (they may queue)."),
-        Field::Gpus => ("GPU count", "×", "GPUs in the machine."),
-        Field::Tp => ("Tensor parallelism", "TP", "GPUs that split each layer."),
+        Field::Gpus => ("GPU count", "×", "All GPUs: TP × PP × copies of the model."),
+        Field::Tp => (
+            "Tensor parallelism",
+            "TP",
+            "GPUs that split each layer; empty: derived from the GPU count.",
+        ),
         Field::Pp => (
             "Pipeline parallelism",
             "PP",
-            "Layer stages on separate GPUs.",
+            "Layer stages on separate GPUs; empty: derived from the GPU count.",
         ),
         Field::HostRamGb => (
             "Host RAM",
@@ -321,6 +328,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "The “as published” format needs a real model (catalog or config.json).".into()
         }
@@ -409,13 +417,13 @@ fn method_summary(method: MethodId) -> &'static str {
 fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Context of {} tokens", format::integer(&NUMBER, *n)),
-        Change::Batch(n) => format!("{n} sequences at once"),
+        Change::Sequences(n) => format!("{n} concurrent sequences"),
         Change::WeightFormat(f) => format!("Weights in {}", f.label()),
         Change::KvBytes(b) => format!("KV cache at {} byte per value", num(*b)),
         Change::Lora => "LoRA instead of full fine-tuning".into(),
         Change::GradCheckpoint => "Turn on gradient checkpointing".into(),
         Change::PurePrecision => "Pure precision instead of amp".into(),
-        Change::Gpus(n) => format!("{n} GPUs, tensor parallel"),
+        Change::Gpus(n) => format!("{n} GPUs, the model spread over them"),
     }
 }
 
@@ -461,15 +469,37 @@ fn out_of_scope(reason: &Refusal) -> String {
             "it covers fp32, bf16 and fp16 weights only; quantized formats are outside it".into()
         }
         Refusal::TooManyGpus { max } => format!("it spreads a model over at most {max} GPUs"),
-        Refusal::Parallelism { tp, pp, gpus } => format!(
-            "TP {tp} × PP {pp} needs a multiple of {} GPUs, not {gpus}",
-            tp.saturating_mul(*pp)
+        Refusal::SingleGpu { tp, pp } => format!(
+            "it estimates one GPU holding the whole model, not one copy spread over TP {tp} × PP {pp}; set TP = PP = 1 for one copy per GPU, or pick range or planner"
         ),
         Refusal::Optimizer(optimizer) => format!(
             "it states AdamW's training states only, not {}'s",
             format!("{optimizer:?}").to_lowercase()
         ),
         Refusal::Knob(e) => planner_error(e),
+    }
+}
+
+fn layout_error(e: &LayoutError) -> String {
+    match *e {
+        LayoutError::NotDivisible { gpus, tp, pp } => format!(
+            "TP {tp} × PP {pp} = {} GPUs per copy of the model does not divide {gpus} GPUs",
+            tp.saturating_mul(pp)
+        ),
+        LayoutError::Heads {
+            tp,
+            attention: Some(h),
+            kv,
+        } => {
+            format!("TP {tp} does not split the model's {h} attention heads and {kv} KV heads")
+        }
+        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} does not split {kv} KV heads"),
+        LayoutError::Stages { pp, layers } => {
+            format!("PP {pp} is more pipeline stages than the model's {layers} layers")
+        }
+        LayoutError::NoSpread { gpus } => {
+            format!("no TP × PP spreads this model over {gpus} GPUs; try another GPU count")
+        }
     }
 }
 

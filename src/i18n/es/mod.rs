@@ -17,7 +17,7 @@ use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
 };
 use vramfit_core::term::Term;
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -105,8 +105,7 @@ pub static TEXTS: Texts = Texts {
     outside_total: "fuera del total",
     suggestions_title: "Un solo cambio que hace que quepa",
     answers_max_context: "Contexto más largo que cabe",
-    answers_max_batch: "Más secuencias a la vez",
-    answers_max_users: "Más usuarios a la vez",
+    answers_max_sequences: "Más secuencias simultáneas",
     answers_smallest_gpu: "GPU más pequeña del catálogo que cabe",
     answers_min_gpus: "Menos GPU con las que cabe",
     none_fits: "ninguno cabe",
@@ -213,6 +212,7 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    layout_error,
 };
 
 fn field(field: Field) -> FieldText {
@@ -240,10 +240,10 @@ fn field(field: Field) -> FieldText {
         ),
         Field::KvBytes => ("Bytes por valor KV", "bytes", "2 en FP16, 1 en FP8."),
         Field::Context => ("Contexto", "tokens", "Longitud de contexto por secuencia."),
-        Field::Batch => (
-            "Secuencias a la vez",
+        Field::Sequences => (
+            "Secuencias simultáneas",
             "",
-            "Secuencias atendidas simultáneamente.",
+            "Atendidas a la vez (o en un paso de entrenamiento), entre todas las GPU.",
         ),
         Field::OverheadPct => (
             "Sobrecarga",
@@ -253,19 +253,22 @@ fn field(field: Field) -> FieldText {
         Field::GpuMemoryGb => (
             "Memoria de la GPU",
             "GB",
-            "Capacidad nominal en GB decimales (10⁹ bytes).",
+            "En GB decimales (10⁹ bytes); una GPU del catálogo muestra la memoria que informa el driver.",
         ),
-        Field::Users => (
-            "Usuarios",
-            "",
-            "Usuarios atendidos a la vez (pueden esperar en cola).",
+        Field::Gpus => (
+            "Número de GPU",
+            "×",
+            "Todas las GPU: TP × PP × copias del modelo.",
         ),
-        Field::Gpus => ("Número de GPU", "×", "GPU de la máquina."),
-        Field::Tp => ("Paralelismo tensorial", "TP", "GPU que reparten cada capa."),
+        Field::Tp => (
+            "Paralelismo tensorial",
+            "TP",
+            "GPU que reparten cada capa; vacío: según el número de GPU.",
+        ),
         Field::Pp => (
             "Paralelismo de tubería",
             "PP",
-            "Etapas de capas en GPU distintas.",
+            "Etapas de capas en GPU distintas; vacío: según el número de GPU.",
         ),
         Field::HostRamGb => (
             "RAM del equipo",
@@ -335,6 +338,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json no se puede usar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "El formato «como se publicó» necesita un modelo real (catálogo o config.json).".into()
         }
@@ -427,13 +431,13 @@ fn method_summary(method: MethodId) -> &'static str {
 fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Contexto de {} tokens", format::integer(&NUMBER, *n)),
-        Change::Batch(n) => format!("{n} secuencias a la vez"),
+        Change::Sequences(n) => format!("{n} secuencias simultáneas"),
         Change::WeightFormat(f) => format!("Pesos en {}", f.label()),
         Change::KvBytes(b) => format!("Caché KV a {} byte por valor", num(*b)),
         Change::Lora => "LoRA en lugar de ajuste completo".into(),
         Change::GradCheckpoint => "Activar gradient checkpointing".into(),
         Change::PurePrecision => "Precisión pure en lugar de amp".into(),
-        Change::Gpus(n) => format!("{n} GPU en paralelo tensorial"),
+        Change::Gpus(n) => format!("{n} GPU, con el modelo repartido entre ellas"),
     }
 }
 
@@ -479,15 +483,35 @@ fn out_of_scope(reason: &Refusal) -> String {
             "solo cubre pesos fp32, bf16 y fp16; los formatos cuantizados quedan fuera".into()
         }
         Refusal::TooManyGpus { max } => format!("reparte un modelo entre {max} GPU como máximo"),
-        Refusal::Parallelism { tp, pp, gpus } => format!(
-            "TP {tp} × PP {pp} necesita un múltiplo de {} GPU, no {gpus}",
-            tp.saturating_mul(*pp)
+        Refusal::SingleGpu { tp, pp } => format!(
+            "estima una GPU con el modelo entero, no una copia repartida en TP {tp} × PP {pp}; pon TP = PP = 1 para una copia por GPU, o elige range o planner"
         ),
         Refusal::Optimizer(optimizer) => format!(
             "solo da los estados de entrenamiento de AdamW, no los de {}",
             format!("{optimizer:?}").to_lowercase()
         ),
         Refusal::Knob(e) => planner_error(e),
+    }
+}
+
+fn layout_error(e: &LayoutError) -> String {
+    match *e {
+        LayoutError::NotDivisible { gpus, tp, pp } => format!(
+            "TP {tp} × PP {pp} = {} GPU por copia del modelo no divide {gpus} GPU",
+            tp.saturating_mul(pp)
+        ),
+        LayoutError::Heads {
+            tp,
+            attention: Some(h),
+            kv,
+        } => format!("TP {tp} no reparte las {h} cabezas de atención y {kv} cabezas KV del modelo"),
+        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} no reparte {kv} cabezas KV"),
+        LayoutError::Stages { pp, layers } => {
+            format!("PP {pp} son más etapas que las {layers} capas del modelo")
+        }
+        LayoutError::NoSpread { gpus } => format!(
+            "ningún TP × PP reparte este modelo entre {gpus} GPU; prueba otro número de GPU"
+        ),
     }
 }
 

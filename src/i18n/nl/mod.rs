@@ -17,7 +17,7 @@ use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
 };
 use vramfit_core::term::Term;
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -105,8 +105,7 @@ pub static TEXTS: Texts = Texts {
     outside_total: "buiten het totaal",
     suggestions_title: "Eén wijziging waardoor het past",
     answers_max_context: "Langste context die past",
-    answers_max_batch: "Meeste sequenties tegelijk",
-    answers_max_users: "Meeste gelijktijdige gebruikers",
+    answers_max_sequences: "Meeste gelijktijdige sequenties",
     answers_smallest_gpu: "Kleinste GPU uit de catalogus die past",
     answers_min_gpus: "Minste GPU's waarop het past",
     none_fits: "geen enkele past",
@@ -213,6 +212,7 @@ pub static TEXTS: Texts = Texts {
     },
     attention_kind,
     out_of_scope,
+    layout_error,
 };
 
 fn field(field: Field) -> FieldText {
@@ -236,10 +236,10 @@ fn field(field: Field) -> FieldText {
         ),
         Field::KvBytes => ("Bytes per KV-waarde", "bytes", "2 bij FP16, 1 bij FP8."),
         Field::Context => ("Context", "tokens", "Contextlengte per sequentie."),
-        Field::Batch => (
-            "Sequenties tegelijk",
+        Field::Sequences => (
+            "Gelijktijdige sequenties",
             "",
-            "Sequenties die tegelijk worden bediend.",
+            "Tegelijk bediend (of in één trainingsstap), over alle GPU's.",
         ),
         Field::OverheadPct => (
             "Overhead",
@@ -249,16 +249,23 @@ fn field(field: Field) -> FieldText {
         Field::GpuMemoryGb => (
             "GPU-geheugen",
             "GB",
-            "Nominale capaciteit in decimale GB (10⁹ bytes).",
+            "In decimale GB (10⁹ bytes); een GPU uit de catalogus toont het geheugen dat de driver meldt.",
         ),
-        Field::Users => (
-            "Gebruikers",
-            "",
-            "Gelijktijdige gebruikers (ze kunnen wachten).",
+        Field::Gpus => (
+            "Aantal GPU's",
+            "×",
+            "Alle GPU's: TP × PP × kopieën van het model.",
         ),
-        Field::Gpus => ("Aantal GPU's", "×", "GPU's in de machine."),
-        Field::Tp => ("Tensorparallellisme", "TP", "GPU's die elke laag verdelen."),
-        Field::Pp => ("Pipelineparallellisme", "PP", "Laagfasen op aparte GPU's."),
+        Field::Tp => (
+            "Tensorparallellisme",
+            "TP",
+            "GPU's die elke laag verdelen; leeg: volgt uit het aantal GPU's.",
+        ),
+        Field::Pp => (
+            "Pipelineparallellisme",
+            "PP",
+            "Laagfasen op aparte GPU's; leeg: volgt uit het aantal GPU's.",
+        ),
         Field::HostRamGb => (
             "RAM van de host",
             "GB",
@@ -327,6 +334,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json is niet bruikbaar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "Het formaat ‘zoals gepubliceerd’ heeft een echt model nodig (catalogus of config.json)."
                 .into()
@@ -423,13 +431,13 @@ fn method_summary(method: MethodId) -> &'static str {
 fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Context van {} tokens", format::integer(&NUMBER, *n)),
-        Change::Batch(n) => format!("{n} sequenties tegelijk"),
+        Change::Sequences(n) => format!("{n} gelijktijdige sequenties"),
         Change::WeightFormat(f) => format!("Gewichten in {}", f.label()),
         Change::KvBytes(b) => format!("KV-cache op {} byte per waarde", num(*b)),
         Change::Lora => "LoRA in plaats van volledige fine-tuning".into(),
         Change::GradCheckpoint => "Gradient checkpointing aanzetten".into(),
         Change::PurePrecision => "Pure precisie in plaats van amp".into(),
-        Change::Gpus(n) => format!("{n} GPU's, tensorparallel"),
+        Change::Gpus(n) => format!("{n} GPU's, het model erover verdeeld"),
     }
 }
 
@@ -477,15 +485,35 @@ fn out_of_scope(reason: &Refusal) -> String {
         Refusal::TooManyGpus { max } => {
             format!("ze verdeelt een model over hoogstens {max} GPU's")
         }
-        Refusal::Parallelism { tp, pp, gpus } => format!(
-            "TP {tp} × PP {pp} vraagt een veelvoud van {} GPU's, niet {gpus}",
-            tp.saturating_mul(*pp)
+        Refusal::SingleGpu { tp, pp } => format!(
+            "ze schat één GPU met het hele model, niet één kopie verdeeld over TP {tp} × PP {pp}; zet TP = PP = 1 voor één kopie per GPU, of kies range of planner"
         ),
         Refusal::Optimizer(optimizer) => format!(
             "ze geeft alleen de trainingstoestanden van AdamW, niet die van {}",
             format!("{optimizer:?}").to_lowercase()
         ),
         Refusal::Knob(e) => planner_error(e),
+    }
+}
+
+fn layout_error(e: &LayoutError) -> String {
+    match *e {
+        LayoutError::NotDivisible { gpus, tp, pp } => format!(
+            "TP {tp} × PP {pp} = {} GPU's per kopie van het model deelt {gpus} GPU's niet",
+            tp.saturating_mul(pp)
+        ),
+        LayoutError::Heads {
+            tp,
+            attention: Some(h),
+            kv,
+        } => format!("TP {tp} verdeelt de {h} attention-heads en {kv} KV-heads van het model niet"),
+        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} verdeelt {kv} KV-heads niet"),
+        LayoutError::Stages { pp, layers } => {
+            format!("PP {pp} is meer fasen dan de {layers} lagen van het model")
+        }
+        LayoutError::NoSpread { gpus } => {
+            format!("geen TP × PP verdeelt dit model over {gpus} GPU's; probeer een ander aantal")
+        }
     }
 }
 

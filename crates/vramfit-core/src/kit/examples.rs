@@ -43,17 +43,18 @@ pub(super) fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
         model: Some(ModelRef::Catalog("deepseek-ai/DeepSeek-V2-Lite".into())),
         context: 4096,
         gpus: 2,
-        tp: 2,
+        tp: Some(2),
         ..ScenarioInput::default()
     };
     let mut planner_residency = ScenarioInput {
         context: 4096,
-        gpus: 4,
-        users: 100,
-        batch: 8,
+        gpus: 8,
+        tp: Some(1),
+        sequences: 100,
         ..planner_gqa.clone()
     };
     planner_residency.planner.machines = 2;
+    planner_residency.planner.batch_limit = Some(8);
     let range_llama = ScenarioInput {
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
         ..ScenarioInput::default()

@@ -47,7 +47,8 @@ pub fn kv_bytes_per_token(s: &Scenario) -> Bytes {
     kv_bytes(s, 1, 1)
 }
 
-/// The whole workload's cache: `S` tokens for each of `B` sequences.
+/// One copy of the model's cache: `S` tokens for each of its `B`
+/// sequences ([`Scenario::replica_sequences`]).
 pub fn kv_cache_bytes(s: &Scenario) -> Bytes {
-    kv_bytes(s, s.context, s.batch)
+    kv_bytes(s, s.context, s.replica_sequences())
 }

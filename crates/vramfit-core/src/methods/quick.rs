@@ -48,6 +48,7 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     if !covers(s.mode) {
         return Err(Refusal::Mode(s.mode));
     }
+    super::one_gpu_per_copy(s)?;
     let weights = weights_bytes(s);
     let kv_cache = kv_cache_bytes(s);
     let overhead = (weights + kv_cache).percent(s.overhead_centi_pct);
@@ -58,7 +59,7 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
             (Term::KvCache, kv_cache),
             (Term::Overhead, overhead),
         ],
-        s.gpu_bytes,
+        s.gpu_bytes(),
     ))
 }
 
@@ -153,7 +154,7 @@ mod tests {
             ..ScenarioInput::default()
         });
         let wider = run(ScenarioInput {
-            batch: 2,
+            sequences: 2,
             ..ScenarioInput::default()
         });
         let kv = base.components.get(Term::KvCache).unwrap();

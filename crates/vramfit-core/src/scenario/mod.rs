@@ -11,16 +11,21 @@
 //! answers, and whether it can, is decided above it (`methods::run`, and
 //! the editor's policy in `request`).
 
+mod doc;
 mod field;
 mod format;
+mod gpu_memory;
 mod knob_error;
 mod knobs;
+mod layout;
 mod step;
 
 pub use field::{Field, InputError, InputProblem};
 pub use format::{KvDtype, WeightFormat};
+pub use gpu_memory::{GpuMemory, MemorySource};
 pub use knob_error::{Knob, KnobProblem, PlannerError};
 pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
+pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
@@ -36,8 +41,12 @@ use std::sync::Arc;
 /// 8 KV heads and head dimension 128, FP16 weights and cache, 8,192 tokens,
 /// one sequence, 10 % overhead, on a 24 GB GPU. The `lesson` knobs default
 /// to seed 000's example (2 GiB runtime, 4 GiB activation, 15 % margin).
+///
+/// Read from JSON through [`doc`]: missing keys take the defaults, unknown
+/// keys are rejected, and a document written before `sequences` (with
+/// `batch` and `users`) is read into today's fields (see `doc`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(from = "doc::Stored")]
 pub struct ScenarioInput {
     /// Serving or training.
     pub mode: Mode,
@@ -63,21 +72,27 @@ pub struct ScenarioInput {
     pub kv_bytes: f64,
     /// Context length in tokens per sequence.
     pub context: u64,
-    /// Sequences served at once (the engine's batch, per replica).
-    pub batch: u64,
-    /// Users served concurrently (spread over replicas; may queue).
-    pub users: u64,
+    /// Concurrent sequences over the whole deployment: served at once
+    /// (inference), or in one training step. Each copy of the model
+    /// serves `⌈sequences / replicas⌉` of them ([`Layout`]).
+    pub sequences: u64,
     /// A catalog GPU (`RTX 4090`, case-insensitive). When set, its memory
-    /// replaces `gpu_memory_gb` and its bandwidth and compute feed speed.
+    /// ([`GpuMemory`]) replaces `gpu_memory_gb` and its bandwidth and
+    /// compute feed speed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gpu: Option<String>,
-    /// GPUs in the machine.
+    /// Every GPU of the deployment: `TP × PP × replicas`.
     pub gpus: u64,
-    /// Tensor-parallel degree.
-    pub tp: u64,
-    /// Pipeline-parallel degree.
-    pub pp: u64,
-    /// Memory of one GPU, in decimal GB (as marketed).
+    /// Tensor-parallel degree; `None`: derived from the GPU count and the
+    /// model's heads ([`Layout::spread`]), unless `pp` is set (then 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tp: Option<u64>,
+    /// Pipeline-parallel degree; `None`: derived, like `tp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pp: Option<u64>,
+    /// Memory of one GPU typed by hand, in decimal GB (10⁹ bytes); a
+    /// catalog GPU's exact figure when one is chosen
+    /// ([`GpuMemory::bytes`] / 10⁹).
     pub gpu_memory_gb: f64,
     /// Host RAM available for offloading weights, in decimal GB (0: none).
     pub host_ram_gb: f64,
@@ -122,12 +137,11 @@ impl Default for ScenarioInput {
             weight_bits: 16.0,
             kv_bytes: 2.0,
             context: 8192,
-            batch: 1,
-            users: 1,
+            sequences: 1,
             gpu: None,
             gpus: 1,
-            tp: 1,
-            pp: 1,
+            tp: None,
+            pp: None,
             gpu_memory_gb: 24.0,
             host_ram_gb: 0.0,
             lora_rank: 16,
@@ -215,11 +229,10 @@ impl ScenarioInput {
             Field::WeightBits => self.weight_bits,
             Field::KvBytes => self.kv_bytes,
             Field::Context => self.context as f64,
-            Field::Batch => self.batch as f64,
-            Field::Users => self.users as f64,
+            Field::Sequences => self.sequences as f64,
             Field::Gpus => self.gpus as f64,
-            Field::Tp => self.tp as f64,
-            Field::Pp => self.pp as f64,
+            Field::Tp => self.tp.unwrap_or(0) as f64,
+            Field::Pp => self.pp.unwrap_or(0) as f64,
             Field::HostRamGb => self.host_ram_gb,
             Field::OffloadGb => self.planner.offload_gb,
             Field::SharedPrefixTokens => self.planner.shared_prefix_tokens as f64,
@@ -233,7 +246,8 @@ impl ScenarioInput {
     }
 
     /// Sets one field from a number that [`Field::check`] accepted.
-    /// Typing bits per weight by hand drops a named format.
+    /// Typing bits per weight by hand drops a named format; 0 for TP or PP
+    /// is "derived" ([`Field::auto`]).
     pub fn set(&mut self, field: Field, value: f64) {
         // `as u64` saturates and drops no fraction here: `check` passed.
         match field {
@@ -247,11 +261,10 @@ impl ScenarioInput {
             }
             Field::KvBytes => self.kv_bytes = value,
             Field::Context => self.context = value as u64,
-            Field::Batch => self.batch = value as u64,
-            Field::Users => self.users = value as u64,
+            Field::Sequences => self.sequences = value as u64,
             Field::Gpus => self.gpus = value as u64,
-            Field::Tp => self.tp = value as u64,
-            Field::Pp => self.pp = value as u64,
+            Field::Tp => self.tp = Some(value as u64).filter(|v| *v > 0),
+            Field::Pp => self.pp = Some(value as u64).filter(|v| *v > 0),
             Field::HostRamGb => self.host_ram_gb = value,
             // The planner's own knobs most people reach for.
             Field::OffloadGb => self.planner.offload_gb = value,
@@ -288,12 +301,13 @@ impl ScenarioInput {
     }
 
     /// Chooses a catalog GPU by name (stored as the catalog's full name,
-    /// so the same card always exports the same way) and shows its memory;
-    /// an unknown name is kept and reported by [`ScenarioInput::validate`].
+    /// so the same card always exports the same way) and shows the memory
+    /// the methods fit against ([`GpuMemory::bytes`], in decimal GB); an
+    /// unknown name is kept and reported by [`ScenarioInput::validate`].
     pub fn set_gpu(&mut self, name: &str) {
         match catalog::find_gpu(name) {
             Ok(gpu) => {
-                self.gpu_memory_gb = gpu.memory_gb;
+                self.gpu_memory_gb = GpuMemory::of(gpu).bytes().in_unit(DisplayUnit::Gb);
                 self.gpu = Some(gpu.name.clone());
             }
             Err(_) => self.gpu = Some(name.to_string()),
@@ -331,6 +345,26 @@ impl ScenarioInput {
                 PlannerSettings::default()
             }
         };
+        let heads = model.as_ref().map_or(
+            Heads {
+                attention: self.planner.attention_heads,
+                kv: self.kv_heads,
+                layers: self.layers,
+            },
+            |m| Heads {
+                attention: Some(m.num_attention_heads),
+                kv: m.num_kv_heads,
+                layers: m.num_layers,
+            },
+        );
+        let layout = match (self.tp, self.pp) {
+            (None, None) => Layout::spread(self.gpus, heads),
+            (tp, pp) => Layout::chosen(self.gpus, tp.unwrap_or(1), pp.unwrap_or(1), heads),
+        }
+        .unwrap_or_else(|e| {
+            errors.push(ScenarioError::Layout(e));
+            Layout::SINGLE
+        });
         let published_milli_bits = model.as_ref().map(published_milli_bits);
         let weight_milli_bits = match self.weight_format {
             Some(WeightFormat::AsPublished) => match published_milli_bits {
@@ -366,14 +400,13 @@ impl ScenarioInput {
             weight_milli_bits,
             kv_milli_bits: (self.kv_bytes * 8_000.0).round() as u64,
             context: self.context,
-            batch: self.batch,
-            users: self.users,
-            gpus: self.gpus,
-            tp: self.tp,
-            pp: self.pp,
-            gpu_bytes: gpu.map_or(Bytes::from_unit(self.gpu_memory_gb, DisplayUnit::Gb), |g| {
-                g.memory_bytes
-            }),
+            sequences: self.sequences,
+            heads,
+            layout,
+            gpu_memory: gpu.map_or(
+                GpuMemory::typed(Bytes::from_unit(self.gpu_memory_gb, DisplayUnit::Gb)),
+                GpuMemory::of,
+            ),
             gpu,
             host_ram_bytes: Bytes::from_unit(self.host_ram_gb, DisplayUnit::Gb),
             lora_rank: self.lora_rank,
@@ -425,6 +458,8 @@ pub enum ScenarioError {
     NeedsModel(WeightFormat),
     /// One of the planner's knobs is out of its range.
     Planner(PlannerError),
+    /// The GPUs cannot be used as asked (TP × PP, heads, stages).
+    Layout(LayoutError),
 }
 
 impl fmt::Display for ScenarioError {
@@ -439,6 +474,7 @@ impl fmt::Display for ScenarioError {
                 format.id()
             ),
             ScenarioError::Planner(e) => e.fmt(f),
+            ScenarioError::Layout(e) => e.fmt(f),
         }
     }
 }
@@ -462,13 +498,17 @@ pub struct Scenario {
     /// Bits per cached element, in thousandths of a bit.
     pub kv_milli_bits: u64,
     pub context: u64,
-    pub batch: u64,
-    pub users: u64,
-    pub gpus: u64,
-    pub tp: u64,
-    pub pp: u64,
-    /// Memory of one GPU, in bytes (decimal GB × 10⁹; a catalog GPU's).
-    pub gpu_bytes: Bytes,
+    /// Concurrent sequences over the whole deployment (see
+    /// [`Scenario::replica_sequences`] for one copy of the model's share).
+    pub sequences: u64,
+    /// The heads and layers a layout splits (the model's, or the typed
+    /// numbers').
+    pub heads: Heads,
+    /// How the GPUs are used: `gpus = tp × pp × replicas`.
+    pub layout: Layout,
+    /// One GPU's memory; every method fits against
+    /// [`GpuMemory::bytes`] ([`Scenario::gpu_bytes`]).
+    pub gpu_memory: GpuMemory,
     /// The catalog GPU, when one was named (bandwidth, compute).
     pub gpu: Option<&'static Gpu>,
     /// Host RAM for offload, in bytes (decimal GB × 10⁹).
@@ -491,6 +531,33 @@ pub struct Scenario {
     pub planner: PlannerSettings,
 }
 
+impl Scenario {
+    /// One GPU's memory as every method fits against it
+    /// ([`GpuMemory::bytes`]).
+    pub fn gpu_bytes(&self) -> Bytes {
+        self.gpu_memory.bytes()
+    }
+
+    /// Weighs the model in `format` ([`WeightFormat::AsPublished`]: the
+    /// checkpoint's own average, and only with a model).
+    pub fn set_weight_format(&mut self, format: WeightFormat) {
+        let bits = match format {
+            WeightFormat::AsPublished => self.model.as_deref().map(published_milli_bits),
+            _ => format.milli_bits(),
+        };
+        if let Some(bits) = bits {
+            self.weight_format = Some(format);
+            self.weight_milli_bits = bits;
+        }
+    }
+
+    /// The sequences one copy of the model serves: `⌈sequences /
+    /// replicas⌉`.
+    pub fn replica_sequences(&self) -> u64 {
+        self.layout.per_replica_sequences(self.sequences)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -501,7 +568,43 @@ mod tests {
         assert_eq!(s.params, 8_000_000_000);
         assert_eq!(s.weight_milli_bits, 16_000);
         assert_eq!(s.kv_milli_bits, 16_000);
-        assert_eq!(s.gpu_bytes, Bytes(24_000_000_000));
+        assert_eq!(s.gpu_bytes(), Bytes(24_000_000_000));
+        assert_eq!(s.layout, Layout::SINGLE);
+    }
+
+    #[test]
+    fn gpus_alone_spread_one_copy_of_the_model() {
+        let input = ScenarioInput {
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-70B".into())),
+            gpus: 4,
+            ..ScenarioInput::default()
+        };
+        let s = input.validate().unwrap();
+        assert_eq!((s.layout.tp, s.layout.pp, s.layout.replicas), (4, 1, 1));
+        // TP set: the rest are copies of the model.
+        let s = ScenarioInput {
+            tp: Some(2),
+            sequences: 5,
+            ..input.clone()
+        }
+        .validate()
+        .unwrap();
+        assert_eq!((s.layout.tp, s.layout.pp, s.layout.replicas), (2, 1, 2));
+        assert_eq!(s.replica_sequences(), 3);
+        // 64 heads do not split 3 ways.
+        let bad = ScenarioInput {
+            tp: Some(3),
+            gpus: 3,
+            ..input
+        };
+        assert_eq!(
+            bad.validate().unwrap_err(),
+            [ScenarioError::Layout(LayoutError::Heads {
+                tp: 3,
+                attention: Some(64),
+                kv: 8
+            })]
+        );
     }
 
     #[test]

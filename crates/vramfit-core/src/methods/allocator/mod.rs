@@ -10,7 +10,7 @@
 //! ```text
 //! total = weights + kv_cache + gradients + optimizer
 //!       + max(activations + autocast_cache, step_workspace)
-//! fits  ⇔ total + overhead ≤ 97 % × nominal capacity
+//! fits  ⇔ total + overhead ≤ 97 % × the GPU's memory
 //! ```
 //!
 //! Symbols used in every formula of this module:
@@ -67,7 +67,7 @@ pub use step::{
 use crate::methods::{MethodId, MethodResult, Refusal};
 use crate::scenario::{Precision, Scenario, WeightFormat};
 use crate::term::Term;
-use crate::units::{saturate, Bytes, GB, GIB};
+use crate::units::Bytes;
 use activations::{inference_candidates, training_candidates, Candidate};
 use sat::Sat;
 
@@ -166,17 +166,6 @@ fn dtype_of(s: &Scenario) -> Result<StepDtype, Refusal> {
     }
 }
 
-/// The memory the device really has for a card sold as `nominal` decimal
-/// GB: the same number of GiB (a "24 GB" RTX 3090 has 24 GiB =
-/// 25,769,803,776 bytes; `torch.cuda.get_device_properties` and nvidia-smi
-/// count binary units). Seed 003 measures against the device, and its
-/// example only comes out so: "short by 28.9 GB on RTX 3090" is
-/// 53.19 + 0.75 − 0.97 × 25.77 GB. Seeds 002 and 004 keep the decimal
-/// figure instead; the methods disagree here on purpose.
-pub fn device_bytes(nominal: Bytes) -> Bytes {
-    Bytes(saturate(nominal.get() as u128 * GIB as u128 / GB as u128))
-}
-
 /// The allocator inputs of a validated scenario.
 pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, Refusal> {
     let step = match s.mode {
@@ -191,7 +180,7 @@ pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, Refusal> {
     Ok(AllocatorInputs {
         step,
         dtype: dtype_of(s)?,
-        batch: s.batch,
+        batch: s.replica_sequences(),
         seq_len: s.context,
         grad_checkpoint: s.grad_checkpoint,
         optimizer: s.optimizer,
@@ -211,17 +200,23 @@ pub const fn covers(mode: crate::scenario::Mode) -> bool {
 ///
 /// `components` hold every term and `overhead` (0.75 GB outside the
 /// allocator); `total_bytes` is the predicted peak allocation without the
-/// overhead; the verdict compares `total + overhead` with 97 % of the GPU.
+/// overhead; the verdict compares `total + overhead` with 97 % of the GPU's
+/// memory as every method reads it ([`Scenario::gpu_bytes`]: a catalog
+/// card's driver total, not its marketed GB read as GiB). Seed 003's
+/// example ("short by 28.9 GB on RTX 3090") still comes out so: the 3090's
+/// driver reports 24,576 MiB, which is 24 GiB; a typed "24 GB" is 24 × 10⁹
+/// bytes here (the kit keeps the seed's reading as an example typed in GiB).
 pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     if !covers(s.mode) {
         return Err(Refusal::Mode(s.mode));
     }
+    crate::methods::one_gpu_per_copy(s)?;
     let spec = s.model.as_deref().ok_or(Refusal::NeedsModel)?;
     let arch = DenseArch::from_spec(spec)?;
     let e = estimate(&arch, &inputs_of(s)?);
     Ok(MethodResult {
         outside_total: vec![Term::Overhead],
-        verdict: e.fits(device_bytes(s.gpu_bytes)),
+        verdict: e.fits(s.gpu_bytes()),
         ..MethodResult::new(MethodId::Allocator, &e.terms(), Bytes(e.total), Bytes::ZERO)
     })
 }

@@ -2,7 +2,7 @@
 use super::*;
 use crate::model::Family;
 use crate::scenario::{AttnImpl, Optimizer};
-use crate::units::DisplayUnit;
+use crate::units::{DisplayUnit, GB};
 use crate::verdict::FitStatus;
 
 /// Bytes as decimal GB with two decimals, as seed 003 prints them.

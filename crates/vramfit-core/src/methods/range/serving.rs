@@ -67,5 +67,5 @@ pub fn serving_weights_bytes(spec: &ModelSpec, s: &Scenario) -> Bytes {
 /// one compressed latent per token, linear-attention layers keep a fixed
 /// state per sequence).
 pub fn kv_cache_bytes(spec: &ModelSpec, s: &Scenario) -> Bytes {
-    Bytes(spec.kv_cache_bytes(s.context, s.batch, s.kv_milli_bits))
+    Bytes(spec.kv_cache_bytes(s.context, s.replica_sequences(), s.kv_milli_bits))
 }
