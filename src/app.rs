@@ -12,6 +12,7 @@ use crate::components::gpu::GpuPicker;
 use crate::components::interpretation::InterpretationPanel;
 use crate::components::lang::LangSwitch;
 use crate::components::speed::SpeedPanel;
+use crate::components::switch::{SwitchNotice, SwitchNoticeView};
 use crate::components::transfer::{
     dragged_file, drags_files, import_file, TransferBar, TransferStatus,
 };
@@ -32,6 +33,7 @@ use vramfit_core::report::{self, Report, ShapeOrigin};
 use vramfit_core::request::Request;
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{Field, ScenarioError};
+use vramfit_core::term::Term;
 use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::Verdict;
 
@@ -52,6 +54,7 @@ pub fn App() -> impl IntoView {
     };
     let input = RwSignal::new(initial);
     let unit = RwSignal::new(DisplayUnit::Gb);
+    provide_context(SwitchNotice(RwSignal::new(None)));
 
     Effect::new(move |_| {
         let l = lang.get();
@@ -149,6 +152,7 @@ pub fn App() -> impl IntoView {
                     <h2 id="vf-step-1" class="vf-step"><span class="vf-step__n">"01"</span>{move || t().step_configure}</h2>
                     <ModePicker input />
                     <MethodPicker input />
+                    <SwitchNoticeView input />
                     <WeightFormatPicker input has_model />
                     <KvDtypePicker input />
                     <h3 class="vf-subhead">{move || t().workload_label}</h3>
@@ -309,12 +313,30 @@ fn ResultsPanel(
     let selected = Signal::derive(move || {
         report.with(|r| r.as_ref().map(|r| r.estimate.method).unwrap_or_default())
     });
+    // The weights hold the vision tower an engine loads with the model.
+    let vision = Signal::derive(move || {
+        report.with(|r| {
+            let r = r.as_ref()?;
+            let v = r.model.published.as_ref()?.vision_bytes;
+            (v > 0
+                && r.estimate
+                    .components
+                    .get(Term::Weights)
+                    .is_some_and(|w| w > Bytes::ZERO))
+            .then_some(Bytes(v))
+        })
+    });
     view! {
         <UtilizationRing verdict unit />
         <GpuRings verdict gpus />
         <TotalMemory total range unit />
         <UnitSwitch unit />
         <Breakdown rows unit />
+        {move || vision.get().map(|v| view! {
+            <p class="vf-note" data-testid="weights-vision">
+                {move || (lang.get().t().weights_with_vision)(&crate::i18n::format::bytes(&lang.get().t().number, unit.get(), v))}
+            </p>
+        })}
         <SuggestionsView suggestions input unit />
         <AnswersView answers />
         <MethodsTable methods selected unit input />

@@ -9,6 +9,7 @@ pub mod gpu;
 pub mod interpretation;
 pub mod lang;
 pub mod speed;
+pub mod switch;
 pub mod transfer;
 
 use crate::figures::BreakdownRow;
@@ -354,6 +355,7 @@ pub fn ModePicker(
     /// The scenario whose mode this sets.
     input: RwSignal<Request>,
 ) -> impl IntoView {
+    let notice = switch::notice();
     let lang = use_lang();
     let t = move || lang.get().t();
     view! {
@@ -364,7 +366,7 @@ pub fn ModePicker(
                     class="vf-seg__option"
                     data-testid=format!("mode-{}", m.id())
                     aria-pressed=move || (input.with(|i| i.scenario.mode) == m).to_string()
-                    on:click=move |_| input.update(|i| i.set_mode(m))
+                    on:click=move |_| switch::edit_announcing(notice, input, |i| i.set_mode(m))
                 >
                     {move || (t().mode_name)(m)}
                 </button>

@@ -297,6 +297,22 @@ pub struct Texts {
     pub out_of_scope: fn(&Refusal) -> String,
     /// Why the GPUs cannot be used as asked.
     pub layout_error: fn(&LayoutError) -> String,
+
+    // Answers to trust: the method switched on its own, the checkpoint's
+    // format (`<lang>/trust.rs`).
+    /// "The method changed from quick to planner."
+    pub switch_done: fn(&str, &str) -> String,
+    /// Why: the most complete method for the new scenario.
+    pub switch_preferred: &'static str,
+    /// Why: the method chosen does not estimate the new scenario.
+    pub switch_no_longer_applies: &'static str,
+    pub switch_undo: &'static str,
+    /// "Published in MXFP4: 13.76 GB of weights" (format, bytes, and the
+    /// vision tower's bytes when it has one).
+    pub model_published: fn(&str, &str, Option<&str>) -> String,
+    pub summary_published: &'static str,
+    /// Beside the weights row when they include a vision tower.
+    pub weights_with_vision: fn(&str) -> String,
 }
 
 /// A method's name: its stable id, the same in every language.

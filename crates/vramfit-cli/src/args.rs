@@ -60,6 +60,8 @@ usage:
 MODEL is a path to a config.json, a folder holding one, or a catalog id such
 as meta-llama/Llama-3.1-8B. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
 q5_k_m q4_k_m mxfp4 nf4 as_published. DTYPE: fp32 bf16 fp16 fp8 int8 int4.
+A MODEL is weighed as published (its checkpoint's own format: FP8, MXFP4,
+GPTQ, AWQ, ...) unless --quant, --dtype or --weight-bits say otherwise.
 Without --method, the most complete method that applies is used: serving,
 planner (real model), else allocator, range, quick; training, allocator
 (dense, unquantized), else planner, range, lesson.
@@ -235,7 +237,9 @@ fn usage(subcommand: &str) -> String {
 fn estimate(args: EstimateArgs) -> Result<Command, String> {
     let mut input = ScenarioInput::default();
     if let Some(model) = &args.model {
-        input.model = Some(model_ref(model)?);
+        // Weighed as published unless --quant, --dtype or --weight-bits
+        // (applied after, in order) say otherwise.
+        input.set_model_following_checkpoint(Some(model_ref(model)?));
     }
     let mut chosen = None;
     let mut json = false;

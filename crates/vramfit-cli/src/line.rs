@@ -124,7 +124,11 @@ pub fn args(request: &Request) -> Vec<String> {
             || (field == Field::WeightBits && input.weight_format.is_some())
             || (field == Field::GpuMemoryGb && input.gpu.is_some());
         let value = input.get(field);
-        if !replaced && value != default.get(field) {
+        // With a model, no format means as published: typed bits are named
+        // even when they are the default 16.
+        let typed_bits =
+            field == Field::WeightBits && input.model.is_some() && input.weight_format.is_none();
+        if !replaced && (value != default.get(field) || typed_bits) {
             set(field.flag(), format!("{value}"));
         }
     }
@@ -242,7 +246,7 @@ mod tests {
         for (request, want) in [
             (
                 example("seed003-llama-3.1-8b-lora16-pure-4k-rtx3090"),
-                "vramfit estimate meta-llama/Llama-3.1-8B --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --method allocator --mode lora",
+                "vramfit estimate meta-llama/Llama-3.1-8B --weight-bits 16 --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --method allocator --mode lora",
             ),
             (
                 example("seed000-7b-inference-4k-24gib"),

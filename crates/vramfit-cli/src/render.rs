@@ -3,7 +3,9 @@
 
 use vramfit_core::advice::Change;
 use vramfit_core::catalog::gpus;
+use vramfit_core::model::PublishedFormat;
 use vramfit_core::report::{ModelFacts, Report};
+use vramfit_core::scenario::WeightFormat;
 use vramfit_core::units::{Bytes, DisplayUnit};
 
 const UNIT: DisplayUnit = DisplayUnit::Gb;
@@ -19,7 +21,11 @@ pub fn estimate(doc: &Report) -> String {
         .iter()
         .filter(|c| c.bytes > Bytes::ZERO)
         .partition(|c| est.outside_total.contains(&c.term));
-    let mut out = format!("method: {}\n", est.method.id());
+    let mut out = String::new();
+    if let Some(p) = &doc.model.published {
+        out += &published(p, doc);
+    }
+    out += &format!("method: {}\n", est.method.id());
     for c in inside {
         out += &line(c.term.id(), c.bytes);
     }
@@ -41,6 +47,24 @@ pub fn estimate(doc: &Report) -> String {
     }
     out += &speed(doc);
     out
+}
+
+/// The checkpoint's own format, and whether the estimate weighs it so.
+fn published(p: &PublishedFormat, doc: &Report) -> String {
+    let vision = match p.vision_bytes {
+        0 => String::new(),
+        v => format!(", vision tower {} included", Bytes(v).display(UNIT)),
+    };
+    let weighed = match doc.inputs.scenario.weight_format {
+        Some(WeightFormat::AsPublished) => "weighed as published".to_string(),
+        Some(f) => format!("weighed as {}", f.label()),
+        None => format!("weighed at {} bits", doc.inputs.scenario.weight_bits),
+    };
+    format!(
+        "published in {}, {} of weights{vision}; {weighed}\n",
+        p.label,
+        Bytes(p.bytes).display(UNIT)
+    )
 }
 
 /// The decode and prefill ranges, or why there are none.

@@ -75,6 +75,8 @@ pub enum Cost {
     LessPreciseUpdates,
     /// More cards to buy or rent.
     MoreHardware,
+    /// None: the model's own published format, as its authors ship it.
+    PublishedFormat,
 }
 
 impl Change {
@@ -87,7 +89,9 @@ impl Change {
             Change::Sequences(n) => input.sequences = n,
             Change::WeightFormat(f) => input.set_weight_format(f),
             Change::KvBytes(b) => input.kv_bytes = b,
-            Change::Lora => request.set_mode(Mode::Lora),
+            Change::Lora => {
+                request.set_mode(Mode::Lora);
+            }
             Change::GradCheckpoint => input.grad_checkpoint = true,
             Change::PurePrecision => input.precision = Precision::Pure,
             Change::Gpus(n) => (input.gpus, input.tp, input.pp) = (n, None, None),
@@ -277,8 +281,19 @@ fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
     if let Some(n) = halvings(s.sequences).find(|n| fits_with(Change::Sequences(*n))) {
         out.push((Change::Sequences(n), Cost::LowerThroughput));
     }
-    // Weights: the largest smaller post-training format that fits (MXFP4
-    // and NF4 are left out: they come with particular checkpoints or QLoRA).
+    // Weights: first the checkpoint's own format, where it is not the one
+    // chosen and it fits; then the largest smaller post-training format
+    // that fits (MXFP4 and NF4 are left out: they come with particular
+    // checkpoints or QLoRA).
+    if s.model.is_some()
+        && s.weight_format != Some(WeightFormat::AsPublished)
+        && fits_with(Change::WeightFormat(WeightFormat::AsPublished))
+    {
+        out.push((
+            Change::WeightFormat(WeightFormat::AsPublished),
+            Cost::PublishedFormat,
+        ));
+    }
     let mut formats: Vec<WeightFormat> = SUGGESTED_FORMATS
         .into_iter()
         .filter(|f| f.milli_bits().is_some_and(|b| b < s.weight_milli_bits))
@@ -380,6 +395,32 @@ mod tests {
         assert_eq!(context.change, Change::Context(512));
         assert_eq!(context.cost, Cost::ChangesTrainingObjective);
         assert!(list.iter().all(|x| x.margin_bytes > 0));
+    }
+
+    #[test]
+    fn the_published_format_is_a_suggestion() {
+        // gpt-oss-20b weighed at 16 bits does not fit a 4090; its own MXFP4
+        // checkpoint does.
+        let mut input = ScenarioInput {
+            model: Some(ModelRef::Catalog("openai/gpt-oss-20b".into())),
+            ..ScenarioInput::default()
+        };
+        input.set_weight_format(WeightFormat::Bf16);
+        input.set_gpu("RTX 4090");
+        let (s, r) = scenario(Request::new(MethodId::Planner, input));
+        assert!(r.verdict.short_by_bytes > 0);
+        let list = suggestions(&s, &r);
+        let published = list
+            .iter()
+            .find(|x| x.change == Change::WeightFormat(WeightFormat::AsPublished))
+            .expect("as published among the suggestions");
+        assert_eq!(published.cost, Cost::PublishedFormat);
+        // It comes before any smaller post-training format.
+        let first_format = list
+            .iter()
+            .find(|x| matches!(x.change, Change::WeightFormat(_)))
+            .unwrap();
+        assert_eq!(first_format.change, published.change);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 mod lesson;
 mod notebook;
+mod trust;
 
 pub use lesson::LESSON;
 pub use notebook::NOTEBOOK;
@@ -207,10 +208,18 @@ pub static TEXTS: Texts = Texts {
         Cost::SlowerStep => "slower step (recomputes activations)",
         Cost::LessPreciseUpdates => "less precise updates",
         Cost::MoreHardware => "more GPUs to buy or rent",
+        Cost::PublishedFormat => "the model as its authors publish it",
     },
     attention_kind,
     out_of_scope,
     layout_error,
+    switch_done: trust::switch_done,
+    switch_preferred: trust::SWITCH_PREFERRED,
+    switch_no_longer_applies: trust::SWITCH_NO_LONGER_APPLIES,
+    switch_undo: trust::SWITCH_UNDO,
+    model_published: trust::model_published,
+    summary_published: trust::SUMMARY_PUBLISHED,
+    weights_with_vision: trust::weights_with_vision,
 };
 
 fn field(field: Field) -> FieldText {
@@ -462,6 +471,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::NoDenseMlp => "no dense MLP (intermediate_size)",
                 Feature::CompressedAttention => "compressed attention (DeepSeek-V4)",
                 Feature::MixedAttentionWidths => "attention head widths that differ per layer",
+                Feature::VisionTower => "a vision tower (its activations are not derived)",
             };
             format!("the model has {what}, which this method does not model")
         }

@@ -2,6 +2,7 @@
 
 mod lesson;
 mod notebook;
+mod trust;
 
 pub use lesson::LESSON;
 pub use notebook::NOTEBOOK;
@@ -209,10 +210,18 @@ pub static TEXTS: Texts = Texts {
         Cost::SlowerStep => "paso más lento (recalcula activaciones)",
         Cost::LessPreciseUpdates => "actualizaciones menos precisas",
         Cost::MoreHardware => "más GPU que comprar o alquilar",
+        Cost::PublishedFormat => "el modelo tal como lo publican sus autores",
     },
     attention_kind,
     out_of_scope,
     layout_error,
+    switch_done: trust::switch_done,
+    switch_preferred: trust::SWITCH_PREFERRED,
+    switch_no_longer_applies: trust::SWITCH_NO_LONGER_APPLIES,
+    switch_undo: trust::SWITCH_UNDO,
+    model_published: trust::model_published,
+    summary_published: trust::SUMMARY_PUBLISHED,
+    weights_with_vision: trust::weights_with_vision,
 };
 
 fn field(field: Field) -> FieldText {
@@ -476,6 +485,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::NoDenseMlp => "ninguna MLP densa (intermediate_size)",
                 Feature::CompressedAttention => "atención comprimida (DeepSeek-V4)",
                 Feature::MixedAttentionWidths => "anchos de cabeza de atención distintos por capa",
+                Feature::VisionTower => "una torre de visión (sus activaciones no se derivan)",
             };
             format!("el modelo tiene {what}, que este método no modela")
         }

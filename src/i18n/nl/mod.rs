@@ -2,6 +2,7 @@
 
 mod lesson;
 mod notebook;
+mod trust;
 
 pub use lesson::LESSON;
 pub use notebook::NOTEBOOK;
@@ -209,10 +210,18 @@ pub static TEXTS: Texts = Texts {
         Cost::SlowerStep => "tragere stap (herberekent activaties)",
         Cost::LessPreciseUpdates => "minder precieze updates",
         Cost::MoreHardware => "meer GPU's kopen of huren",
+        Cost::PublishedFormat => "het model zoals de makers het publiceren",
     },
     attention_kind,
     out_of_scope,
     layout_error,
+    switch_done: trust::switch_done,
+    switch_preferred: trust::SWITCH_PREFERRED,
+    switch_no_longer_applies: trust::SWITCH_NO_LONGER_APPLIES,
+    switch_undo: trust::SWITCH_UNDO,
+    model_published: trust::model_published,
+    summary_published: trust::SUMMARY_PUBLISHED,
+    weights_with_vision: trust::weights_with_vision,
 };
 
 fn field(field: Field) -> FieldText {
@@ -476,6 +485,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::NoDenseMlp => "geen dichte MLP (intermediate_size)",
                 Feature::CompressedAttention => "gecomprimeerde attention (DeepSeek-V4)",
                 Feature::MixedAttentionWidths => "attention-kopbreedtes die per laag verschillen",
+                Feature::VisionTower => "een vision-toren (de activaties ervan worden niet afgeleid)",
             };
             format!("het model heeft {what}, wat deze methode niet modelleert")
         }

@@ -49,6 +49,8 @@ pub enum Feature {
     /// Attention layers whose head widths differ from layer to layer
     /// (Gemma-4's global layers, MiMo-V2's value heads).
     MixedAttentionWidths,
+    /// A vision tower, whose activations the method does not derive.
+    VisionTower,
 }
 
 impl std::fmt::Display for Refusal {
@@ -73,6 +75,7 @@ impl std::fmt::Display for Refusal {
                     Feature::MixedAttentionWidths => {
                         "attention head widths that differ from layer to layer"
                     }
+                    Feature::VisionTower => "a vision tower",
                 };
                 write!(f, "the model has {what}, which this method does not model")
             }

@@ -58,6 +58,7 @@ mod layers;
 mod mixer;
 mod moe;
 mod params;
+mod published;
 mod quant;
 mod shape;
 mod vision;
@@ -73,6 +74,7 @@ pub use layers::{AttentionKind, FfnKind};
 pub use mixer::LinearMixer;
 pub use moe::MoeSpec;
 pub use params::ParamGroups;
+pub use published::{published_label, PublishedFormat};
 pub use quant::{
     CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme, Quantization, Scope,
     StoredBytes,

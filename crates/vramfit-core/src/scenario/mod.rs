@@ -387,7 +387,14 @@ impl ScenarioInput {
                 self.kv_heads,
                 self.head_dim,
             ],
-            |m| [m.params_total, m.num_layers, m.num_kv_heads, m.head_dim],
+            |m| {
+                [
+                    m.checkpoint.params,
+                    m.num_layers,
+                    m.num_kv_heads,
+                    m.head_dim,
+                ]
+            },
         );
         Ok(Scenario {
             mode: self.mode,
@@ -435,11 +442,14 @@ fn resolve_model(model: &ModelRef) -> Result<ModelSpec, ScenarioError> {
     }
 }
 
-/// Average bits per parameter of the checkpoint as published:
-/// `published bytes × 8 / parameters`, in thousandths of a bit.
-fn published_milli_bits(model: &ModelSpec) -> u64 {
-    let params = model.params_total.max(1) as u128;
-    crate::units::saturate((model.published_weight_bytes() as u128 * 8_000).div_ceil(params))
+/// Average bits per parameter of the checkpoint as published, text model
+/// and vision tower together (what an engine loads): `published bytes × 8
+/// / parameters`, in thousandths of a bit. The methods that weigh the
+/// checkpoint tensor by tensor use its bytes
+/// ([`ModelSpec::published_format`]) rather than this average.
+pub(crate) fn published_milli_bits(model: &ModelSpec) -> u64 {
+    let params = model.checkpoint.params.max(1) as u128;
+    crate::units::saturate((model.checkpoint.bytes as u128 * 8_000).div_ceil(params))
 }
 
 /// Why a scenario was rejected.
@@ -484,7 +494,9 @@ impl fmt::Display for ScenarioError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     pub mode: Mode,
-    /// Parameter count (the model's total when a model is given).
+    /// Parameter count: for a model, everything its checkpoint counts, the
+    /// text model and the vision tower an engine loads with it
+    /// ([`ModelSpec::checkpoint`]).
     pub params: u64,
     pub layers: u64,
     pub kv_heads: u64,

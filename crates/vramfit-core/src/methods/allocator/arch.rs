@@ -220,6 +220,7 @@ impl DenseArch {
             (spec.mla.is_some(), Feature::LatentAttention),
             (spec.linear_mixer.is_some(), Feature::LinearLayers),
             (spec.quantization.is_some(), Feature::QuantizedCheckpoint),
+            (spec.vision.is_some(), Feature::VisionTower),
             (spec.intermediate_size.is_none(), Feature::NoDenseMlp),
         ]
         .into_iter()

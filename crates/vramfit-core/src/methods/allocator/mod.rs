@@ -154,9 +154,25 @@ pub fn estimate(arch: &DenseArch, inputs: &AllocatorInputs) -> AllocatorBreakdow
 
 /// The weight dtype (pure, inference) or autocast dtype (amp) of a
 /// scenario: FP16 when chosen by name, BF16 for any other 16-bit weights,
-/// FP32 for 32-bit ones (under amp, 32-bit weights autocast to BF16).
+/// FP32 for 32-bit ones (under amp, 32-bit weights autocast to BF16); "as
+/// published", the checkpoint's dtype.
 fn dtype_of(s: &Scenario) -> Result<StepDtype, Refusal> {
     let amp = s.mode.trains() && s.precision == Precision::Amp;
+    // "As published": the checkpoint's own dtype (a quantized checkpoint
+    // is refused by the architecture reader).
+    let published = match (s.weight_format, s.model.as_deref()) {
+        (Some(WeightFormat::AsPublished), Some(m)) => Some(m.dtype),
+        _ => None,
+    };
+    if let Some(dtype) = published {
+        return match dtype {
+            crate::model::Dtype::F16 => Ok(StepDtype::Fp16),
+            crate::model::Dtype::Bf16 => Ok(StepDtype::Bf16),
+            crate::model::Dtype::F32 | crate::model::Dtype::F64 if amp => Ok(StepDtype::Bf16),
+            crate::model::Dtype::F32 => Ok(StepDtype::Fp32),
+            _ => Err(Refusal::QuantizedWeights),
+        };
+    }
     match (s.weight_format, s.weight_milli_bits) {
         (Some(WeightFormat::Fp16), _) => Ok(StepDtype::Fp16),
         (_, 16_000) => Ok(StepDtype::Bf16),

@@ -129,7 +129,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
     let training = s.mode.trains();
     let t = training::training(s, &d, k, stage_layers)?;
 
-    let w = weights::weigh(&d, weights::base_milli_bits(s), k.metadata_centi_pct);
+    let w = weights::of_scenario(s, &d, k.metadata_centi_pct);
     let (body_gpu, u_gpu) = weights::per_gpu(&w, d.layers, stage_layers, tp);
     let offloaded = k.offload_bytes.get().min(body_gpu);
     let kv_cache = match training {
@@ -251,7 +251,7 @@ pub fn check_knobs(s: &Scenario, d: &Dims) -> Result<(), PlannerError> {
     let offload = k.offload_bytes.get();
     if offload > 0 {
         let stage_layers = d.layers.div_ceil(s.layout.pp.max(1));
-        let w = weights::weigh(d, weights::base_milli_bits(s), k.metadata_centi_pct);
+        let w = weights::of_scenario(s, d, k.metadata_centi_pct);
         let (body_gpu, _) = weights::per_gpu(&w, d.layers, stage_layers, s.layout.tp);
         if offload > body_gpu {
             return reject(
