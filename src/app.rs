@@ -12,6 +12,7 @@ use crate::components::gpu::GpuPicker;
 use crate::components::interpretation::InterpretationPanel;
 use crate::components::lang::LangSwitch;
 use crate::components::speed::SpeedPanel;
+use crate::components::stale::{self, StaleNotice};
 use crate::components::switch::{SwitchNotice, SwitchNoticeView};
 use crate::components::transfer::{
     dragged_file, drags_files, import_file, TransferBar, TransferStatus,
@@ -104,6 +105,10 @@ pub fn App() -> impl IntoView {
             _ => None,
         })
     };
+    // The figures on screen are the last good ones while the input has a
+    // problem: greyed, with the way out.
+    let stale = Memo::new(move |_| outcome.with(Result::is_err));
+    let ways = Memo::new(move |_| input.with(|i| outcome.with(|o| stale::ways_out(i, o))));
     let method = Memo::new(move |_| input.with(|i| i.method));
     let has_model = Memo::new(move |_| input.with(|i| i.scenario.model.is_some()));
     let has_report = Memo::new(move |_| report.with(Option::is_some));
@@ -135,6 +140,11 @@ pub fn App() -> impl IntoView {
         }
     };
     let t = move || lang.get().t();
+    // The context asked for is above the model's own maximum.
+    let context_over_max = move || {
+        let max = outcome.with(|o| o.as_ref().ok()?.answers.model_max_context)?;
+        (input.with(|i| i.scenario.context) > max).then_some(max)
+    };
     view! {
         <header class="vf-header">
             <div>
@@ -143,7 +153,7 @@ pub fn App() -> impl IntoView {
             </div>
             <LangSwitch />
         </header>
-        <main class="vf-layout" on:dragover=on_dragover on:drop=on_drop>
+        <main class="vf-layout" data-stale=move || stale.get().to_string() on:dragover=on_dragover on:drop=on_drop>
             <Show when=move || has_report.get()>
                 <CompactBar verdict total unit />
             </Show>
@@ -159,6 +169,11 @@ pub fn App() -> impl IntoView {
                     <div class="vf-fields">
                         {Field::WORKLOAD.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
                     </div>
+                    {move || context_over_max().map(|m| view! {
+                        <p class="vf-note" data-testid="context-over-max">
+                            {move || (t().context_over_model_max)(&i18n::format::integer(&t().number, m))}
+                        </p>
+                    })}
                     <GpuPicker input />
                     <AdvancedKnobs input />
                     <MethodSettings input method />
@@ -189,12 +204,15 @@ pub fn App() -> impl IntoView {
                         lines.join(" ")
                     }}
                 </p>
+                <StaleNotice input ways />
                 <Show when=move || has_report.get()>
-                    <ResultsPanel report unit input verdict total status />
+                    <div class="vf-figures" class:vf-stale=move || stale.get() data-testid="figures" data-stale=move || stale.get().to_string()>
+                        <ResultsPanel report unit input verdict total status />
+                    </div>
                 </Show>
             </aside>
             <div class="vf-more">
-                <section class="vf-step-card" aria-labelledby="vf-details">
+                <section class="vf-step-card" class:vf-stale=move || stale.get() data-stale=move || stale.get().to_string() data-testid="details" aria-labelledby="vf-details">
                     <h2 id="vf-details" class="vf-step">{move || t().details_title}</h2>
                     <ContextChart curve unit />
                     <SpeedPanel speed />

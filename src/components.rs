@@ -9,6 +9,7 @@ pub mod gpu;
 pub mod interpretation;
 pub mod lang;
 pub mod speed;
+pub mod stale;
 pub mod switch;
 pub mod transfer;
 
@@ -122,6 +123,8 @@ pub fn UtilizationRing(
         move || verdict.with(|v| (v.utilization - 1.0).clamp(0.0, 1.0)) * circumference;
     let dash = move |len: f64| format!("{len:.2} {circumference:.2}");
     let percent_text = move || format::percent(&t().number, percent());
+    // Inside the ring three digits at most; the exact figure beside it.
+    let ring_text = move || format::ring_percent(&t().number, percent());
     let detail = move || verdict.with(|v| spare_or_missing(lang.get(), unit.get(), v));
     view! {
         <div
@@ -149,7 +152,7 @@ pub fn UtilizationRing(
                 />
             </svg>
             <div class="vf-ring__label">
-                <span class="vf-ring__percent" data-testid="ring-percent">{percent_text}</span>
+                <span class="vf-ring__percent" data-testid="ring-percent">{move || ring_text().0}</span>
                 <span class="vf-ring__status" data-testid="ring-status">
                     <span class="vf-ring__icon" aria-hidden="true">{move || status_icon(status())}</span>
                     {move || (t().status_word)(status())}
@@ -157,6 +160,9 @@ pub fn UtilizationRing(
                 <span class="vf-ring__detail" data-testid="ring-detail">{detail}</span>
             </div>
         </div>
+        {move || ring_text().1.map(|exact| view! {
+            <p class="vf-ring__exact" data-testid="ring-percent-exact">{exact}</p>
+        })}
     }
 }
 

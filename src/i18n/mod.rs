@@ -313,6 +313,23 @@ pub struct Texts {
     pub summary_published: &'static str,
     /// Beside the weights row when they include a vision tower.
     pub weights_with_vision: fn(&str) -> String,
+    /// Under the chart when its axis ends at the model's maximum context.
+    pub chart_model_max: fn(&str) -> String,
+    /// After the longest context when the model's maximum stops it.
+    pub answer_model_max: &'static str,
+    /// After an answer that reached the largest value the input accepts.
+    pub answer_input_max: &'static str,
+    /// Beside the context field when it is above the model's maximum.
+    pub context_over_model_max: fn(&str) -> String,
+    /// Over greyed figures: they belong to the last input that worked.
+    pub stale_figures: &'static str,
+    /// Before the methods that do estimate the scenario.
+    pub way_out_methods: &'static str,
+    pub way_out_none: &'static str,
+    /// Button: let vramfit derive TP and PP from the GPU count.
+    pub way_out_layout: &'static str,
+    pub way_out_field: &'static str,
+    pub way_out_model: &'static str,
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -126,14 +126,37 @@ pub struct Suggestion {
     pub cost: Cost,
 }
 
+/// What stops a "largest that fits" answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// The memory: one more does not fit.
+    Memory,
+    /// The model's own maximum context (`max_position_embeddings`): more
+    /// would fit, but the model is not made for it.
+    ModelMaximum,
+    /// The largest value the input accepts: more might fit.
+    InputMaximum,
+}
+
 /// Answers for the selected method.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Answers {
-    /// Longest context (tokens per sequence) that fits, if any does.
+    /// Longest context (tokens per sequence) that fits, if any does, up to
+    /// the model's own maximum; `None` too when the method's figure does
+    /// not grow with the context.
     pub max_context: Option<u64>,
+    /// What stops `max_context`.
+    pub max_context_limit: Limit,
+    /// The model's maximum context (`max_position_embeddings`), where the
+    /// model gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_max_context: Option<u64>,
     /// Most concurrent sequences that fit; `None` when even one does not
     /// fit, or when the method's figure does not grow with them.
     pub max_sequences: Option<u64>,
+    /// What stops `max_sequences`.
+    pub max_sequences_limit: Limit,
     /// The catalog GPU with the least memory that fits, if any does.
     pub smallest_gpu: Option<String>,
     /// The fewest GPUs of the chosen kind on which it fits, among the
@@ -185,23 +208,62 @@ fn largest_fitting(max: u64, fits_at: impl Fn(u64) -> bool) -> Option<u64> {
 }
 
 /// The answers of `method` for a validated scenario.
+///
+/// Both searches have a real upper bound: the context stops at the
+/// model's maximum (`max_position_embeddings`) where it has one, else at
+/// the input's; the sequences at the input's. A method whose figure does
+/// not grow with a knob gives no answer for it, rather than its maximum.
 pub fn answers(method: MethodId, s: &Scenario) -> Answers {
     let fits_with =
         |change: &dyn Fn(&mut Scenario)| rerun(method, s, change).is_some_and(|r| fits(&r));
+    let model_max_context = s.model.as_deref().and_then(|m| m.max_context);
+    let (context_cap, context_limit) = match model_max_context {
+        Some(m) => (m.clamp(1, MAX_CONTEXT), Limit::ModelMaximum),
+        None => (MAX_CONTEXT, Limit::InputMaximum),
+    };
+    let (max_context, max_context_limit) = bounded(
+        grows_with(method, s, context_cap, |c, n| c.context = n),
+        context_cap,
+        context_limit,
+        |n| fits_with(&|c| c.context = n),
+    );
+    let (max_sequences, max_sequences_limit) = bounded(
+        grows_with(method, s, MAX_SEQUENCES, |c, n| c.sequences = n),
+        MAX_SEQUENCES,
+        Limit::InputMaximum,
+        |n| fits_with(&|c| c.sequences = n),
+    );
     Answers {
-        max_context: largest_fitting(MAX_CONTEXT, |n| fits_with(&|c| c.context = n)),
-        max_sequences: grows_with(method, s, |c, n| c.sequences = n)
-            .then(|| largest_fitting(MAX_SEQUENCES, |n| fits_with(&|c| c.sequences = n)))
-            .flatten(),
+        max_context,
+        max_context_limit,
+        model_max_context,
+        max_sequences,
+        max_sequences_limit,
         smallest_gpu: smallest_gpu(method, s),
         min_gpus: min_gpus(method, s),
     }
 }
 
-/// Whether the method's need grows when a knob goes from 1 to its maximum.
-fn grows_with(method: MethodId, s: &Scenario, set: fn(&mut Scenario, u64)) -> bool {
+/// The largest `n` up to `cap` that fits, and what stops it: the memory,
+/// or the cap itself (`at_cap`) when even the cap fits. `None` when the
+/// figure does not grow (`grows` false) or when 1 does not fit.
+fn bounded(
+    grows: bool,
+    cap: u64,
+    at_cap: Limit,
+    fits_at: impl Fn(u64) -> bool,
+) -> (Option<u64>, Limit) {
+    let found = grows.then(|| largest_fitting(cap, fits_at)).flatten();
+    match found {
+        Some(n) if n == cap => (Some(n), at_cap),
+        other => (other, Limit::Memory),
+    }
+}
+
+/// Whether the method's need grows when a knob goes from 1 to `max`.
+fn grows_with(method: MethodId, s: &Scenario, max: u64, set: fn(&mut Scenario, u64)) -> bool {
     let need = |n: u64| rerun(method, s, |c| set(c, n)).map(|r| r.verdict.needed_bytes);
-    match (need(1), need(MAX_SEQUENCES)) {
+    match (need(1), need(max.max(2))) {
         (Some(low), Some(high)) => high > low,
         _ => false,
     }
@@ -354,6 +416,56 @@ mod tests {
             ..ScenarioInput::default()
         }));
         assert!(over.verdict.short_by_bytes > 0);
+    }
+
+    #[test]
+    fn answers_stop_at_the_models_maximum_context() {
+        // Llama-3.1-8B on an H200: memory alone would allow ~700K tokens;
+        // the model is made for 131,072.
+        let mut input = ScenarioInput {
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+            ..ScenarioInput::default()
+        };
+        input.set_gpu("H200");
+        let (s, _) = scenario(Request::new(MethodId::Planner, input.clone()));
+        let a = answers(MethodId::Planner, &s);
+        assert_eq!(a.model_max_context, Some(131_072));
+        assert_eq!(a.max_context, Some(131_072));
+        assert_eq!(a.max_context_limit, Limit::ModelMaximum);
+        // GPT-2 (1,024 positions) never answers millions of tokens.
+        let gpt2 = ScenarioInput {
+            model: Some(ModelRef::Catalog("openai-community/gpt2".into())),
+            ..ScenarioInput::default()
+        };
+        let (s, _) = scenario(Request::new(MethodId::Quick, gpt2));
+        let a = answers(MethodId::Quick, &s);
+        assert_eq!(
+            (a.max_context, a.max_context_limit),
+            (Some(1_024), Limit::ModelMaximum)
+        );
+        // On a small card the memory stops it first.
+        input.set_gpu("RTX 4090");
+        input.set_weight_format(WeightFormat::Bf16);
+        let (s, _) = scenario(Request::new(MethodId::Planner, input));
+        let a = answers(MethodId::Planner, &s);
+        assert!(a.max_context.unwrap() < 131_072);
+        assert_eq!(a.max_context_limit, Limit::Memory);
+    }
+
+    #[test]
+    fn a_figure_that_does_not_grow_gives_no_answer() {
+        // The lesson's full training: 18 bytes per parameter and fixed
+        // reserves, whatever the context or the sequences.
+        let (s, _) = scenario(Request::new(
+            MethodId::Lesson,
+            ScenarioInput {
+                mode: Mode::Full,
+                params_b: 1.0,
+                ..ScenarioInput::default()
+            },
+        ));
+        let a = answers(MethodId::Lesson, &s);
+        assert_eq!((a.max_context, a.max_sequences), (None, None));
     }
 
     #[test]

@@ -19,3 +19,21 @@ pub(super) fn model_published(format: &str, bytes: &str, vision: Option<&str>) -
 pub(super) fn weights_with_vision(bytes: &str) -> String {
     format!("includes the vision tower ({bytes})")
 }
+
+pub(super) fn chart_model_max(n: &str) -> String {
+    format!("The axis ends at the model's maximum context: {n} tokens (max_position_embeddings).")
+}
+
+pub(super) const ANSWER_MODEL_MAX: &str = "(the model's maximum, max_position_embeddings)";
+pub(super) const ANSWER_INPUT_MAX: &str = "(the largest value accepted; more may fit)";
+
+pub(super) fn context_over_model_max(n: &str) -> String {
+    format!("Above the model's maximum context ({n} tokens, max_position_embeddings): it was not trained for this length.")
+}
+
+pub(super) const STALE_FIGURES: &str = "The figures below are those of the last input that worked; they do not answer the current one.";
+pub(super) const WAY_OUT_METHODS: &str = "Methods that estimate this:";
+pub(super) const WAY_OUT_NONE: &str = "No method estimates this input: change the mode, the model or the GPUs.";
+pub(super) const WAY_OUT_LAYOUT: &str = "Let vramfit derive TP and PP from the GPU count";
+pub(super) const WAY_OUT_FIELD: &str = "Correct the field marked in red: its hint says what it accepts.";
+pub(super) const WAY_OUT_MODEL: &str = "Choose a model (catalog, config.json or Hub), or another weight format.";

@@ -20,3 +20,21 @@ pub(super) fn model_published(format: &str, bytes: &str, vision: Option<&str>) -
 pub(super) fn weights_with_vision(bytes: &str) -> String {
     format!("incluye la torre de visión ({bytes})")
 }
+
+pub(super) fn chart_model_max(n: &str) -> String {
+    format!("El eje termina en el contexto máximo del modelo: {n} tokens (max_position_embeddings).")
+}
+
+pub(super) const ANSWER_MODEL_MAX: &str = "(el máximo del modelo, max_position_embeddings)";
+pub(super) const ANSWER_INPUT_MAX: &str = "(el mayor valor aceptado; puede caber más)";
+
+pub(super) fn context_over_model_max(n: &str) -> String {
+    format!("Por encima del contexto máximo del modelo ({n} tokens, max_position_embeddings): no se entrenó para esta longitud.")
+}
+
+pub(super) const STALE_FIGURES: &str = "Las cifras de abajo son las de la última entrada que funcionó; no responden a la actual.";
+pub(super) const WAY_OUT_METHODS: &str = "Métodos que sí lo estiman:";
+pub(super) const WAY_OUT_NONE: &str = "Ningún método estima esta entrada: cambia el modo, el modelo o las GPU.";
+pub(super) const WAY_OUT_LAYOUT: &str = "Que vramfit derive TP y PP del número de GPU";
+pub(super) const WAY_OUT_FIELD: &str = "Corrige el campo marcado en rojo: su ayuda dice qué acepta.";
+pub(super) const WAY_OUT_MODEL: &str = "Elige un modelo (catálogo, config.json o Hub) u otro formato de pesos.";

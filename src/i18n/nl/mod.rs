@@ -222,6 +222,16 @@ pub static TEXTS: Texts = Texts {
     model_published: trust::model_published,
     summary_published: trust::SUMMARY_PUBLISHED,
     weights_with_vision: trust::weights_with_vision,
+    chart_model_max: trust::chart_model_max,
+    answer_model_max: trust::ANSWER_MODEL_MAX,
+    answer_input_max: trust::ANSWER_INPUT_MAX,
+    context_over_model_max: trust::context_over_model_max,
+    stale_figures: trust::STALE_FIGURES,
+    way_out_methods: trust::WAY_OUT_METHODS,
+    way_out_none: trust::WAY_OUT_NONE,
+    way_out_layout: trust::WAY_OUT_LAYOUT,
+    way_out_field: trust::WAY_OUT_FIELD,
+    way_out_model: trust::WAY_OUT_MODEL,
 };
 
 fn field(field: Field) -> FieldText {

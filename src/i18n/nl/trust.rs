@@ -21,3 +21,21 @@ pub(super) fn model_published(format: &str, bytes: &str, vision: Option<&str>) -
 pub(super) fn weights_with_vision(bytes: &str) -> String {
     format!("inclusief de vision-toren ({bytes})")
 }
+
+pub(super) fn chart_model_max(n: &str) -> String {
+    format!("De as eindigt bij de maximale context van het model: {n} tokens (max_position_embeddings).")
+}
+
+pub(super) const ANSWER_MODEL_MAX: &str = "(het maximum van het model, max_position_embeddings)";
+pub(super) const ANSWER_INPUT_MAX: &str = "(de grootste toegestane waarde; er past misschien meer)";
+
+pub(super) fn context_over_model_max(n: &str) -> String {
+    format!("Boven de maximale context van het model ({n} tokens, max_position_embeddings): het is niet op deze lengte getraind.")
+}
+
+pub(super) const STALE_FIGURES: &str = "De cijfers hieronder horen bij de laatste invoer die werkte; ze beantwoorden de huidige niet.";
+pub(super) const WAY_OUT_METHODS: &str = "Methoden die dit wel schatten:";
+pub(super) const WAY_OUT_NONE: &str = "Geen methode schat deze invoer: verander de modus, het model of de GPU's.";
+pub(super) const WAY_OUT_LAYOUT: &str = "Laat vramfit TP en PP afleiden uit het aantal GPU's";
+pub(super) const WAY_OUT_FIELD: &str = "Verbeter het rood gemarkeerde veld: de hint zegt wat het aanneemt.";
+pub(super) const WAY_OUT_MODEL: &str = "Kies een model (catalogus, config.json of Hub) of een ander gewichtsformaat.";
