@@ -21,8 +21,12 @@ pub fn AnswersView(
     let number = move |n: u64| format::integer(&t().number, n);
     // What stops an answer, where it is not the memory.
     let limit_note = move |limit: Option<Limit>| match limit {
-        Some(Limit::ModelMaximum) => view! { <span class="vf-methods__summary">{t().answer_model_max}</span> }.into_any(),
-        Some(Limit::InputMaximum) => view! { <span class="vf-methods__summary">{t().answer_input_max}</span> }.into_any(),
+        Some(Limit::ModelMaximum) => {
+            view! { <span class="vf-methods__summary">{t().answer_model_max}</span> }.into_any()
+        }
+        Some(Limit::InputMaximum) => {
+            view! { <span class="vf-methods__summary">{t().answer_input_max}</span> }.into_any()
+        }
         _ => ().into_any(),
     };
     view! {

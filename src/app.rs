@@ -347,7 +347,7 @@ fn ResultsPanel(
     view! {
         <UtilizationRing verdict unit />
         <GpuRings verdict gpus />
-        <TotalMemory total range unit />
+        <TotalMemory total range unit gpus />
         <UnitSwitch unit />
         <Breakdown rows unit />
         {move || vision.get().map(|v| view! {

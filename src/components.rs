@@ -246,15 +246,24 @@ pub fn TotalMemory(
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,
+    /// GPUs that carry the total (each the most loaded one's budget).
+    #[prop(optional, into)]
+    gpus: Option<Signal<u64>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
     let fmt = move |bytes: Bytes| format::bytes(&t().number, unit.get(), bytes);
+    let n = move || gpus.map_or(1, |g| g.get()).max(1);
     view! {
         <p class="vf-total">
-            <span class="vf-total__label">{move || t().total_label}</span>
+            <span class="vf-total__label" data-testid="total-label">{move || (t().total_per_gpu)(n())}</span>
             <span class="vf-total__value" data-testid="total-memory">{move || fmt(total.get())}</span>
         </p>
+        {move || (n() > 1).then(|| view! {
+            <p class="vf-total__range" data-testid="total-all-gpus">
+                {move || (t().total_all_gpus)(n(), &fmt(total.get().times(n())))}
+            </p>
+        })}
         {move || range.get().map(|(low, high)| view! {
             <p class="vf-total__range" data-testid="total-range">{format!("{} – {}", fmt(low), fmt(high))}</p>
         })}
@@ -433,22 +442,32 @@ pub fn MethodsTable(
                 <tr>
                     <th scope="col">{move || t().col_method}</th>
                     <th scope="col" class="vf-num">{move || t().col_total}</th>
+                    <th scope="col" class="vf-num">{move || t().col_gpus}</th>
+                    <th scope="col" class="vf-num">{move || t().col_all_gpus}</th>
                     <th scope="col">{move || t().col_verdict}</th>
                 </tr>
             </thead>
             <tbody>
                 {move || methods.get().into_iter().map(|r| {
                     let m = r.method;
+                    let (per_gpu, gpus, all) = (r.total_bytes, r.gpus, r.all_gpus_bytes());
                     let status = r.verdict.status;
                     view! {
-                        <tr data-testid=format!("method-row-{}", m.id()) class:vf-methods__selected=move || m == selected.get()>
+                        <tr
+                            data-testid=format!("method-row-{}", m.id())
+                            data-per-gpu-bytes=per_gpu.get()
+                            data-gpus=gpus
+                            class:vf-methods__selected=move || m == selected.get()
+                        >
                             <th scope="row">
                                 <button type="button" class="vf-link" on:click=move |_| input.update(|i| i.method = m)>
                                     {method_name(m)}
                                 </button>
                                 <span class="vf-methods__summary">{move || (t().method_summary)(m)}</span>
                             </th>
-                            <td class="vf-num">{move || format::bytes(&t().number, unit.get(), r.total_bytes)}</td>
+                            <td class="vf-num">{move || format::bytes(&t().number, unit.get(), per_gpu)}</td>
+                            <td class="vf-num">{gpus}</td>
+                            <td class="vf-num">{move || format::bytes(&t().number, unit.get(), all)}</td>
                             <td data-status=status.id()>
                                 <span aria-hidden="true">{status_icon(status)}</span> " " {move || (t().status_word)(status)}
                             </td>

@@ -207,7 +207,6 @@ pub struct Texts {
     pub missing: fn(&str) -> String,
     /// "5.22 GB to spare".
     pub spare: fn(&str) -> String,
-    pub total_label: &'static str,
     pub unit_label: &'static str,
     pub breakdown_caption: &'static str,
     pub outside_total: &'static str,
@@ -330,6 +329,13 @@ pub struct Texts {
     pub way_out_layout: &'static str,
     pub way_out_field: &'static str,
     pub way_out_model: &'static str,
+    /// The total's label: one GPU holds it all, or it is per GPU of n.
+    pub total_per_gpu: fn(u64) -> String,
+    /// "All 4 GPUs: 173.04 GB".
+    pub total_all_gpus: fn(u64, &str) -> String,
+    /// Methods table: the GPUs carrying the figure, and all of them.
+    pub col_gpus: &'static str,
+    pub col_all_gpus: &'static str,
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -29,7 +29,13 @@ pub fn estimate(doc: &Report) -> String {
     for c in inside {
         out += &line(c.term.id(), c.bytes);
     }
-    out += &line("total", est.total_bytes);
+    // Every method's figure is for one GPU; say so when there are several.
+    if est.gpus > 1 {
+        out += &line("total per GPU", est.total_bytes);
+        out += &line(&format!("all {} GPUs", est.gpus), est.all_gpus_bytes());
+    } else {
+        out += &line("total", est.total_bytes);
+    }
     for c in outside {
         out += &line(c.term.id(), c.bytes);
     }

@@ -100,7 +100,6 @@ pub static TEXTS: Texts = Texts {
     },
     missing: |x| format!("{x} missing"),
     spare: |x| format!("{x} to spare"),
-    total_label: "Estimated total",
     unit_label: "Unit",
     breakdown_caption: "Memory breakdown",
     outside_total: "outside the total",
@@ -113,7 +112,7 @@ pub static TEXTS: Texts = Texts {
     tokens: |n| format!("{n} tokens"),
     methods_caption: "Methods compared",
     col_method: "Method",
-    col_total: "Total",
+    col_total: "Per GPU",
     col_verdict: "Verdict",
     export_button: "Export JSON",
     export_failed: "The browser did not allow the download.",
@@ -230,6 +229,10 @@ pub static TEXTS: Texts = Texts {
     way_out_layout: trust::WAY_OUT_LAYOUT,
     way_out_field: trust::WAY_OUT_FIELD,
     way_out_model: trust::WAY_OUT_MODEL,
+    total_per_gpu: trust::total_per_gpu,
+    total_all_gpus: trust::total_all_gpus,
+    col_gpus: trust::COL_GPUS,
+    col_all_gpus: trust::COL_ALL_GPUS,
 };
 
 fn field(field: Field) -> FieldText {

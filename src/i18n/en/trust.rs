@@ -33,7 +33,24 @@ pub(super) fn context_over_model_max(n: &str) -> String {
 
 pub(super) const STALE_FIGURES: &str = "The figures below are those of the last input that worked; they do not answer the current one.";
 pub(super) const WAY_OUT_METHODS: &str = "Methods that estimate this:";
-pub(super) const WAY_OUT_NONE: &str = "No method estimates this input: change the mode, the model or the GPUs.";
+pub(super) const WAY_OUT_NONE: &str =
+    "No method estimates this input: change the mode, the model or the GPUs.";
 pub(super) const WAY_OUT_LAYOUT: &str = "Let vramfit derive TP and PP from the GPU count";
-pub(super) const WAY_OUT_FIELD: &str = "Correct the field marked in red: its hint says what it accepts.";
-pub(super) const WAY_OUT_MODEL: &str = "Choose a model (catalog, config.json or Hub), or another weight format.";
+pub(super) const WAY_OUT_FIELD: &str =
+    "Correct the field marked in red: its hint says what it accepts.";
+pub(super) const WAY_OUT_MODEL: &str =
+    "Choose a model (catalog, config.json or Hub), or another weight format.";
+
+pub(super) fn total_per_gpu(n: u64) -> String {
+    match n {
+        0 | 1 => "Estimated total (one GPU)".to_string(),
+        n => format!("Per GPU (each of {n}, the most loaded one's budget)"),
+    }
+}
+
+pub(super) fn total_all_gpus(n: u64, bytes: &str) -> String {
+    format!("All {n} GPUs: {bytes}")
+}
+
+pub(super) const COL_GPUS: &str = "GPUs";
+pub(super) const COL_ALL_GPUS: &str = "All GPUs";

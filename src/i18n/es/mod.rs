@@ -100,7 +100,6 @@ pub static TEXTS: Texts = Texts {
     },
     missing: |x| format!("faltan {x}"),
     spare: |x| format!("sobran {x}"),
-    total_label: "Total estimado",
     unit_label: "Unidad",
     breakdown_caption: "Desglose de la memoria",
     outside_total: "fuera del total",
@@ -113,7 +112,7 @@ pub static TEXTS: Texts = Texts {
     tokens: |n| format!("{n} tokens"),
     methods_caption: "Métodos comparados",
     col_method: "Método",
-    col_total: "Total",
+    col_total: "Por GPU",
     col_verdict: "Veredicto",
     export_button: "Exportar JSON",
     export_failed: "El navegador no permitió descargar el archivo.",
@@ -232,6 +231,10 @@ pub static TEXTS: Texts = Texts {
     way_out_layout: trust::WAY_OUT_LAYOUT,
     way_out_field: trust::WAY_OUT_FIELD,
     way_out_model: trust::WAY_OUT_MODEL,
+    total_per_gpu: trust::total_per_gpu,
+    total_all_gpus: trust::total_all_gpus,
+    col_gpus: trust::COL_GPUS,
+    col_all_gpus: trust::COL_ALL_GPUS,
 };
 
 fn field(field: Field) -> FieldText {

@@ -22,7 +22,9 @@ pub(super) fn weights_with_vision(bytes: &str) -> String {
 }
 
 pub(super) fn chart_model_max(n: &str) -> String {
-    format!("El eje termina en el contexto máximo del modelo: {n} tokens (max_position_embeddings).")
+    format!(
+        "El eje termina en el contexto máximo del modelo: {n} tokens (max_position_embeddings)."
+    )
 }
 
 pub(super) const ANSWER_MODEL_MAX: &str = "(el máximo del modelo, max_position_embeddings)";
@@ -32,9 +34,27 @@ pub(super) fn context_over_model_max(n: &str) -> String {
     format!("Por encima del contexto máximo del modelo ({n} tokens, max_position_embeddings): no se entrenó para esta longitud.")
 }
 
-pub(super) const STALE_FIGURES: &str = "Las cifras de abajo son las de la última entrada que funcionó; no responden a la actual.";
+pub(super) const STALE_FIGURES: &str =
+    "Las cifras de abajo son las de la última entrada que funcionó; no responden a la actual.";
 pub(super) const WAY_OUT_METHODS: &str = "Métodos que sí lo estiman:";
-pub(super) const WAY_OUT_NONE: &str = "Ningún método estima esta entrada: cambia el modo, el modelo o las GPU.";
+pub(super) const WAY_OUT_NONE: &str =
+    "Ningún método estima esta entrada: cambia el modo, el modelo o las GPU.";
 pub(super) const WAY_OUT_LAYOUT: &str = "Que vramfit derive TP y PP del número de GPU";
-pub(super) const WAY_OUT_FIELD: &str = "Corrige el campo marcado en rojo: su ayuda dice qué acepta.";
-pub(super) const WAY_OUT_MODEL: &str = "Elige un modelo (catálogo, config.json o Hub) u otro formato de pesos.";
+pub(super) const WAY_OUT_FIELD: &str =
+    "Corrige el campo marcado en rojo: su ayuda dice qué acepta.";
+pub(super) const WAY_OUT_MODEL: &str =
+    "Elige un modelo (catálogo, config.json o Hub) u otro formato de pesos.";
+
+pub(super) fn total_per_gpu(n: u64) -> String {
+    match n {
+        0 | 1 => "Total estimado (una GPU)".to_string(),
+        n => format!("Por GPU (cada una de {n}, el presupuesto de la más cargada)"),
+    }
+}
+
+pub(super) fn total_all_gpus(n: u64, bytes: &str) -> String {
+    format!("Las {n} GPU: {bytes}")
+}
+
+pub(super) const COL_GPUS: &str = "GPU";
+pub(super) const COL_ALL_GPUS: &str = "Todas las GPU";

@@ -100,7 +100,6 @@ pub static TEXTS: Texts = Texts {
     },
     missing: |x| format!("{x} tekort"),
     spare: |x| format!("{x} over"),
-    total_label: "Geschat totaal",
     unit_label: "Eenheid",
     breakdown_caption: "Opbouw van het geheugen",
     outside_total: "buiten het totaal",
@@ -113,7 +112,7 @@ pub static TEXTS: Texts = Texts {
     tokens: |n| format!("{n} tokens"),
     methods_caption: "Methoden vergeleken",
     col_method: "Methode",
-    col_total: "Totaal",
+    col_total: "Per GPU",
     col_verdict: "Oordeel",
     export_button: "JSON exporteren",
     export_failed: "De browser stond de download niet toe.",
@@ -232,6 +231,10 @@ pub static TEXTS: Texts = Texts {
     way_out_layout: trust::WAY_OUT_LAYOUT,
     way_out_field: trust::WAY_OUT_FIELD,
     way_out_model: trust::WAY_OUT_MODEL,
+    total_per_gpu: trust::total_per_gpu,
+    total_all_gpus: trust::total_all_gpus,
+    col_gpus: trust::COL_GPUS,
+    col_all_gpus: trust::COL_ALL_GPUS,
 };
 
 fn field(field: Field) -> FieldText {

@@ -33,9 +33,27 @@ pub(super) fn context_over_model_max(n: &str) -> String {
     format!("Boven de maximale context van het model ({n} tokens, max_position_embeddings): het is niet op deze lengte getraind.")
 }
 
-pub(super) const STALE_FIGURES: &str = "De cijfers hieronder horen bij de laatste invoer die werkte; ze beantwoorden de huidige niet.";
+pub(super) const STALE_FIGURES: &str =
+    "De cijfers hieronder horen bij de laatste invoer die werkte; ze beantwoorden de huidige niet.";
 pub(super) const WAY_OUT_METHODS: &str = "Methoden die dit wel schatten:";
-pub(super) const WAY_OUT_NONE: &str = "Geen methode schat deze invoer: verander de modus, het model of de GPU's.";
+pub(super) const WAY_OUT_NONE: &str =
+    "Geen methode schat deze invoer: verander de modus, het model of de GPU's.";
 pub(super) const WAY_OUT_LAYOUT: &str = "Laat vramfit TP en PP afleiden uit het aantal GPU's";
-pub(super) const WAY_OUT_FIELD: &str = "Verbeter het rood gemarkeerde veld: de hint zegt wat het aanneemt.";
-pub(super) const WAY_OUT_MODEL: &str = "Kies een model (catalogus, config.json of Hub) of een ander gewichtsformaat.";
+pub(super) const WAY_OUT_FIELD: &str =
+    "Verbeter het rood gemarkeerde veld: de hint zegt wat het aanneemt.";
+pub(super) const WAY_OUT_MODEL: &str =
+    "Kies een model (catalogus, config.json of Hub) of een ander gewichtsformaat.";
+
+pub(super) fn total_per_gpu(n: u64) -> String {
+    match n {
+        0 | 1 => "Geschat totaal (één GPU)".to_string(),
+        n => format!("Per GPU (elk van {n}, het budget van de zwaarst belaste)"),
+    }
+}
+
+pub(super) fn total_all_gpus(n: u64, bytes: &str) -> String {
+    format!("Alle {n} GPU's: {bytes}")
+}
+
+pub(super) const COL_GPUS: &str = "GPU's";
+pub(super) const COL_ALL_GPUS: &str = "Alle GPU's";

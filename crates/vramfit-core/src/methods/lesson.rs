@@ -153,18 +153,22 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     };
     let subtotal = weights + kv_cache + training_states + s.runtime_bytes + s.activation_bytes;
     let margin = subtotal.percent(s.margin_centi_pct);
-    Ok(MethodResult::summed(
-        MethodId::Lesson,
-        &[
-            (Term::Weights, weights),
-            (Term::KvCache, kv_cache),
-            (Term::TrainingStates, training_states),
-            (Term::Runtime, s.runtime_bytes),
-            (Term::Activation, s.activation_bytes),
-            (Term::Margin, margin),
-        ],
-        s.gpu_bytes(),
-    ))
+    Ok(MethodResult {
+        // One copy of the model on each GPU.
+        gpus: s.layout.gpus,
+        ..MethodResult::summed(
+            MethodId::Lesson,
+            &[
+                (Term::Weights, weights),
+                (Term::KvCache, kv_cache),
+                (Term::TrainingStates, training_states),
+                (Term::Runtime, s.runtime_bytes),
+                (Term::Activation, s.activation_bytes),
+                (Term::Margin, margin),
+            ],
+            s.gpu_bytes(),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -52,15 +52,19 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     let weights = weights_bytes(s);
     let kv_cache = kv_cache_bytes(s);
     let overhead = (weights + kv_cache).percent(s.overhead_centi_pct);
-    Ok(MethodResult::summed(
-        MethodId::Quick,
-        &[
-            (Term::Weights, weights),
-            (Term::KvCache, kv_cache),
-            (Term::Overhead, overhead),
-        ],
-        s.gpu_bytes(),
-    ))
+    Ok(MethodResult {
+        // One copy of the model on each GPU.
+        gpus: s.layout.gpus,
+        ..MethodResult::summed(
+            MethodId::Quick,
+            &[
+                (Term::Weights, weights),
+                (Term::KvCache, kv_cache),
+                (Term::Overhead, overhead),
+            ],
+            s.gpu_bytes(),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -231,6 +231,8 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     let arch = DenseArch::from_spec(spec)?;
     let e = estimate(&arch, &inputs_of(s)?);
     Ok(MethodResult {
+        // One copy of the model on each GPU.
+        gpus: s.layout.gpus,
         outside_total: vec![Term::Overhead],
         verdict: e.fits(s.gpu_bytes()),
         ..MethodResult::new(MethodId::Allocator, &e.terms(), Bytes(e.total), Bytes::ZERO)
