@@ -98,6 +98,12 @@ pub struct Projections {
     pub gated_mlp: bool,
     /// gate and up are one matrix (`gate_up_proj`, `dense_h_to_4h`).
     pub fused_gate_up: bool,
+    /// Biases on the q, k and v projections (Qwen2's, or `attention_bias`).
+    pub qkv_bias: bool,
+    /// A bias on the attention output projection (`attention_bias`).
+    pub o_bias: bool,
+    /// Biases on the MLP projections (`mlp_bias`).
+    pub mlp_bias: bool,
 }
 
 /// How a config was read.
@@ -340,6 +346,9 @@ fn build(
             gated_query: shape.rules.gated_query,
             gated_mlp: shape.rules.gated_mlp,
             fused_gate_up: shape.rules.fused_gate_up,
+            qkv_bias: shape.rules.qkv_bias,
+            o_bias: shape.rules.o_bias,
+            mlp_bias: shape.rules.mlp_bias,
         },
         side_state,
         attention: plan.attention,
