@@ -336,6 +336,8 @@ pub struct Texts {
     /// Methods table: the GPUs carrying the figure, and all of them.
     pub col_gpus: &'static str,
     pub col_all_gpus: &'static str,
+    /// Training knob: the forward keeps a KV cache (`use_cache=True`).
+    pub use_cache: &'static str,
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -39,6 +39,7 @@ usage:
                    [--mode inference|full|lora|qlora]
                    [--train] [--lora R] [--precision amp|pure] [--grad-checkpoint]
                    [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
+                   [--no-cache]   (training: use_cache=False, no KV cache object)
                    [--dtype fp32|bf16|fp16] [--quant FORMAT] [--weight-bits N]
                    [--kv-dtype DTYPE] [--kv-bytes N] [--seq N] [--sequences N]
                    [--gpus N] [--tp N|auto] [--pp N|auto]
@@ -287,6 +288,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::GradCheckpoint) => input.grad_checkpoint = true,
         Some(Opt::Qlora) => input.mode = Mode::Qlora,
         Some(Opt::NoLoraDropout) => input.lora_dropout = false,
+        Some(Opt::NoCache) => input.use_cache = false,
         Some(Opt::Mode) => {
             input.mode =
                 Mode::from_name(text).ok_or_else(|| unknown("mode", &Mode::ALL.map(Mode::id)))?;

@@ -93,6 +93,7 @@ mod tests {
             tp: Some(1),
             grad_checkpoint: true,
             lora_dropout: false,
+            use_cache: false,
             kv_bytes: 1.0,
             overhead_pct: 17.5,
             ..ScenarioInput::default()

@@ -31,6 +31,7 @@ pub enum Opt {
     GradCheckpoint,
     Qlora,
     NoLoraDropout,
+    NoCache,
     Json,
     /// `--batch N`: the earlier name of `--sequences`, still read.
     Batch,
@@ -40,7 +41,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 21] = [
+    pub const ALL: [Opt; 22] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -59,6 +60,7 @@ impl Opt {
         Opt::GradCheckpoint,
         Opt::Qlora,
         Opt::NoLoraDropout,
+        Opt::NoCache,
         Opt::Json,
         Opt::Batch,
         Opt::Users,
@@ -85,6 +87,7 @@ impl Opt {
             Opt::GradCheckpoint => "--grad-checkpoint",
             Opt::Qlora => "--qlora",
             Opt::NoLoraDropout => "--no-lora-dropout",
+            Opt::NoCache => "--no-cache",
             Opt::Json => "--json",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
@@ -95,7 +98,12 @@ impl Opt {
     pub const fn takes_value(self) -> bool {
         !matches!(
             self,
-            Opt::Train | Opt::GradCheckpoint | Opt::Qlora | Opt::NoLoraDropout | Opt::Json
+            Opt::Train
+                | Opt::GradCheckpoint
+                | Opt::Qlora
+                | Opt::NoLoraDropout
+                | Opt::NoCache
+                | Opt::Json
         )
     }
 }
@@ -152,6 +160,9 @@ pub fn args(request: &Request) -> Vec<String> {
     }
     if !input.lora_dropout {
         out.push(Opt::NoLoraDropout.flag().into());
+    }
+    if !input.use_cache {
+        out.push(Opt::NoCache.flag().into());
     }
     out.extend(planner_args(&input.planner, &default.planner));
     // `--lora R` also selects LoRA mode, so the mode comes after it.

@@ -54,3 +54,5 @@ pub(super) fn total_all_gpus(n: u64, bytes: &str) -> String {
 
 pub(super) const COL_GPUS: &str = "GPUs";
 pub(super) const COL_ALL_GPUS: &str = "All GPUs";
+
+pub(super) const USE_CACHE: &str = "KV cache in the forward (use_cache, transformers' default)";

@@ -58,3 +58,6 @@ pub(super) fn total_all_gpus(n: u64, bytes: &str) -> String {
 
 pub(super) const COL_GPUS: &str = "GPU";
 pub(super) const COL_ALL_GPUS: &str = "Todas las GPU";
+
+pub(super) const USE_CACHE: &str =
+    "Caché KV en el forward (use_cache, por defecto en transformers)";

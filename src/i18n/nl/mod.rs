@@ -235,6 +235,7 @@ pub static TEXTS: Texts = Texts {
     total_all_gpus: trust::total_all_gpus,
     col_gpus: trust::COL_GPUS,
     col_all_gpus: trust::COL_ALL_GPUS,
+    use_cache: trust::USE_CACHE,
 };
 
 fn field(field: Field) -> FieldText {

@@ -57,3 +57,5 @@ pub(super) fn total_all_gpus(n: u64, bytes: &str) -> String {
 
 pub(super) const COL_GPUS: &str = "GPU's";
 pub(super) const COL_ALL_GPUS: &str = "Alle GPU's";
+
+pub(super) const USE_CACHE: &str = "KV-cache in de forward (use_cache, standaard in transformers)";

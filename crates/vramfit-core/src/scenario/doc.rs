@@ -83,6 +83,8 @@ pub(super) struct Stored {
     #[serde(default)]
     lora_dropout: Option<bool>,
     #[serde(default)]
+    use_cache: Option<bool>,
+    #[serde(default)]
     attn: Option<AttnImpl>,
     #[serde(default)]
     overhead_pct: Option<f64>,
@@ -143,6 +145,7 @@ impl From<Stored> for ScenarioInput {
             grad_checkpoint: doc.grad_checkpoint.unwrap_or(d.grad_checkpoint),
             optimizer: doc.optimizer.unwrap_or(d.optimizer),
             lora_dropout: doc.lora_dropout.unwrap_or(d.lora_dropout),
+            use_cache: doc.use_cache.unwrap_or(d.use_cache),
             attn: doc.attn.unwrap_or(d.attn),
             overhead_pct: doc.overhead_pct.unwrap_or(d.overhead_pct),
             runtime_gib: doc.runtime_gib.unwrap_or(d.runtime_gib),

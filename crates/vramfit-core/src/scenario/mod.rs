@@ -108,6 +108,10 @@ pub struct ScenarioInput {
     /// LoRA adapters with dropout (`lora_dropout > 0`), which keeps one more
     /// activation per adapter.
     pub lora_dropout: bool,
+    /// Training: the forward keeps a KV cache (`use_cache=True`,
+    /// transformers' default; gradient checkpointing turns it off). Without
+    /// one, transformers builds a full attention mask for sdpa.
+    pub use_cache: bool,
     /// transformers' attention implementation.
     pub attn: AttnImpl,
     /// `quick`: overhead on weights + KV cache, in percent.
@@ -149,6 +153,7 @@ impl Default for ScenarioInput {
             grad_checkpoint: false,
             optimizer: Optimizer::AdamW,
             lora_dropout: true,
+            use_cache: true,
             attn: AttnImpl::Sdpa,
             overhead_pct: 10.0,
             runtime_gib: 2.0,
@@ -421,6 +426,7 @@ impl ScenarioInput {
             grad_checkpoint: self.grad_checkpoint,
             optimizer: self.optimizer,
             lora_dropout: self.lora_dropout,
+            use_cache: self.use_cache,
             attn: self.attn,
             overhead_centi_pct: (self.overhead_pct * 100.0).round() as u64,
             runtime_bytes: Bytes::from_unit(self.runtime_gib, DisplayUnit::Gib),
@@ -530,6 +536,8 @@ pub struct Scenario {
     pub grad_checkpoint: bool,
     pub optimizer: Optimizer,
     pub lora_dropout: bool,
+    /// Training: a KV cache object exists in the forward.
+    pub use_cache: bool,
     pub attn: AttnImpl,
     /// `quick` overhead, in hundredths of a percent (10 % = 1,000).
     pub overhead_centi_pct: u64,

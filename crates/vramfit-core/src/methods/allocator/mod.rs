@@ -53,7 +53,8 @@ mod tests;
 
 pub use activations::{
     cache_extra_per_token, eager_scores_peak_bytes, final_saved_per_token, layer_saved_per_token,
-    logits_backward_per_token, logits_forward_per_token, norm_saved_per_token,
+    logits_backward_per_token, logits_forward_per_token, masked_sdpa_per_layer,
+    norm_saved_per_token,
 };
 pub use arch::{DenseArch, NormStyle};
 pub use states::{
@@ -199,6 +200,7 @@ pub fn inputs_of(s: &Scenario) -> Result<AllocatorInputs, Refusal> {
         batch: s.replica_sequences(),
         seq_len: s.context,
         grad_checkpoint: s.grad_checkpoint,
+        use_cache: s.use_cache,
         optimizer: s.optimizer,
         precision: s.precision,
         attn_impl: s.attn,
