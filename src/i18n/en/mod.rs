@@ -414,7 +414,7 @@ fn config_error(e: &ConfigError) -> String {
             (None, None) => "it names no model_type, so its layout is unknown.".into(),
         },
         ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "key {key} describes layers in a way the {model_type} reader does not know, so it is not estimated."
+            "key {key} describes layers in a way the reader of model type “{model_type}” does not know, so it is not estimated."
         ),
     }
 }
@@ -432,7 +432,7 @@ fn method_summary(method: MethodId) -> &'static str {
             "Low and high estimate per GPU: weights, the model's KV cache and 1 GB runtime; +20 % on the high end (decimal GB)."
         }
         MethodId::Planner => {
-            "Per-GPU budget over TP/PP, replicas and users, margin and reserve, with an indicative speed (decimal GB)."
+            "Per-GPU budget over TP/PP, replicas and concurrent sequences, margin and reserve, with an indicative speed (decimal GB)."
         }
     }
 }
@@ -441,7 +441,10 @@ fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Context of {} tokens", format::integer(&NUMBER, *n)),
         Change::Sequences(n) => format!("{n} concurrent sequences"),
-        Change::WeightFormat(f) => format!("Weights in {}", f.label()),
+        Change::WeightFormat(f) => format!(
+            "Weights in {}",
+            trust::weight_format_label(*f, TEXTS.as_published_label)
+        ),
         Change::KvBytes(b) => format!("KV cache at {} byte per value", num(*b)),
         Change::Lora => "LoRA instead of full fine-tuning".into(),
         Change::GradCheckpoint => "Turn on gradient checkpointing".into(),
@@ -474,7 +477,8 @@ fn out_of_scope(reason: &Refusal) -> String {
             "it needs a real model (from the catalog or a config.json), not typed numbers".into()
         }
         Refusal::Family(family) => format!(
-            "the {family:?} family is outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
+            "{} models are outside its scope (dense Llama, Mistral, Qwen2, Qwen3, Gemma, Gemma 2)",
+            trust::family_name(*family)
         ),
         Refusal::Feature(feature) => {
             let what = match feature {
@@ -498,7 +502,7 @@ fn out_of_scope(reason: &Refusal) -> String {
         ),
         Refusal::Optimizer(optimizer) => format!(
             "it states AdamW's training states only, not {}'s",
-            format!("{optimizer:?}").to_lowercase()
+            trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
     }
@@ -630,7 +634,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "A per-GPU planning budget (seed 002) for serving or training over tensor and pipeline parallelism, replicas and users.",
+            summary: "A per-GPU planning budget (seed 002) for serving or training over tensor and pipeline parallelism, replicas and concurrent sequences.",
             assumptions: &[
                 "Total = weights + adapters + KV cache + activations + logits + attention scores + gradients + optimizer + master weights + communication + offload staging, plus a margin (15 %) and the engine context (1 GiB per GPU).",
                 "Usable = nominal memory × (1 − 10 % reserve).",
@@ -699,5 +703,9 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}", e.knob.key())
+    format!(
+        "{} (planner.{}) {problem}",
+        trust::knob_name(e.knob),
+        e.knob.key()
+    )
 }

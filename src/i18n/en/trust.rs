@@ -1,5 +1,8 @@
 //! The texts of answers to trust: a method the page switched on its own,
-//! the checkpoint's own format.
+//! the checkpoint's own format, and the core's ids in words.
+
+use vramfit_core::model::Family;
+use vramfit_core::scenario::{Knob, Optimizer, WeightFormat};
 
 pub(super) fn switch_done(from: &str, to: &str) -> String {
     format!("The method changed from {from} to {to}.")
@@ -56,3 +59,55 @@ pub(super) const COL_GPUS: &str = "GPUs";
 pub(super) const COL_ALL_GPUS: &str = "All GPUs";
 
 pub(super) const USE_CACHE: &str = "KV cache in the forward (use_cache, transformers' default)";
+
+/// A planner knob in words (its JSON key is `planner.<key>`).
+pub(super) fn knob_name(knob: Knob) -> &'static str {
+    match knob {
+        Knob::ActivationK => "The planner's activation factor K",
+        Knob::EngineContextGb => "The engine context per GPU",
+        Knob::MarginPct => "The planner's margin",
+        Knob::ReservePct => "The planner's reserve",
+        Knob::QuantMetadataPct => "The quantization metadata",
+        Knob::KvBlockTokens => "Tokens per KV block",
+        Knob::PrefillBudgetTokens => "The prefill budget",
+        Knob::SharedPrefixTokens => "The shared prompt prefix",
+        Knob::GradientBytes => "Bytes per gradient",
+        Knob::Machines => "The number of machines",
+        Knob::BatchLimit => "The engine's largest batch",
+        Knob::OffloadGb => "Offloaded weights",
+        Knob::HiddenSize => "The hidden size",
+        Knob::VocabSize => "The vocabulary size",
+        Knob::AttentionHeads => "The number of attention heads",
+        Knob::UnquantizedParamsB => "Unquantized parameters (U)",
+        Knob::Fp32ParamsB => "FP32 parameters (U32)",
+        Knob::PromptTokens => "The prompt tokens of the speed estimate",
+        Knob::TargetTokensPerS => "The target tokens per second per user",
+    }
+}
+
+/// A model family by its published name; an unknown one in words.
+pub(super) fn family_name(family: Family) -> &'static str {
+    match family {
+        Family::Generic => "an unknown model type (read as a Llama-style decoder)",
+        named => named.name(),
+    }
+}
+
+/// An optimizer by its name.
+pub(super) fn optimizer_name(optimizer: Optimizer) -> &'static str {
+    match optimizer {
+        Optimizer::AdamW => "AdamW",
+        Optimizer::Sgd => "SGD",
+    }
+}
+
+/// A weight format's label, "as published" in this language.
+pub(super) fn weight_format_label(
+    format: WeightFormat,
+    as_published: &'static str,
+) -> &'static str {
+    match format {
+        WeightFormat::AsPublished => as_published,
+        named => named.label(),
+    }
+}

@@ -428,7 +428,7 @@ fn config_error(e: &ConfigError) -> String {
             (None, None) => "no indica model_type, así que su estructura es desconocida.".into(),
         },
         ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "la clave {key} describe las capas de una forma que el lector de {model_type} no conoce, así que no se estima."
+            "la clave {key} describe las capas de una forma que el lector del tipo de modelo «{model_type}» no conoce, así que no se estima."
         ),
     }
 }
@@ -446,7 +446,7 @@ fn method_summary(method: MethodId) -> &'static str {
             "Estimación baja y alta por GPU: pesos, caché KV del modelo y 1 GB de runtime; +20 % en la alta (GB decimales)."
         }
         MethodId::Planner => {
-            "Presupuesto por GPU con TP/PP, réplicas y usuarios, margen y reserva, y una velocidad orientativa (GB decimales)."
+            "Presupuesto por GPU con TP/PP, réplicas y secuencias simultáneas, margen y reserva, y una velocidad orientativa (GB decimales)."
         }
     }
 }
@@ -455,7 +455,10 @@ fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Contexto de {} tokens", format::integer(&NUMBER, *n)),
         Change::Sequences(n) => format!("{n} secuencias simultáneas"),
-        Change::WeightFormat(f) => format!("Pesos en {}", f.label()),
+        Change::WeightFormat(f) => format!(
+            "Pesos en {}",
+            trust::weight_format_label(*f, TEXTS.as_published_label)
+        ),
         Change::KvBytes(b) => format!("Caché KV a {} byte por valor", num(*b)),
         Change::Lora => "LoRA en lugar de ajuste completo".into(),
         Change::GradCheckpoint => "Activar gradient checkpointing".into(),
@@ -488,7 +491,8 @@ fn out_of_scope(reason: &Refusal) -> String {
             "necesita un modelo real (del catálogo o un config.json), no números a mano".into()
         }
         Refusal::Family(family) => format!(
-            "la familia {family:?} queda fuera de su alcance (llama, mistral, qwen2, qwen3, gemma, gemma2 densos)"
+            "los modelos {} quedan fuera de su alcance (Llama, Mistral, Qwen2, Qwen3, Gemma y Gemma 2 densos)",
+            trust::family_name(*family)
         ),
         Refusal::Feature(feature) => {
             let what = match feature {
@@ -512,7 +516,7 @@ fn out_of_scope(reason: &Refusal) -> String {
         ),
         Refusal::Optimizer(optimizer) => format!(
             "solo da los estados de entrenamiento de AdamW, no los de {}",
-            format!("{optimizer:?}").to_lowercase()
+            trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
     }
@@ -642,7 +646,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "Un presupuesto de planificación por GPU (seed 002) para servir o entrenar con paralelismo tensorial y de tubería, réplicas y usuarios.",
+            summary: "Un presupuesto de planificación por GPU (seed 002) para servir o entrenar con paralelismo tensorial y de tubería, réplicas y secuencias simultáneas.",
             assumptions: &[
                 "Total = pesos + adaptadores + caché KV + activaciones + logits + matriz de atención + gradientes + optimizador + pesos maestros + comunicación + staging de offload, más un margen (15 %) y el contexto del motor (1 GiB por GPU).",
                 "Utilizable = memoria nominal × (1 − reserva del 10 %).",
@@ -716,5 +720,9 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}", e.knob.key())
+    format!(
+        "{} (planner.{}) {problem}",
+        trust::knob_name(e.knob),
+        e.knob.key()
+    )
 }

@@ -1,5 +1,8 @@
 //! The texts of answers to trust: a method the page switched on its own,
-//! the checkpoint's own format.
+//! the checkpoint's own format, and the core's ids in words.
+
+use vramfit_core::model::Family;
+use vramfit_core::scenario::{Knob, Optimizer, WeightFormat};
 
 pub(super) fn switch_done(from: &str, to: &str) -> String {
     format!("El método pasó de {from} a {to}.")
@@ -61,3 +64,55 @@ pub(super) const COL_ALL_GPUS: &str = "Todas las GPU";
 
 pub(super) const USE_CACHE: &str =
     "Caché KV en el forward (use_cache, por defecto en transformers)";
+
+/// A planner knob in words (its JSON key is `planner.<key>`).
+pub(super) fn knob_name(knob: Knob) -> &'static str {
+    match knob {
+        Knob::ActivationK => "El factor de activaciones K del planificador",
+        Knob::EngineContextGb => "El contexto del motor por GPU",
+        Knob::MarginPct => "El margen del planificador",
+        Knob::ReservePct => "La reserva del planificador",
+        Knob::QuantMetadataPct => "Los metadatos de cuantización",
+        Knob::KvBlockTokens => "Los tokens por bloque KV",
+        Knob::PrefillBudgetTokens => "El presupuesto de prefill",
+        Knob::SharedPrefixTokens => "El prefijo de prompt compartido",
+        Knob::GradientBytes => "Los bytes por gradiente",
+        Knob::Machines => "El número de equipos",
+        Knob::BatchLimit => "El lote máximo del motor",
+        Knob::OffloadGb => "Los pesos descargados",
+        Knob::HiddenSize => "El tamaño oculto",
+        Knob::VocabSize => "El tamaño del vocabulario",
+        Knob::AttentionHeads => "El número de cabezas de atención",
+        Knob::UnquantizedParamsB => "Los parámetros sin cuantizar (U)",
+        Knob::Fp32ParamsB => "Los parámetros en FP32 (U32)",
+        Knob::PromptTokens => "Los tokens de prompt de la estimación de velocidad",
+        Knob::TargetTokensPerS => "Los tokens por segundo objetivo por usuario",
+    }
+}
+
+/// A model family by its published name; an unknown one in words.
+pub(super) fn family_name(family: Family) -> &'static str {
+    match family {
+        Family::Generic => "un tipo de modelo desconocido (leído como un decodificador tipo Llama)",
+        named => named.name(),
+    }
+}
+
+/// An optimizer by its name.
+pub(super) fn optimizer_name(optimizer: Optimizer) -> &'static str {
+    match optimizer {
+        Optimizer::AdamW => "AdamW",
+        Optimizer::Sgd => "SGD",
+    }
+}
+
+/// A weight format's label, "as published" in this language.
+pub(super) fn weight_format_label(
+    format: WeightFormat,
+    as_published: &'static str,
+) -> &'static str {
+    match format {
+        WeightFormat::AsPublished => as_published,
+        named => named.label(),
+    }
+}

@@ -428,7 +428,7 @@ fn config_error(e: &ConfigError) -> String {
             (None, None) => "het noemt geen model_type, dus de opbouw is onbekend.".into(),
         },
         ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "sleutel {key} beschrijft de lagen op een manier die de {model_type}-lezer niet kent, dus het wordt niet geschat."
+            "sleutel {key} beschrijft de lagen op een manier die de lezer van modeltype ‘{model_type}’ niet kent, dus het wordt niet geschat."
         ),
     }
 }
@@ -446,7 +446,7 @@ fn method_summary(method: MethodId) -> &'static str {
             "Lage en hoge schatting per GPU: gewichten, de KV-cache van het model en 1 GB runtime; +20 % aan de bovenkant (decimale GB)."
         }
         MethodId::Planner => {
-            "Budget per GPU over TP/PP, replica's en gebruikers, marge en reserve, met een indicatieve snelheid (decimale GB)."
+            "Budget per GPU over TP/PP, replica's en gelijktijdige sequenties, marge en reserve, met een indicatieve snelheid (decimale GB)."
         }
     }
 }
@@ -455,7 +455,10 @@ fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Context van {} tokens", format::integer(&NUMBER, *n)),
         Change::Sequences(n) => format!("{n} gelijktijdige sequenties"),
-        Change::WeightFormat(f) => format!("Gewichten in {}", f.label()),
+        Change::WeightFormat(f) => format!(
+            "Gewichten in {}",
+            trust::weight_format_label(*f, TEXTS.as_published_label)
+        ),
         Change::KvBytes(b) => format!("KV-cache op {} byte per waarde", num(*b)),
         Change::Lora => "LoRA in plaats van volledige fine-tuning".into(),
         Change::GradCheckpoint => "Gradient checkpointing aanzetten".into(),
@@ -488,7 +491,8 @@ fn out_of_scope(reason: &Refusal) -> String {
             "ze heeft een echt model nodig (uit de catalogus of een config.json), geen getypte getallen".into()
         }
         Refusal::Family(family) => format!(
-            "de familie {family:?} valt buiten haar bereik (dichte llama, mistral, qwen2, qwen3, gemma, gemma2)"
+            "{}-modellen vallen buiten haar bereik (dichte Llama, Mistral, Qwen2, Qwen3, Gemma, Gemma 2)",
+            trust::family_name(*family)
         ),
         Refusal::Feature(feature) => {
             let what = match feature {
@@ -514,7 +518,7 @@ fn out_of_scope(reason: &Refusal) -> String {
         ),
         Refusal::Optimizer(optimizer) => format!(
             "ze geeft alleen de trainingstoestanden van AdamW, niet die van {}",
-            format!("{optimizer:?}").to_lowercase()
+            trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
     }
@@ -646,7 +650,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "Een planningsbudget per GPU (seed 002) om te bedienen of te trainen met tensor- en pipelineparallellisme, replica's en gebruikers.",
+            summary: "Een planningsbudget per GPU (seed 002) om te bedienen of te trainen met tensor- en pipelineparallellisme, replica's en gelijktijdige sequenties.",
             assumptions: &[
                 "Totaal = gewichten + adapters + KV-cache + activaties + logits + attentionscores + gradiënten + optimizer + mastergewichten + communicatie + offload-staging, plus een marge (15 %) en de enginecontext (1 GiB per GPU).",
                 "Bruikbaar = nominaal geheugen × (1 − 10 % reserve).",
@@ -721,5 +725,9 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}", e.knob.key())
+    format!(
+        "{} (planner.{}) {problem}",
+        trust::knob_name(e.knob),
+        e.knob.key()
+    )
 }

@@ -1,5 +1,8 @@
 //! The texts of answers to trust: a method the page switched on its own,
-//! the checkpoint's own format.
+//! the checkpoint's own format, and the core's ids in words.
+
+use vramfit_core::model::Family;
+use vramfit_core::scenario::{Knob, Optimizer, WeightFormat};
 
 pub(super) fn switch_done(from: &str, to: &str) -> String {
     format!("De methode ging van {from} naar {to}.")
@@ -59,3 +62,55 @@ pub(super) const COL_GPUS: &str = "GPU's";
 pub(super) const COL_ALL_GPUS: &str = "Alle GPU's";
 
 pub(super) const USE_CACHE: &str = "KV-cache in de forward (use_cache, standaard in transformers)";
+
+/// A planner knob in words (its JSON key is `planner.<key>`).
+pub(super) fn knob_name(knob: Knob) -> &'static str {
+    match knob {
+        Knob::ActivationK => "De activatiefactor K van de planner",
+        Knob::EngineContextGb => "De enginecontext per GPU",
+        Knob::MarginPct => "De marge van de planner",
+        Knob::ReservePct => "De reserve van de planner",
+        Knob::QuantMetadataPct => "De kwantisatiemetadata",
+        Knob::KvBlockTokens => "Tokens per KV-blok",
+        Knob::PrefillBudgetTokens => "Het prefill-budget",
+        Knob::SharedPrefixTokens => "De gedeelde promptprefix",
+        Knob::GradientBytes => "Bytes per gradiënt",
+        Knob::Machines => "Het aantal machines",
+        Knob::BatchLimit => "De grootste batch van de engine",
+        Knob::OffloadGb => "Uitbestede gewichten",
+        Knob::HiddenSize => "De verborgen grootte",
+        Knob::VocabSize => "De vocabulairegrootte",
+        Knob::AttentionHeads => "Het aantal attention-heads",
+        Knob::UnquantizedParamsB => "Niet-gekwantiseerde parameters (U)",
+        Knob::Fp32ParamsB => "FP32-parameters (U32)",
+        Knob::PromptTokens => "De prompttokens van de snelheidsschatting",
+        Knob::TargetTokensPerS => "Het doel in tokens per seconde per gebruiker",
+    }
+}
+
+/// A model family by its published name; an unknown one in words.
+pub(super) fn family_name(family: Family) -> &'static str {
+    match family {
+        Family::Generic => "een onbekend modeltype (gelezen als een Llama-achtige decoder)",
+        named => named.name(),
+    }
+}
+
+/// An optimizer by its name.
+pub(super) fn optimizer_name(optimizer: Optimizer) -> &'static str {
+    match optimizer {
+        Optimizer::AdamW => "AdamW",
+        Optimizer::Sgd => "SGD",
+    }
+}
+
+/// A weight format's label, "as published" in this language.
+pub(super) fn weight_format_label(
+    format: WeightFormat,
+    as_published: &'static str,
+) -> &'static str {
+    match format {
+        WeightFormat::AsPublished => as_published,
+        named => named.label(),
+    }
+}

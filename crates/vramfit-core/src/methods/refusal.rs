@@ -62,7 +62,8 @@ impl std::fmt::Display for Refusal {
             }
             Refusal::Family(family) => write!(
                 f,
-                "{family:?} models are outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
+                "{} models are outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)",
+                family.name()
             ),
             Refusal::Feature(feature) => {
                 let what = match feature {

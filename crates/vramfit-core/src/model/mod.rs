@@ -52,6 +52,7 @@ mod arch;
 mod dtype;
 mod error;
 mod family;
+mod family_name;
 mod json;
 mod kv;
 mod layers;
