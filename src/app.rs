@@ -175,7 +175,7 @@ pub fn App() -> impl IntoView {
                         </p>
                     })}
                     <GpuPicker input />
-                    <AdvancedKnobs input />
+                    <AdvancedKnobs input layout=Signal::derive(move || outcome.with(|o| o.as_ref().ok().map(|r| r.layout))) />
                     <MethodSettings input method />
                 </section>
                 <section class="vf-step-card" aria-labelledby="vf-step-2">
@@ -240,6 +240,9 @@ fn is_model_error(e: &ScenarioError) -> bool {
 fn AdvancedKnobs(
     /// The scenario the knobs edit.
     input: RwSignal<Request>,
+    /// How the GPUs are used, as the current report reads them.
+    #[prop(into)]
+    layout: Signal<Option<vramfit_core::scenario::Layout>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
@@ -257,6 +260,7 @@ fn AdvancedKnobs(
             <div class="vf-fields">
                 {Field::ADVANCED.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
             </div>
+            <p class="vf-note" data-testid="layout-summary">{move || layout.get().map(|l| (t().layout_summary)(&l))}</p>
         </details>
     }
 }

@@ -40,7 +40,11 @@ pub fn NumberField(
     let key = field.key();
     let id = format!("vf-field-{key}");
     let hint_id = format!("{id}-hint");
-    let shown = move |value: f64| format::input_value(&lang.get_untracked().t().number, value);
+    // A field with an automatic value shows nothing (and says "auto") at 0.
+    let shown = move |value: f64| match field.auto() && value == 0.0 {
+        true => String::new(),
+        false => format::input_value(&lang.get_untracked().t().number, value),
+    };
     let text_value = RwSignal::new(shown(input.get_untracked().scenario.get(field)));
     let error = RwSignal::new(None::<InputError>);
     let parse = move |text: &str| {
@@ -84,6 +88,7 @@ pub fn NumberField(
                     autocomplete="off"
                     spellcheck="false"
                     data-testid=format!("field-{key}")
+                    placeholder=move || field.auto().then(|| t().field_auto)
                     aria-describedby=hint_id.clone()
                     aria-invalid=move || error.get().is_some().to_string()
                     prop:value=move || text_value.get()

@@ -30,7 +30,7 @@ use vramfit_core::methods::planner::NoSpeed;
 use vramfit_core::methods::{MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError};
 use vramfit_core::request::RequestError;
-use vramfit_core::scenario::{Field, InputError, LayoutError, Mode, ScenarioError};
+use vramfit_core::scenario::{Field, InputError, Layout, LayoutError, Mode, ScenarioError};
 use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
@@ -338,6 +338,10 @@ pub struct Texts {
     pub col_all_gpus: &'static str,
     /// Training knob: the forward keeps a KV cache (`use_cache=True`).
     pub use_cache: &'static str,
+    /// Placeholder of a field whose empty value is derived (TP, PP).
+    pub field_auto: &'static str,
+    /// "4 GPUs: TP 4 × PP 1, one copy of the model (derived)".
+    pub layout_summary: fn(&Layout) -> String,
 }
 
 /// A method's name: its stable id, the same in every language.

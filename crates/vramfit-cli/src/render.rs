@@ -25,6 +25,18 @@ pub fn estimate(doc: &Report) -> String {
     if let Some(p) = &doc.model.published {
         out += &published(p, doc);
     }
+    let l = &doc.layout;
+    if l.gpus > 1 {
+        out += &format!(
+            "layout: {} GPUs = TP {} x PP {} x {} cop{}{}\n",
+            l.gpus,
+            l.tp,
+            l.pp,
+            l.replicas,
+            if l.replicas == 1 { "y" } else { "ies" },
+            if l.derived { " (derived from the GPU count)" } else { "" }
+        );
+    }
     out += &format!("method: {}\n", est.method.id());
     for c in inside {
         out += &line(c.term.id(), c.bytes);

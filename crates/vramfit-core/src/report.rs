@@ -7,7 +7,7 @@ use crate::methods::planner::{self, NoSpeed, Speed};
 use crate::methods::{self, dense, MethodId, MethodResult, RunError};
 use crate::model::{LayerCount, ModelSpec, PublishedFormat};
 use crate::request::{Request, RequestError};
-use crate::scenario::{ModelRef, Scenario, ScenarioInput};
+use crate::scenario::{Layout, ModelRef, Scenario, ScenarioInput};
 #[cfg(test)]
 use crate::term::Term;
 use crate::units::Bytes;
@@ -109,6 +109,9 @@ pub struct Report {
     /// Everything needed to reproduce (and re-import) the calculation.
     pub inputs: Request,
     pub model: ModelFacts,
+    /// How the GPUs are used (`gpus = tp × pp × replicas`), derived from
+    /// the GPU count unless TP or PP was set.
+    pub layout: Layout,
     /// The selected method's result.
     pub estimate: MethodResult,
     /// Every method that estimates the scenario, in [`MethodId::ALL`] order.
@@ -164,6 +167,7 @@ pub fn build_valid(request: &Request, scenario: &Scenario) -> Result<Report, Run
         app_version: APP_VERSION,
         inputs: request.clone(),
         model: ModelFacts::of(&request.scenario, scenario),
+        layout: scenario.layout,
         suggestions: advice::suggestions(scenario, &estimate),
         answers: advice::answers(request.method, scenario),
         speed: speed.as_ref().ok().cloned(),

@@ -234,6 +234,8 @@ pub static TEXTS: Texts = Texts {
     col_gpus: trust::COL_GPUS,
     col_all_gpus: trust::COL_ALL_GPUS,
     use_cache: trust::USE_CACHE,
+    field_auto: trust::FIELD_AUTO,
+    layout_summary: trust::layout_summary,
 };
 
 fn field(field: Field) -> FieldText {

@@ -2,7 +2,7 @@
 //! the checkpoint's own format, and the core's ids in words.
 
 use vramfit_core::model::Family;
-use vramfit_core::scenario::{Knob, Optimizer, WeightFormat};
+use vramfit_core::scenario::{Knob, Layout, Optimizer, WeightFormat};
 
 pub(super) fn switch_done(from: &str, to: &str) -> String {
     format!("El método pasó de {from} a {to}.")
@@ -115,4 +115,15 @@ pub(super) fn weight_format_label(
         WeightFormat::AsPublished => as_published,
         named => named.label(),
     }
+}
+
+pub(super) const FIELD_AUTO: &str = "auto";
+
+pub(super) fn layout_summary(l: &Layout) -> String {
+    let copies = match l.replicas {
+        1 => "una copia del modelo".to_string(),
+        n => format!("{n} copias del modelo"),
+    };
+    let how = if l.derived { ", según el número de GPU" } else { "" };
+    format!("{} GPU: TP {} × PP {}, {copies}{how}.", l.gpus, l.tp, l.pp)
 }

@@ -2,7 +2,7 @@
 //! the checkpoint's own format, and the core's ids in words.
 
 use vramfit_core::model::Family;
-use vramfit_core::scenario::{Knob, Optimizer, WeightFormat};
+use vramfit_core::scenario::{Knob, Layout, Optimizer, WeightFormat};
 
 pub(super) fn switch_done(from: &str, to: &str) -> String {
     format!("De methode ging van {from} naar {to}.")
@@ -113,4 +113,15 @@ pub(super) fn weight_format_label(
         WeightFormat::AsPublished => as_published,
         named => named.label(),
     }
+}
+
+pub(super) const FIELD_AUTO: &str = "auto";
+
+pub(super) fn layout_summary(l: &Layout) -> String {
+    let copies = match l.replicas {
+        1 => "één kopie van het model".to_string(),
+        n => format!("{n} kopieën van het model"),
+    };
+    let how = if l.derived { ", afgeleid uit het aantal GPU's" } else { "" };
+    format!("{} GPU's: TP {} × PP {}, {copies}{how}.", l.gpus, l.tp, l.pp)
 }
