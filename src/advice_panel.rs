@@ -3,7 +3,7 @@
 
 use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
-use vramfit_core::advice::{Answers, Limit, Suggestion};
+use vramfit_core::advice::{Answers, Change, Limit, Suggestion};
 use vramfit_core::request::Request;
 use vramfit_core::units::DisplayUnit;
 
@@ -77,7 +77,7 @@ pub fn SuggestionsView(
                         {list.into_iter().map(|s| {
                             let change = s.change;
                             view! {
-                                <li data-testid="suggestion">
+                                <li data-testid="suggestion" data-change=change_id(&change)>
                                     <button type="button" class="vf-link" on:click=move |_| input.update(|i| change.apply(i))>
                                         {move || (t().change)(&change)}
                                     </button>
@@ -91,6 +91,21 @@ pub fn SuggestionsView(
                 </div>
             }
         })
+    }
+}
+
+/// A stable name for a change (`data-change`): its knob, and the format
+/// or GPU count where it names one.
+fn change_id(change: &Change) -> String {
+    match change {
+        Change::Context(_) => "context".into(),
+        Change::Sequences(_) => "sequences".into(),
+        Change::WeightFormat(f) => format!("weight_format:{}", f.id()),
+        Change::KvBytes(_) => "kv_bytes".into(),
+        Change::Lora => "lora".into(),
+        Change::GradCheckpoint => "grad_checkpoint".into(),
+        Change::PurePrecision => "pure_precision".into(),
+        Change::Gpus(n) => format!("gpus:{n}"),
     }
 }
 

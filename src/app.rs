@@ -12,7 +12,7 @@ use crate::components::gpu::GpuPicker;
 use crate::components::interpretation::InterpretationPanel;
 use crate::components::lang::LangSwitch;
 use crate::components::speed::SpeedPanel;
-use crate::components::stale::{self, StaleNotice};
+use crate::components::stale::{self, InvalidFields, StaleNotice, WayOut};
 use crate::components::switch::{SwitchNotice, SwitchNoticeView};
 use crate::components::transfer::{
     dragged_file, drags_files, import_file, TransferBar, TransferStatus,
@@ -56,6 +56,8 @@ pub fn App() -> impl IntoView {
     let input = RwSignal::new(initial);
     let unit = RwSignal::new(DisplayUnit::Gb);
     provide_context(SwitchNotice(RwSignal::new(None)));
+    let invalid_fields = RwSignal::new(Vec::<&'static str>::new());
+    provide_context(InvalidFields(invalid_fields));
 
     Effect::new(move |_| {
         let l = lang.get();
@@ -107,8 +109,15 @@ pub fn App() -> impl IntoView {
     };
     // The figures on screen are the last good ones while the input has a
     // problem: greyed, with the way out.
-    let stale = Memo::new(move |_| outcome.with(Result::is_err));
-    let ways = Memo::new(move |_| input.with(|i| outcome.with(|o| stale::ways_out(i, o))));
+    let stale =
+        Memo::new(move |_| outcome.with(Result::is_err) || invalid_fields.with(|f| !f.is_empty()));
+    let ways = Memo::new(move |_| {
+        let mut ways = input.with(|i| outcome.with(|o| stale::ways_out(i, o)));
+        if invalid_fields.with(|f| !f.is_empty()) && !ways.contains(&WayOut::FixField) {
+            ways.push(WayOut::FixField);
+        }
+        ways
+    });
     let method = Memo::new(move |_| input.with(|i| i.method));
     let has_model = Memo::new(move |_| input.with(|i| i.scenario.model.is_some()));
     let has_report = Memo::new(move |_| report.with(Option::is_some));

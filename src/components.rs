@@ -47,6 +47,19 @@ pub fn NumberField(
     };
     let text_value = RwSignal::new(shown(input.get_untracked().scenario.get(field)));
     let error = RwSignal::new(None::<InputError>);
+    // The page greys its figures while a field holds text it does not take.
+    let invalid = use_context::<stale::InvalidFields>();
+    Effect::new(move |_| {
+        let bad = error.with(Option::is_some);
+        if let Some(list) = invalid {
+            list.mark(key, bad);
+        }
+    });
+    on_cleanup(move || {
+        if let Some(list) = invalid {
+            list.mark(key, false);
+        }
+    });
     let parse = move |text: &str| {
         let style = lang.get_untracked().t().number;
         field.parse(&format::normalize_input(&style, text))

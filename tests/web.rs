@@ -121,6 +121,24 @@ async fn ring_says_what_is_missing_when_over() {
 }
 
 #[wasm_bindgen_test]
+async fn far_over_the_ring_writes_999_inside_and_the_exact_figure_beside() {
+    let root = host();
+    let verdict = Verdict::new(Bytes(1_440_470_000_000), Bytes(10 * GB));
+    leptos::mount::mount_to(root.clone(), move || {
+        view! { <UtilizationRing verdict=verdict.clone() unit=DisplayUnit::Gb /> }
+    })
+    .forget();
+    settle().await;
+    assert_eq!(text(&root, "ring-percent"), "> 999 %");
+    assert_eq!(text(&root, "ring-percent-exact"), "14\u{202f}404,7 %");
+    // The exact figure is outside the ring's label, not inside it.
+    assert!(find(&root, "utilization-ring")
+        .query_selector("[data-testid=ring-percent-exact]")
+        .unwrap()
+        .is_none());
+}
+
+#[wasm_bindgen_test]
 async fn app_opens_on_the_default_scenario() {
     let root = mount_app(Lang::Es);
     settle().await;
@@ -531,7 +549,8 @@ async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
     settle().await;
     type_into(&root, "gpu-select", "H100");
     settle().await;
-    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "80");
+    // The H100 SXM as nvidia-smi reports it: 81,559 MiB.
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,5212032");
     assert_eq!(
         find(&root, "utilization-ring")
             .get_attribute("data-status")
@@ -546,7 +565,8 @@ async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
         "{hint}"
     );
     // The last good GPU still holds.
-    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "80");
+    // The H100 SXM as nvidia-smi reports it: 81,559 MiB.
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,5212032");
     // Memory typed by hand drops the catalog card.
     type_into(&root, "field-gpu_memory_gb", "24");
     settle().await;

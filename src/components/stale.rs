@@ -10,6 +10,24 @@ use vramfit_core::report::Report;
 use vramfit_core::request::{Request, RequestError};
 use vramfit_core::scenario::ScenarioError;
 
+/// The fields whose typed text is not accepted (so the figures on screen
+/// are for the value before it): provided by the app, filled by each
+/// `NumberField`.
+#[derive(Debug, Clone, Copy)]
+pub struct InvalidFields(pub RwSignal<Vec<&'static str>>);
+
+impl InvalidFields {
+    /// Records whether the field `key` holds text that is not accepted.
+    pub fn mark(self, key: &'static str, invalid: bool) {
+        let listed = self.0.with_untracked(|l| l.contains(&key));
+        if invalid && !listed {
+            self.0.update(|l| l.push(key));
+        } else if !invalid && listed {
+            self.0.update(|l| l.retain(|k| *k != key));
+        }
+    }
+}
+
 /// A way out of a problem, as the page offers it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WayOut {

@@ -81,6 +81,7 @@ test('an unknown catalog GPU is explained with suggestions', async () => {
   assert.equal(await page.getByTestId('total-memory').innerText(), '18,78 GB');
   await page.getByTestId('gpu-select').fill('4090');
   await page.getByTestId('gpu-hint').filter({ hasNotText: 'Quizá' }).waitFor();
-  assert.equal(await page.getByTestId('field-gpu_memory_gb').inputValue(), '24');
+  // The card's memory as its driver reports it: 24,564 MiB = 25.757220864 GB.
+  assert.equal(await page.getByTestId('field-gpu_memory_gb').inputValue(), '25,757220864');
   await page.close();
 });

@@ -34,7 +34,11 @@ pub fn estimate(doc: &Report) -> String {
             l.pp,
             l.replicas,
             if l.replicas == 1 { "y" } else { "ies" },
-            if l.derived { " (derived from the GPU count)" } else { "" }
+            if l.derived {
+                " (derived from the GPU count)"
+            } else {
+                ""
+            }
         );
     }
     out += &format!("method: {}\n", est.method.id());

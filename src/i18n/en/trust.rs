@@ -119,6 +119,10 @@ pub(super) fn layout_summary(l: &Layout) -> String {
         1 => "one copy of the model".to_string(),
         n => format!("{n} copies of the model"),
     };
-    let how = if l.derived { ", derived from the GPU count" } else { "" };
+    let how = if l.derived {
+        ", derived from the GPU count"
+    } else {
+        ""
+    };
     format!("{} GPUs: TP {} × PP {}, {copies}{how}.", l.gpus, l.tp, l.pp)
 }

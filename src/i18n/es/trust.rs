@@ -124,6 +124,10 @@ pub(super) fn layout_summary(l: &Layout) -> String {
         1 => "una copia del modelo".to_string(),
         n => format!("{n} copias del modelo"),
     };
-    let how = if l.derived { ", según el número de GPU" } else { "" };
+    let how = if l.derived {
+        ", según el número de GPU"
+    } else {
+        ""
+    };
     format!("{} GPU: TP {} × PP {}, {copies}{how}.", l.gpus, l.tp, l.pp)
 }

@@ -122,6 +122,13 @@ pub(super) fn layout_summary(l: &Layout) -> String {
         1 => "één kopie van het model".to_string(),
         n => format!("{n} kopieën van het model"),
     };
-    let how = if l.derived { ", afgeleid uit het aantal GPU's" } else { "" };
-    format!("{} GPU's: TP {} × PP {}, {copies}{how}.", l.gpus, l.tp, l.pp)
+    let how = if l.derived {
+        ", afgeleid uit het aantal GPU's"
+    } else {
+        ""
+    };
+    format!(
+        "{} GPU's: TP {} × PP {}, {copies}{how}.",
+        l.gpus, l.tp, l.pp
+    )
 }
