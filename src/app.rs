@@ -357,7 +357,33 @@ fn ResultsPanel(
             .then_some(Bytes(v))
         })
     });
+    // The model's name, and its checkpoint's format and bytes beside it.
+    let model_line = move || {
+        report.with(|r| {
+            let r = r.as_ref()?;
+            let published = r.model.published.as_ref()?;
+            let name = match &r.inputs.scenario.model {
+                Some(vramfit_core::scenario::ModelRef::Catalog(id)) => id.clone(),
+                _ => r
+                    .model
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.name.clone().or(s.model_type.clone()))?,
+            };
+            Some((name, published.label.clone(), Bytes(published.bytes)))
+        })
+    };
     view! {
+        {move || model_line().map(|(name, label, bytes)| view! {
+            <p class="vf-result-model" data-testid="results-model">
+                <strong>{name}</strong>
+                " · "
+                {move || {
+                    let t = lang.get().t();
+                    (t.published_beside_name)(&label, &crate::i18n::format::bytes(&t.number, unit.get(), bytes))
+                }}
+            </p>
+        })}
         <UtilizationRing verdict unit />
         <GpuRings verdict gpus />
         <TotalMemory total range unit gpus />

@@ -453,6 +453,8 @@ pub fn MethodsTable(
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
+    // The GPU columns when some method's figure is carried by several.
+    let several = move || methods.with(|m| m.iter().any(|r| r.gpus > 1));
     view! {
         <table class="vf-methods" data-testid="methods-table">
             <caption>{move || t().methods_caption}</caption>
@@ -460,8 +462,10 @@ pub fn MethodsTable(
                 <tr>
                     <th scope="col">{move || t().col_method}</th>
                     <th scope="col" class="vf-num">{move || t().col_total}</th>
-                    <th scope="col" class="vf-num">{move || t().col_gpus}</th>
-                    <th scope="col" class="vf-num">{move || t().col_all_gpus}</th>
+                    {move || several().then(|| view! {
+                        <th scope="col" class="vf-num">{move || t().col_gpus}</th>
+                        <th scope="col" class="vf-num">{move || t().col_all_gpus}</th>
+                    })}
                     <th scope="col">{move || t().col_verdict}</th>
                 </tr>
             </thead>
@@ -484,8 +488,10 @@ pub fn MethodsTable(
                                 <span class="vf-methods__summary">{move || (t().method_summary)(m)}</span>
                             </th>
                             <td class="vf-num">{move || format::bytes(&t().number, unit.get(), per_gpu)}</td>
-                            <td class="vf-num">{gpus}</td>
-                            <td class="vf-num">{move || format::bytes(&t().number, unit.get(), all)}</td>
+                            {move || several().then(|| view! {
+                                <td class="vf-num">{gpus}</td>
+                                <td class="vf-num">{move || format::bytes(&t().number, unit.get(), all)}</td>
+                            })}
                             <td data-status=status.id()>
                                 <span aria-hidden="true">{status_icon(status)}</span> " " {move || (t().status_word)(status)}
                             </td>

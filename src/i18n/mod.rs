@@ -342,6 +342,9 @@ pub struct Texts {
     pub field_auto: &'static str,
     /// "4 GPUs: TP 4 × PP 1, one copy of the model (derived)".
     pub layout_summary: fn(&Layout) -> String,
+    /// Beside the model's name over the results: "published in MXFP4,
+    /// 13.76 GB of weights".
+    pub published_beside_name: fn(&str, &str) -> String,
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -39,6 +39,11 @@ test('gpt-oss-20b is weighed as published: MXFP4, about 13 GB, and fits a 4090',
   const { page, errors } = await withModel('openai/gpt-oss-20b', 'RTX 4090');
   await page.getByTestId('model-published').filter({ hasText: 'MXFP4' }).waitFor();
   assert.match(await page.getByTestId('model-published').innerText(), /MXFP4: 13,76 GB de pesos/);
+  // Beside the model's name over the results too.
+  assert.match(
+    await page.getByTestId('results-model').innerText(),
+    /openai\/gpt-oss-20b · publicado en MXFP4, 13,76 GB de pesos/,
+  );
   assert.equal(await page.getByTestId('weight-format-as_published').getAttribute('aria-pressed'), 'true');
   await page.locator('[data-testid=component-weights][data-bytes="13761264768"]').waitFor();
   assert.notEqual(await status(page), 'no_cabe');

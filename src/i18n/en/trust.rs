@@ -47,7 +47,7 @@ pub(super) const WAY_OUT_MODEL: &str =
 pub(super) fn total_per_gpu(n: u64) -> String {
     match n {
         0 | 1 => "Estimated total (one GPU)".to_string(),
-        n => format!("Per GPU (each of {n}, the most loaded one's budget)"),
+        n => format!("Per GPU (each of {n})"),
     }
 }
 
@@ -125,4 +125,8 @@ pub(super) fn layout_summary(l: &Layout) -> String {
         ""
     };
     format!("{} GPUs: TP {} × PP {}, {copies}{how}.", l.gpus, l.tp, l.pp)
+}
+
+pub(super) fn published_beside_name(format: &str, bytes: &str) -> String {
+    format!("published in {format}, {bytes} of weights")
 }

@@ -238,6 +238,7 @@ pub static TEXTS: Texts = Texts {
     use_cache: trust::USE_CACHE,
     field_auto: trust::FIELD_AUTO,
     layout_summary: trust::layout_summary,
+    published_beside_name: trust::published_beside_name,
 };
 
 fn field(field: Field) -> FieldText {

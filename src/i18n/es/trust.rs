@@ -51,7 +51,7 @@ pub(super) const WAY_OUT_MODEL: &str =
 pub(super) fn total_per_gpu(n: u64) -> String {
     match n {
         0 | 1 => "Total estimado (una GPU)".to_string(),
-        n => format!("Por GPU (cada una de {n}, el presupuesto de la más cargada)"),
+        n => format!("Por GPU (cada una de {n})"),
     }
 }
 
@@ -130,4 +130,8 @@ pub(super) fn layout_summary(l: &Layout) -> String {
         ""
     };
     format!("{} GPU: TP {} × PP {}, {copies}{how}.", l.gpus, l.tp, l.pp)
+}
+
+pub(super) fn published_beside_name(format: &str, bytes: &str) -> String {
+    format!("publicado en {format}, {bytes} de pesos")
 }

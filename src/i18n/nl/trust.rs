@@ -50,7 +50,7 @@ pub(super) const WAY_OUT_MODEL: &str =
 pub(super) fn total_per_gpu(n: u64) -> String {
     match n {
         0 | 1 => "Geschat totaal (één GPU)".to_string(),
-        n => format!("Per GPU (elk van {n}, het budget van de zwaarst belaste)"),
+        n => format!("Per GPU (elk van {n})"),
     }
 }
 
@@ -131,4 +131,8 @@ pub(super) fn layout_summary(l: &Layout) -> String {
         "{} GPU's: TP {} × PP {}, {copies}{how}.",
         l.gpus, l.tp, l.pp
     )
+}
+
+pub(super) fn published_beside_name(format: &str, bytes: &str) -> String {
+    format!("gepubliceerd in {format}, {bytes} aan gewichten")
 }
