@@ -26,16 +26,22 @@ pub enum Opt {
     HiddenSize,
     VocabSize,
     Machines,
+    BatchLimit,
     Train,
     GradCheckpoint,
     Qlora,
     NoLoraDropout,
+    NoCache,
     Json,
+    /// `--batch N`: the earlier name of `--sequences`, still read.
+    Batch,
+    /// `--users N`: the earlier name of `--sequences`, still read.
+    Users,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 18] = [
+    pub const ALL: [Opt; 22] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -49,11 +55,15 @@ impl Opt {
         Opt::HiddenSize,
         Opt::VocabSize,
         Opt::Machines,
+        Opt::BatchLimit,
         Opt::Train,
         Opt::GradCheckpoint,
         Opt::Qlora,
         Opt::NoLoraDropout,
+        Opt::NoCache,
         Opt::Json,
+        Opt::Batch,
+        Opt::Users,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -72,11 +82,15 @@ impl Opt {
             Opt::HiddenSize => "--hidden-size",
             Opt::VocabSize => "--vocab-size",
             Opt::Machines => "--machines",
+            Opt::BatchLimit => "--batch-limit",
             Opt::Train => "--train",
             Opt::GradCheckpoint => "--grad-checkpoint",
             Opt::Qlora => "--qlora",
             Opt::NoLoraDropout => "--no-lora-dropout",
+            Opt::NoCache => "--no-cache",
             Opt::Json => "--json",
+            Opt::Batch => "--batch",
+            Opt::Users => "--users",
         }
     }
 
@@ -84,7 +98,12 @@ impl Opt {
     pub const fn takes_value(self) -> bool {
         !matches!(
             self,
-            Opt::Train | Opt::GradCheckpoint | Opt::Qlora | Opt::NoLoraDropout | Opt::Json
+            Opt::Train
+                | Opt::GradCheckpoint
+                | Opt::Qlora
+                | Opt::NoLoraDropout
+                | Opt::NoCache
+                | Opt::Json
         )
     }
 }
@@ -113,7 +132,11 @@ pub fn args(request: &Request) -> Vec<String> {
             || (field == Field::WeightBits && input.weight_format.is_some())
             || (field == Field::GpuMemoryGb && input.gpu.is_some());
         let value = input.get(field);
-        if !replaced && value != default.get(field) {
+        // With a model, no format means as published: typed bits are named
+        // even when they are the default 16.
+        let typed_bits =
+            field == Field::WeightBits && input.model.is_some() && input.weight_format.is_none();
+        if !replaced && (value != default.get(field) || typed_bits) {
             set(field.flag(), format!("{value}"));
         }
     }
@@ -138,6 +161,9 @@ pub fn args(request: &Request) -> Vec<String> {
     if !input.lora_dropout {
         out.push(Opt::NoLoraDropout.flag().into());
     }
+    if !input.use_cache {
+        out.push(Opt::NoCache.flag().into());
+    }
     out.extend(planner_args(&input.planner, &default.planner));
     // `--lora R` also selects LoRA mode, so the mode comes after it.
     if input.lora_rank != default.lora_rank {
@@ -149,12 +175,14 @@ pub fn args(request: &Request) -> Vec<String> {
 }
 
 /// The planner knobs that have CLI flags, where they differ from the
-/// defaults: a custom model's hidden size and vocabulary, and machines.
+/// defaults: a custom model's hidden size and vocabulary, machines and
+/// the batch limit.
 fn planner_args(knobs: &PlannerKnobs, default: &PlannerKnobs) -> Vec<String> {
     let mut out = Vec::new();
     for (opt, value) in [
         (Opt::HiddenSize, knobs.hidden_size),
         (Opt::VocabSize, knobs.vocab_size),
+        (Opt::BatchLimit, knobs.batch_limit),
     ] {
         if let Some(v) = value {
             out.push(opt.flag().to_string());
@@ -229,7 +257,7 @@ mod tests {
         for (request, want) in [
             (
                 example("seed003-llama-3.1-8b-lora16-pure-4k-rtx3090"),
-                "vramfit estimate meta-llama/Llama-3.1-8B --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --method allocator --mode lora",
+                "vramfit estimate meta-llama/Llama-3.1-8B --weight-bits 16 --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --method allocator --mode lora",
             ),
             (
                 example("seed000-7b-inference-4k-24gib"),

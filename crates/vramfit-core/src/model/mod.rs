@@ -55,12 +55,14 @@ mod arch;
 mod dtype;
 mod error;
 mod family;
+mod family_name;
 mod json;
 mod kv;
 mod layers;
 mod mixer;
 mod moe;
 mod params;
+mod published;
 mod quant;
 mod shape;
 mod vision;
@@ -76,6 +78,7 @@ pub use layers::{AttentionKind, FfnKind};
 pub use mixer::LinearMixer;
 pub use moe::MoeSpec;
 pub use params::ParamGroups;
+pub use published::{published_label, PublishedFormat};
 pub use quant::{
     name_suggests_quantization, CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme,
     QuantSource, Quantization, Scope, StoredBytes,
@@ -99,6 +102,12 @@ pub struct Projections {
     pub gated_mlp: bool,
     /// gate and up are one matrix (`gate_up_proj`, `dense_h_to_4h`).
     pub fused_gate_up: bool,
+    /// Biases on the q, k and v projections (Qwen2's, or `attention_bias`).
+    pub qkv_bias: bool,
+    /// A bias on the attention output projection (`attention_bias`).
+    pub o_bias: bool,
+    /// Biases on the MLP projections (`mlp_bias`).
+    pub mlp_bias: bool,
 }
 
 /// How a config was read.
@@ -399,6 +408,9 @@ fn build(
             gated_query: shape.rules.gated_query,
             gated_mlp: shape.rules.gated_mlp,
             fused_gate_up: shape.rules.fused_gate_up,
+            qkv_bias: shape.rules.qkv_bias,
+            o_bias: shape.rules.o_bias,
+            mlp_bias: shape.rules.mlp_bias,
         },
         side_state,
         attention: plan.attention,
