@@ -10,6 +10,7 @@ use crate::net::{self, HubOutcome};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vramfit_core::catalog::models;
+use vramfit_core::model::QuantSource;
 use vramfit_core::report::ModelFacts;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{ModelRef, ScenarioError};
@@ -246,7 +247,19 @@ pub fn ModelFactsView(
             ))
         })
     };
+    // A quantized checkpoint read as unquantized: its name says so.
+    let quant_note = move || {
+        model.with(|m| match m.spec.as_ref().map(|s| &s.quantization_source) {
+            Some(QuantSource::NotInConfig {
+                name_suggests: Some(word),
+            }) => Some((t().quant_not_in_config)(word)),
+            _ => None,
+        })
+    };
     view! {
+        {move || quant_note().map(|text| view! {
+            <p class="vf-note" role="note" data-testid="model-quant-note">{text}</p>
+        })}
         <dl class="vf-summary" data-testid="model-summary">
             {move || published().map(|text| view! {
                 <dt>{move || t().summary_published}</dt>

@@ -749,3 +749,26 @@ async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_sequences() {
     // One field for the sequences, and the planner's figure grows with it.
     assert!(exists(&root, "answer-max-sequences"));
 }
+
+#[wasm_bindgen_test]
+async fn a_quantized_name_without_a_quantization_config_is_said_on_the_page() {
+    let root = mount_app(Lang::En);
+    settle().await;
+    let config =
+        include_str!("../crates/vramfit-core/data/configs/meta-llama__Llama-3.2-1B-Instruct.json");
+    type_into(&root, "config-input", config);
+    settle().await;
+    assert!(
+        !exists(&root, "model-quant-note"),
+        "a plain config says nothing"
+    );
+    let mut doc: serde_json::Value = serde_json::from_str(config).unwrap();
+    doc["_name_or_path"] = "nvidia/Llama-3.2-1B-Instruct-NVFP4".into();
+    type_into(&root, "config-input", &doc.to_string());
+    settle().await;
+    let note = text(&root, "model-quant-note");
+    assert!(
+        note.contains("NVFP4") && note.contains("unquantized"),
+        "{note}"
+    );
+}

@@ -327,6 +327,10 @@ pub struct Texts {
     /// vision tower's bytes when it has one).
     pub model_published: fn(&str, &str, Option<&str>) -> String,
     pub summary_published: &'static str,
+    /// The model's name says it is quantized (the word, e.g. "NVFP4") but
+    /// config.json has no `quantization_config`: the weights are counted
+    /// unquantized.
+    pub quant_not_in_config: fn(&str) -> String,
     /// Beside the weights row when they include a vision tower.
     pub weights_with_vision: fn(&str) -> String,
     /// Under the chart when its axis ends at the model's maximum context.

@@ -4,7 +4,7 @@
 use vramfit_core::advice::Change;
 use vramfit_core::catalog::{gpus, list_models, ModelListing};
 use vramfit_core::methods::engine::{EngineReport, LlamacppReport, VllmReport};
-use vramfit_core::model::PublishedFormat;
+use vramfit_core::model::{PublishedFormat, QuantSource};
 use vramfit_core::report::{ModelFacts, Report};
 use vramfit_core::scenario::WeightFormat;
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -273,6 +273,16 @@ pub fn model(m: &ModelFacts) -> String {
         "KV per token      {} B (FP16/BF16 cache)\n",
         m.kv_bytes_per_token.get()
     );
+    if let Some(QuantSource::NotInConfig {
+        name_suggests: Some(word),
+    }) = m.spec.as_ref().map(|s| &s.quantization_source)
+    {
+        out += &format!(
+            "note: the model's name says {word}, but config.json has no quantization_config: \
+             the weights are counted unquantized (an NVIDIA ModelOpt export states its \
+             quantization in hf_quant_config.json)\n"
+        );
+    }
     out
 }
 

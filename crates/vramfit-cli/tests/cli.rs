@@ -289,3 +289,24 @@ fn four_gpus_spread_the_model_with_the_default_method() {
     let users = doc(&["estimate", "--users", "3", "--json"]);
     assert_eq!(users["inputs"]["sequences"], 3);
 }
+
+#[test]
+fn a_quantized_name_without_a_quantization_config_is_said() {
+    let config =
+        include_str!("../../vramfit-core/data/configs/meta-llama__Llama-3.2-1B-Instruct.json");
+    let mut doc: serde_json::Value = serde_json::from_str(config).unwrap();
+    doc["_name_or_path"] = "nvidia/Llama-3.2-1B-Instruct-NVFP4".into();
+    let path = std::env::temp_dir().join(format!("vramfit-nvfp4-{}.json", std::process::id()));
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let out = vramfit(&["inspect", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("note: the model's name says NVFP4") && text.contains("hf_quant_config.json"),
+        "{text}"
+    );
+    // The published config says nothing of the kind.
+    let plain = vramfit(&["inspect", "meta-llama/Llama-3.2-1B-Instruct"]);
+    assert!(!String::from_utf8(plain.stdout).unwrap().contains("note:"));
+}

@@ -130,3 +130,9 @@ pub(super) fn layout_summary(l: &Layout) -> String {
 pub(super) fn published_beside_name(format: &str, bytes: &str) -> String {
     format!("published in {format}, {bytes} of weights")
 }
+
+pub(super) fn quant_not_in_config(word: &str) -> String {
+    format!(
+        "The model's name says {word}, but config.json has no quantization_config, so its weights are counted unquantized. An NVIDIA ModelOpt export states its quantization in hf_quant_config.json, which the page does not read yet."
+    )
+}

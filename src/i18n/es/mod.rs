@@ -232,6 +232,7 @@ pub static TEXTS: Texts = Texts {
     switch_no_longer_applies: trust::SWITCH_NO_LONGER_APPLIES,
     switch_undo: trust::SWITCH_UNDO,
     model_published: trust::model_published,
+    quant_not_in_config: trust::quant_not_in_config,
     summary_published: trust::SUMMARY_PUBLISHED,
     weights_with_vision: trust::weights_with_vision,
     chart_model_max: trust::chart_model_max,

@@ -136,3 +136,9 @@ pub(super) fn layout_summary(l: &Layout) -> String {
 pub(super) fn published_beside_name(format: &str, bytes: &str) -> String {
     format!("gepubliceerd in {format}, {bytes} aan gewichten")
 }
+
+pub(super) fn quant_not_in_config(word: &str) -> String {
+    format!(
+        "De naam van het model zegt {word}, maar config.json heeft geen quantization_config, dus de gewichten worden ongekwantiseerd geteld. Een export van NVIDIA ModelOpt vermeldt zijn kwantisering in hf_quant_config.json, dat de pagina nog niet leest."
+    )
+}
