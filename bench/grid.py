@@ -47,6 +47,7 @@ def full(
     attn: str = "sdpa",
     optimizer: str = "adamw",
     dtype: str = "bf16",
+    use_cache: bool = False,
 ) -> dict:
     return {
         "mode": "full",
@@ -56,6 +57,7 @@ def full(
         "attn_impl": attn,
         "precision": precision,
         "grad_checkpoint": ckpt,
+        "use_cache": use_cache,
         "optimizer": optimizer,
         "steps": 2,
     }
@@ -68,9 +70,10 @@ def lora(
     seq_len: int = 2048,
     batch: int = 1,
     attn: str = "sdpa",
-    dropout: float = 0.05,
+    dropout: float = 0.0,
+    use_cache: bool = False,
 ) -> dict:
-    row = full(precision, ckpt, seq_len, batch, attn)
+    row = full(precision, ckpt, seq_len, batch, attn, use_cache=use_cache)
     row.update({"mode": "lora", "lora_rank": rank, "lora_dropout": dropout})
     return row
 
@@ -91,8 +94,15 @@ def scenarios() -> list[tuple[str, dict]]:
         (LLAMA_1B, lora("pure", False)),
         (LLAMA_1B, lora("amp", False)),
         (LLAMA_1B, lora("amp", True)),
-        (LLAMA_1B, lora("pure", False, dropout=0.0)),
-        (LLAMA_1B, lora("amp", False, dropout=0.0)),
+        # The harness choices the seed's rows imply (use_cache=False, no
+        # LoRA dropout), each the other way.
+        (LLAMA_1B, full("pure", False, use_cache=True)),
+        (LLAMA_1B, full("amp", False, use_cache=True)),
+        (LLAMA_1B, lora("pure", False, dropout=0.05)),
+        (LLAMA_1B, lora("amp", False, dropout=0.05, use_cache=True)),
+        # Short sequences on a tied head: the head's gradient phases.
+        (LLAMA_1B, full("pure", False, seq_len=128)),
+        (LLAMA_1B, full("amp", False, seq_len=128)),
         (LLAMA_1B, full("pure", False, optimizer="sgd")),
         (LLAMA_1B, full("pure", False, batch=4, seq_len=512)),
         (LLAMA_1B, full("pure", False, dtype="fp16")),

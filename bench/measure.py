@@ -6,12 +6,16 @@ The scenario is the one the `allocator` method models
 
 * inference: one `no_grad` forward over a prompt of `seq_len` tokens with
   `use_cache=True`;
-* training: steady-state steps of `out = model(ids, labels=ids)`,
-  `out.loss.backward()`, `del out`, `optimizer.step()`,
+* training: steady-state steps of `out = model(ids, labels=ids,
+  use_cache=U)`, `out.loss.backward()`, `del out`, `optimizer.step()`,
   `optimizer.zero_grad(set_to_none=False)`; the last step is measured, so
   gradients and optimizer states already exist. amp runs the forward inside
   `torch.autocast`; checkpointing is `gradient_checkpointing_enable()`
   (transformers' default, reentrant); LoRA targets q/k/v/o with peft.
+  `U` is `--use-cache` (transformers' default) or `--no-use-cache`: without
+  a KV cache object transformers materializes the attention mask for sdpa,
+  which changes the saved tensors (docs/allocator-derivation.md, §5.3); the
+  row records it. Checkpointing turns the cache off whatever `U` says.
 
 The model is built from a `config.json` with random weights
 (`AutoModelForCausalLM.from_config`): nothing is downloaded. The result is
@@ -82,6 +86,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--attn-impl", choices=ATTN_IMPLS, default="sdpa")
     p.add_argument("--precision", choices=PRECISIONS, default="pure")
     p.add_argument("--grad-checkpoint", action="store_true")
+    p.add_argument(
+        "--use-cache",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="training: run the forward with use_cache=True (transformers' default) or not",
+    )
     p.add_argument("--optimizer", choices=OPTIMIZERS, default="adamw")
     p.add_argument("--steps", type=int, default=2, help="training steps; the last is measured")
     p.add_argument("--record", help="append the result to this JSONL file")
@@ -95,8 +105,8 @@ def build_scenario(args: argparse.Namespace) -> dict:
     """The scenario dict recorded with a result, validated.
 
     Inference rows carry mode, dtype, batch, seq_len and attn_impl; training
-    rows add precision, grad_checkpoint, optimizer and steps, and LoRA rows
-    lora_rank and lora_dropout.
+    rows add precision, grad_checkpoint, use_cache, optimizer and steps, and
+    LoRA rows lora_rank and lora_dropout.
     """
     if args.batch < 1 or args.seq_len < 1:
         raise ScenarioError("batch and seq_len must be at least 1")
@@ -121,6 +131,7 @@ def build_scenario(args: argparse.Namespace) -> dict:
         {
             "precision": args.precision,
             "grad_checkpoint": bool(args.grad_checkpoint),
+            "use_cache": bool(args.use_cache),
             "optimizer": args.optimizer,
             "steps": args.steps,
         }
@@ -151,6 +162,7 @@ def scenario_args(config: str, sc: dict, record: str | None = None) -> list[str]
         out += ["--steps", str(sc["steps"])]
         if sc["grad_checkpoint"]:
             out.append("--grad-checkpoint")
+        out.append("--use-cache" if sc["use_cache"] else "--no-use-cache")
     if sc["mode"] == "lora":
         out += ["--lora-rank", str(sc["lora_rank"]), "--lora-dropout", str(sc["lora_dropout"])]
     if record:
@@ -167,6 +179,8 @@ def scenario_label(sc: dict) -> str:
         parts += [f"lora={sc['lora_rank']}", sc["precision"]]
     if sc.get("grad_checkpoint"):
         parts.append("ckpt")
+    if sc["mode"] != "inference" and not sc.get("use_cache", True):
+        parts.append("nocache")
     return f"{sc['mode']} " + " ".join(parts)
 
 
@@ -345,7 +359,7 @@ def measure(config_path: Path, sc: dict) -> dict:
                 states = before - weights
                 torch.cuda.reset_peak_memory_stats()
             with autocast:
-                out = model(input_ids=ids, labels=ids)
+                out = model(input_ids=ids, labels=ids, use_cache=sc["use_cache"])
             out.loss.backward()
             del out
             opt.step()

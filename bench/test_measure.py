@@ -70,6 +70,14 @@ class ScenarioTests(unittest.TestCase):
         self.assertEqual(sc["optimizer"], "adamw")
         self.assertNotIn("lora_rank", sc)
 
+    def test_training_records_use_cache(self):
+        self.assertTrue(build(["--mode", "full"])["use_cache"])
+        sc = build(["--mode", "full", "--no-use-cache"])
+        self.assertFalse(sc["use_cache"])
+        self.assertIn("--no-use-cache", measure.scenario_args("c.json", sc))
+        self.assertEqual(measure.scenario_label(sc), "full bf16 b=1 s=2048 sdpa full pure nocache")
+        self.assertNotIn("use_cache", build([]))
+
     def test_lora_records_rank_and_dropout(self):
         sc = build(["--mode", "lora", "--lora-rank", "8", "--lora-dropout", "0"])
         self.assertEqual((sc["lora_rank"], sc["lora_dropout"]), (8, 0.0))

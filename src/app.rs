@@ -16,6 +16,8 @@ use crate::components::interpretation::InterpretationPanel;
 use crate::components::lang::LangSwitch;
 use crate::components::method_note::MethodDescription;
 use crate::components::speed::SpeedPanel;
+use crate::components::stale::{self, InvalidFields, StaleNotice, WayOut};
+use crate::components::switch::{SwitchNotice, SwitchNoticeView};
 use crate::components::transfer::{
     dragged_file, drags_files, import_file, TransferBar, TransferStatus,
 };
@@ -37,6 +39,7 @@ use vramfit_core::report::{self, Report, ShapeOrigin};
 use vramfit_core::request::Request;
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{Field, ScenarioError};
+use vramfit_core::term::Term;
 use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::Verdict;
 
@@ -59,6 +62,9 @@ pub fn App() -> impl IntoView {
     };
     let input = RwSignal::new(initial);
     let unit = RwSignal::new(DisplayUnit::Gb);
+    provide_context(SwitchNotice(RwSignal::new(None)));
+    let invalid_fields = RwSignal::new(Vec::<&'static str>::new());
+    provide_context(InvalidFields(invalid_fields));
 
     Effect::new(move |_| {
         let l = lang.get();
@@ -108,6 +114,17 @@ pub fn App() -> impl IntoView {
             _ => None,
         })
     };
+    // The figures on screen are the last good ones while the input has a
+    // problem: greyed, with the way out.
+    let stale =
+        Memo::new(move |_| outcome.with(Result::is_err) || invalid_fields.with(|f| !f.is_empty()));
+    let ways = Memo::new(move |_| {
+        let mut ways = input.with(|i| outcome.with(|o| stale::ways_out(i, o)));
+        if invalid_fields.with(|f| !f.is_empty()) && !ways.contains(&WayOut::FixField) {
+            ways.push(WayOut::FixField);
+        }
+        ways
+    });
     let method = Memo::new(move |_| input.with(|i| i.method));
     let has_model = Memo::new(move |_| input.with(|i| i.scenario.model.is_some()));
     let has_report = Memo::new(move |_| report.with(Option::is_some));
@@ -139,6 +156,11 @@ pub fn App() -> impl IntoView {
         }
     };
     let t = move || lang.get().t();
+    // The context asked for is above the model's own maximum.
+    let context_over_max = move || {
+        let max = outcome.with(|o| o.as_ref().ok()?.answers.model_max_context)?;
+        (input.with(|i| i.scenario.context) > max).then_some(max)
+    };
     view! {
         <header class="vf-header">
             <div>
@@ -147,7 +169,7 @@ pub fn App() -> impl IntoView {
             </div>
             <LangSwitch />
         </header>
-        <main class="vf-layout" on:dragover=on_dragover on:drop=on_drop>
+        <main class="vf-layout" data-stale=move || stale.get().to_string() on:dragover=on_dragover on:drop=on_drop>
             <Show when=move || has_report.get()>
                 <Veiled testid="veiled-compact">
                     <CompactBar verdict total unit />
@@ -158,6 +180,7 @@ pub fn App() -> impl IntoView {
                     <h2 id="vf-step-1" class="vf-step"><span class="vf-step__n">"01"</span>{move || t().step_configure}</h2>
                     <ModePicker input />
                     <MethodPicker input />
+                    <SwitchNoticeView input />
                     <MethodDescription method />
                     <Show
                         when=move || method.get() == MethodId::Llamacpp
@@ -170,8 +193,13 @@ pub fn App() -> impl IntoView {
                     <div class="vf-fields">
                         {Field::WORKLOAD.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
                     </div>
+                    {move || context_over_max().map(|m| view! {
+                        <p class="vf-note" data-testid="context-over-max">
+                            {move || (t().context_over_model_max)(&i18n::format::integer(&t().number, m))}
+                        </p>
+                    })}
                     <GpuPicker input />
-                    <AdvancedKnobs input />
+                    <AdvancedKnobs input layout=Signal::derive(move || outcome.with(|o| o.as_ref().ok().map(|r| r.layout))) />
                     <MethodSettings input method />
                 </section>
                 <section class="vf-step-card" aria-labelledby="vf-step-2">
@@ -200,14 +228,17 @@ pub fn App() -> impl IntoView {
                         lines.join(" ")
                     }}
                 </p>
+                <StaleNotice input ways />
                 <Show when=move || has_report.get()>
                     <Veiled testid="veiled-results">
-                        <ResultsPanel report unit input verdict total status />
+                        <div class="vf-figures" class:vf-stale=move || stale.get() data-testid="figures" data-stale=move || stale.get().to_string()>
+                            <ResultsPanel report unit input verdict total status />
+                        </div>
                     </Veiled>
                 </Show>
             </aside>
             <div class="vf-more">
-                <section class="vf-step-card" aria-labelledby="vf-details">
+                <section class="vf-step-card" class:vf-stale=move || stale.get() data-stale=move || stale.get().to_string() data-testid="details" aria-labelledby="vf-details">
                     <h2 id="vf-details" class="vf-step">{move || t().details_title}</h2>
                     <Veiled testid="veiled-details">
                         <ContextChart curve unit />
@@ -237,6 +268,9 @@ fn is_model_error(e: &ScenarioError) -> bool {
 fn AdvancedKnobs(
     /// The scenario the knobs edit.
     input: RwSignal<Request>,
+    /// How the GPUs are used, as the current report reads them.
+    #[prop(into)]
+    layout: Signal<Option<vramfit_core::scenario::Layout>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
@@ -254,6 +288,7 @@ fn AdvancedKnobs(
             <div class="vf-fields">
                 {Field::ADVANCED.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
             </div>
+            <p class="vf-note" data-testid="layout-summary">{move || layout.get().map(|l| (t().layout_summary)(&l))}</p>
         </details>
     }
 }
@@ -334,13 +369,57 @@ fn ResultsPanel(
     let engine =
         Signal::derive(move || report.with(|r| r.as_ref().and_then(|r| r.estimate.engine.clone())));
     let context = Signal::derive(move || input.with(|i| i.scenario.context));
+    // The weights hold the vision tower an engine loads with the model.
+    let vision = Signal::derive(move || {
+        report.with(|r| {
+            let r = r.as_ref()?;
+            let v = r.model.published.as_ref()?.vision_bytes;
+            (v > 0
+                && r.estimate
+                    .components
+                    .get(Term::Weights)
+                    .is_some_and(|w| w > Bytes::ZERO))
+            .then_some(Bytes(v))
+        })
+    });
+    // The model's name, and its checkpoint's format and bytes beside it.
+    let model_line = move || {
+        report.with(|r| {
+            let r = r.as_ref()?;
+            let published = r.model.published.as_ref()?;
+            let name = match &r.inputs.scenario.model {
+                Some(vramfit_core::scenario::ModelRef::Catalog(id)) => id.clone(),
+                _ => r
+                    .model
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.name.clone().or(s.model_type.clone()))?,
+            };
+            Some((name, published.label.clone(), Bytes(published.bytes)))
+        })
+    };
     view! {
+        {move || model_line().map(|(name, label, bytes)| view! {
+            <p class="vf-result-model" data-testid="results-model">
+                <strong>{name}</strong>
+                " · "
+                {move || {
+                    let t = lang.get().t();
+                    (t.published_beside_name)(&label, &crate::i18n::format::bytes(&t.number, unit.get(), bytes))
+                }}
+            </p>
+        })}
         <UtilizationRing verdict unit />
         <GpuRings verdict gpus />
-        <TotalMemory total range unit />
+        <TotalMemory total range unit gpus />
         <UnitSwitch unit />
         <Breakdown rows unit />
         <EnginePanel engine context />
+        {move || vision.get().map(|v| view! {
+            <p class="vf-note" data-testid="weights-vision">
+                {move || (lang.get().t().weights_with_vision)(&crate::i18n::format::bytes(&lang.get().t().number, unit.get(), v))}
+            </p>
+        })}
         <SuggestionsView suggestions input unit />
         <AnswersView answers />
         <MethodsTable methods selected unit input />

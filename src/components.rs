@@ -11,6 +11,8 @@ pub mod interpretation;
 pub mod lang;
 pub mod method_note;
 pub mod speed;
+pub mod stale;
+pub mod switch;
 pub mod transfer;
 pub mod veil;
 
@@ -41,9 +43,26 @@ pub fn NumberField(
     let key = field.key();
     let id = format!("vf-field-{key}");
     let hint_id = format!("{id}-hint");
-    let shown = move |value: f64| format::input_value(&lang.get_untracked().t().number, value);
+    // A field with an automatic value shows nothing (and says "auto") at 0.
+    let shown = move |value: f64| match field.auto() && value == 0.0 {
+        true => String::new(),
+        false => format::input_value(&lang.get_untracked().t().number, value),
+    };
     let text_value = RwSignal::new(shown(input.get_untracked().scenario.get(field)));
     let error = RwSignal::new(None::<InputError>);
+    // The page greys its figures while a field holds text it does not take.
+    let invalid = use_context::<stale::InvalidFields>();
+    Effect::new(move |_| {
+        let bad = error.with(Option::is_some);
+        if let Some(list) = invalid {
+            list.mark(key, bad);
+        }
+    });
+    on_cleanup(move || {
+        if let Some(list) = invalid {
+            list.mark(key, false);
+        }
+    });
     let parse = move |text: &str| {
         let style = lang.get_untracked().t().number;
         field.parse(&format::normalize_input(&style, text))
@@ -85,6 +104,7 @@ pub fn NumberField(
                     autocomplete="off"
                     spellcheck="false"
                     data-testid=format!("field-{key}")
+                    placeholder=move || field.auto().then(|| t().field_auto)
                     aria-describedby=hint_id.clone()
                     aria-invalid=move || error.get().is_some().to_string()
                     prop:value=move || text_value.get()
@@ -124,6 +144,8 @@ pub fn UtilizationRing(
         move || verdict.with(|v| (v.utilization - 1.0).clamp(0.0, 1.0)) * circumference;
     let dash = move |len: f64| format!("{len:.2} {circumference:.2}");
     let percent_text = move || format::percent(&t().number, percent());
+    // Inside the ring three digits at most; the exact figure beside it.
+    let ring_text = move || format::ring_percent(&t().number, percent());
     let detail = move || verdict.with(|v| spare_or_missing(lang.get(), unit.get(), v));
     view! {
         <div
@@ -151,7 +173,7 @@ pub fn UtilizationRing(
                 />
             </svg>
             <div class="vf-ring__label">
-                <span class="vf-ring__percent" data-testid="ring-percent">{percent_text}</span>
+                <span class="vf-ring__percent" data-testid="ring-percent">{move || ring_text().0}</span>
                 <span class="vf-ring__status" data-testid="ring-status">
                     <span class="vf-ring__icon" aria-hidden="true">{move || status_icon(status())}</span>
                     {move || (t().status_word)(status())}
@@ -159,6 +181,9 @@ pub fn UtilizationRing(
                 <span class="vf-ring__detail" data-testid="ring-detail">{detail}</span>
             </div>
         </div>
+        {move || ring_text().1.map(|exact| view! {
+            <p class="vf-ring__exact" data-testid="ring-percent-exact">{exact}</p>
+        })}
     }
 }
 
@@ -242,15 +267,24 @@ pub fn TotalMemory(
     /// Display unit.
     #[prop(into)]
     unit: Signal<DisplayUnit>,
+    /// GPUs that carry the total (each the most loaded one's budget).
+    #[prop(optional, into)]
+    gpus: Option<Signal<u64>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
     let fmt = move |bytes: Bytes| format::bytes(&t().number, unit.get(), bytes);
+    let n = move || gpus.map_or(1, |g| g.get()).max(1);
     view! {
         <p class="vf-total">
-            <span class="vf-total__label">{move || t().total_label}</span>
+            <span class="vf-total__label" data-testid="total-label">{move || (t().total_per_gpu)(n())}</span>
             <span class="vf-total__value" data-testid="total-memory">{move || fmt(total.get())}</span>
         </p>
+        {move || (n() > 1).then(|| view! {
+            <p class="vf-total__range" data-testid="total-all-gpus">
+                {move || (t().total_all_gpus)(n(), &fmt(total.get().times(n())))}
+            </p>
+        })}
         {move || range.get().map(|(low, high)| view! {
             <p class="vf-total__range" data-testid="total-range">{format!("{} – {}", fmt(low), fmt(high))}</p>
         })}
@@ -357,6 +391,7 @@ pub fn ModePicker(
     /// The scenario whose mode this sets.
     input: RwSignal<Request>,
 ) -> impl IntoView {
+    let notice = switch::notice();
     let lang = use_lang();
     let t = move || lang.get().t();
     view! {
@@ -367,7 +402,7 @@ pub fn ModePicker(
                     class="vf-seg__option"
                     data-testid=format!("mode-{}", m.id())
                     aria-pressed=move || (input.with(|i| i.scenario.mode) == m).to_string()
-                    on:click=move |_| input.update(|i| i.set_mode(m))
+                    on:click=move |_| switch::edit_announcing(notice, input, |i| i.set_mode(m))
                 >
                     {move || (t().mode_name)(m)}
                 </button>
@@ -421,6 +456,8 @@ pub fn MethodsTable(
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
+    // The GPU columns when some method's figure is carried by several.
+    let several = move || methods.with(|m| m.iter().any(|r| r.gpus > 1));
     view! {
         <table class="vf-methods" data-testid="methods-table">
             <caption>{move || t().methods_caption}</caption>
@@ -428,22 +465,36 @@ pub fn MethodsTable(
                 <tr>
                     <th scope="col">{move || t().col_method}</th>
                     <th scope="col" class="vf-num">{move || t().col_total}</th>
+                    {move || several().then(|| view! {
+                        <th scope="col" class="vf-num">{move || t().col_gpus}</th>
+                        <th scope="col" class="vf-num">{move || t().col_all_gpus}</th>
+                    })}
                     <th scope="col">{move || t().col_verdict}</th>
                 </tr>
             </thead>
             <tbody>
                 {move || methods.get().into_iter().map(|r| {
                     let m = r.method;
+                    let (per_gpu, gpus, all) = (r.total_bytes, r.gpus, r.all_gpus_bytes());
                     let status = r.verdict.status;
                     view! {
-                        <tr data-testid=format!("method-row-{}", m.id()) class:vf-methods__selected=move || m == selected.get()>
+                        <tr
+                            data-testid=format!("method-row-{}", m.id())
+                            data-per-gpu-bytes=per_gpu.get()
+                            data-gpus=gpus
+                            class:vf-methods__selected=move || m == selected.get()
+                        >
                             <th scope="row">
                                 <button type="button" class="vf-link" on:click=move |_| input.update(|i| i.method = m)>
                                     {method_name(m)}
                                 </button>
                                 <span class="vf-methods__summary">{move || (t().method_summary)(m)}</span>
                             </th>
-                            <td class="vf-num">{move || format::bytes(&t().number, unit.get(), r.total_bytes)}</td>
+                            <td class="vf-num">{move || format::bytes(&t().number, unit.get(), per_gpu)}</td>
+                            {move || several().then(|| view! {
+                                <td class="vf-num">{gpus}</td>
+                                <td class="vf-num">{move || format::bytes(&t().number, unit.get(), all)}</td>
+                            })}
                             <td data-status=status.id()>
                                 <span aria-hidden="true">{status_icon(status)}</span> " " {move || (t().status_word)(status)}
                             </td>

@@ -37,13 +37,18 @@ pub struct ContextCurve {
     /// Ends of the context axis.
     pub lo: u64,
     pub hi: u64,
+    /// The model's own maximum context (`max_position_embeddings`), where
+    /// it stops the axis.
+    pub model_max: Option<u64>,
 }
 
 /// Reruns the selected method of `input` at [`SAMPLES`] context lengths
 /// spread geometrically around the current context and the crossing
 /// (`max_context`, from the report), plus those two exactly and the first
-/// context that no longer fits. `None` when the input is not valid or the
-/// method does not estimate it.
+/// context that no longer fits; never past the model's own maximum
+/// context (`max_position_embeddings`), which ends the axis where it is
+/// reached. `None` when the input is not valid or the method does not
+/// estimate it.
 pub fn context_curve(input: &Request, max_context: Option<u64>) -> Option<ContextCurve> {
     let scenario = input.scenario.validate().ok()?;
     let run = |context: u64| {
@@ -52,7 +57,15 @@ pub fn context_curve(input: &Request, max_context: Option<u64>) -> Option<Contex
         methods::run(input.method, &s).ok().map(|r| r.verdict)
     };
     let usable_bytes = run(scenario.context)?.usable_bytes.get();
-    let (lo, hi) = axis(scenario.context, max_context);
+    let model_max = scenario.model.as_deref().and_then(|m| m.max_context);
+    let (lo, wide) = axis(scenario.context, max_context);
+    // The axis ends at the model's maximum, unless the scenario itself
+    // asks for more (then it shows that much, and the chart says so).
+    let hi = match model_max {
+        Some(m) if m >= lo.saturating_add(1) => wide.min(m.max(scenario.context)),
+        _ => wide,
+    };
+    let model_max = model_max.filter(|m| *m <= hi);
     let mut contexts = geometric(lo, hi, SAMPLES);
     contexts.push(scenario.context);
     if let Some(m) = max_context {
@@ -77,6 +90,7 @@ pub fn context_curve(input: &Request, max_context: Option<u64>) -> Option<Contex
         max_context,
         lo,
         hi,
+        model_max,
     })
 }
 
@@ -139,8 +153,9 @@ pub struct Geometry {
 
 impl Geometry {
     /// The chart's frame for `curve` in a `width × height` view box. The
-    /// vertical axis runs from 0 to a little above the usable line, and
-    /// up to twice it when the curve climbs higher (the rest is clipped).
+    /// vertical axis runs from 0 to a little above both the usable line
+    /// and the highest point of the curve, so that both are always on the
+    /// plot (1,555 GB against 24 GB usable included).
     pub fn new(curve: &ContextCurve, width: f64, height: f64) -> Geometry {
         let usable = curve.usable_bytes.max(1) as f64;
         let highest = curve
@@ -149,7 +164,7 @@ impl Geometry {
             .map(|p| p.needed_bytes)
             .max()
             .unwrap_or(0) as f64;
-        let y_max = (usable * 1.25).max(highest.min(usable * 2.0));
+        let y_max = (usable * 1.25).max(highest * 1.08);
         Geometry {
             width,
             height,
@@ -170,10 +185,9 @@ impl Geometry {
     }
 
     /// Vertical position of a byte count (linear axis, 0 at the bottom).
-    /// Values above the top are drawn above it and clipped by the chart.
     pub fn y(&self, bytes: u64) -> f64 {
         let t = bytes as f64 / self.y_max.max(1) as f64;
-        self.bottom - t.min(4.0) * (self.bottom - self.top)
+        self.bottom - t.min(1.0) * (self.bottom - self.top)
     }
 
     /// The curve as an SVG path (`M x,y L x,y …`).

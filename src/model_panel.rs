@@ -2,6 +2,7 @@
 //! (or a pasted exported document, which is imported), a config fetched
 //! from the Hugging Face Hub, and what was understood of it.
 
+use crate::components::switch::{edit_announcing, notice};
 use crate::components::transfer::{import_text, TransferStatus};
 use crate::i18n::{format, use_lang};
 use crate::import::looks_like_export;
@@ -9,9 +10,11 @@ use crate::net::{self, HubOutcome};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vramfit_core::catalog::models;
+use vramfit_core::model::QuantSource;
 use vramfit_core::report::ModelFacts;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{ModelRef, ScenarioError};
+use vramfit_core::units::{Bytes, DisplayUnit};
 
 /// The model source: typed numbers, a catalog entry, a pasted or fetched
 /// config.
@@ -25,6 +28,7 @@ pub fn ModelInput(
     /// Where a pasted exported document reports its import.
     status: RwSignal<Option<TransferStatus>>,
 ) -> impl IntoView {
+    let notice = notice();
     let lang = use_lang();
     let t = move || lang.get().t();
     let selected = move || match input.with(|i| i.scenario.model.clone()) {
@@ -37,7 +41,9 @@ pub fn ModelInput(
     };
     let on_select = move |ev| {
         let id = event_target_value(&ev);
-        input.update(|i| i.set_model((!id.is_empty()).then_some(ModelRef::Catalog(id))));
+        edit_announcing(notice, input, |i| {
+            i.set_model((!id.is_empty()).then_some(ModelRef::Catalog(id)))
+        });
     };
     let on_paste = move |ev| {
         let text = event_target_value(&ev);
@@ -45,8 +51,8 @@ pub fn ModelInput(
             import_text(&text, input, status);
             return;
         }
-        input.update(|i| {
-            i.set_model((!text.trim().is_empty()).then_some(ModelRef::Config(text)));
+        edit_announcing(notice, input, |i| {
+            i.set_model((!text.trim().is_empty()).then_some(ModelRef::Config(text)))
         });
     };
     view! {
@@ -89,6 +95,7 @@ fn HubFetch(
     /// The scenario the fetched config goes into.
     input: RwSignal<Request>,
 ) -> impl IntoView {
+    let notice = notice();
     let lang = use_lang();
     let t = move || lang.get().t();
     let id = RwSignal::new(String::new());
@@ -114,7 +121,7 @@ fn HubFetch(
             busy.set(false);
             match answer {
                 Ok(text) => {
-                    input.update(|i| i.set_model(Some(ModelRef::Config(text))));
+                    edit_announcing(notice, input, |i| i.set_model(Some(ModelRef::Config(text))));
                     outcome.set(Some(HubOutcome::Loaded { id: wanted }));
                 }
                 Err(why) => outcome.set(Some(why)),
@@ -228,8 +235,36 @@ pub fn ModelFactsView(
             }
         })
     };
+    let published = move || {
+        model.with(|m| {
+            let p = m.published.as_ref()?;
+            let fmt = |b: u64| format::bytes(&t().number, DisplayUnit::Gb, Bytes(b));
+            let vision = (p.vision_bytes > 0).then(|| fmt(p.vision_bytes));
+            Some((t().model_published)(
+                &p.label,
+                &fmt(p.bytes),
+                vision.as_deref(),
+            ))
+        })
+    };
+    // A quantized checkpoint read as unquantized: its name says so.
+    let quant_note = move || {
+        model.with(|m| match m.spec.as_ref().map(|s| &s.quantization_source) {
+            Some(QuantSource::NotInConfig {
+                name_suggests: Some(word),
+            }) => Some((t().quant_not_in_config)(word)),
+            _ => None,
+        })
+    };
     view! {
+        {move || quant_note().map(|text| view! {
+            <p class="vf-note" role="note" data-testid="model-quant-note">{text}</p>
+        })}
         <dl class="vf-summary" data-testid="model-summary">
+            {move || published().map(|text| view! {
+                <dt>{move || t().summary_published}</dt>
+                <dd data-testid="model-published">{text}</dd>
+            })}
             <dt>{move || t().summary_params}</dt><dd>{params}</dd>
             <dt>{move || t().summary_layers}</dt><dd>{layers}</dd>
             <dt>{move || t().summary_kv_per_token}</dt>

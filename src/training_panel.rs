@@ -1,5 +1,6 @@
 //! Knobs of how the step runs (seed 003's): precision, gradient
-//! checkpointing, optimizer and attention implementation.
+//! checkpointing, optimizer, attention implementation and whether the
+//! forward keeps a KV cache (`use_cache`).
 
 use crate::i18n::{use_lang, Texts};
 use leptos::prelude::*;
@@ -61,6 +62,18 @@ pub fn TrainingKnobs(
                         on:change=move |ev| input.update(|i| i.scenario.grad_checkpoint = event_target_checked(&ev))
                     />
                     " " {move || lang.get().t().grad_checkpoint}
+                </label>
+                // A KV cache object in the training forward (transformers'
+                // default); checkpointing turns it off.
+                <label class="vf-check">
+                    <input
+                        type="checkbox"
+                        data-testid="use-cache"
+                        prop:checked=move || input.with(|i| i.scenario.use_cache && !i.scenario.grad_checkpoint)
+                        prop:disabled=move || input.with(|i| i.scenario.grad_checkpoint)
+                        on:change=move |ev| input.update(|i| i.scenario.use_cache = event_target_checked(&ev))
+                    />
+                    " " {move || lang.get().t().use_cache}
                 </label>
             </Show>
         </div>

@@ -155,8 +155,14 @@ fn every_language_says_everything() {
         }
     }
     // The tables differ: nothing was left in another language.
-    assert_ne!(Lang::Es.t().total_label, Lang::En.t().total_label);
-    assert_ne!(Lang::En.t().total_label, Lang::Nl.t().total_label);
+    assert_ne!(
+        (Lang::Es.t().total_per_gpu)(1),
+        (Lang::En.t().total_per_gpu)(1)
+    );
+    assert_ne!(
+        (Lang::En.t().total_per_gpu)(4),
+        (Lang::Nl.t().total_per_gpu)(4)
+    );
     for lang in Lang::ALL {
         let lesson = lang.lesson();
         let engines = match lang {
@@ -319,7 +325,7 @@ fn the_share_fragment_round_trips() {
             include_str!("../crates/vramfit-core/data/configs/mistralai__Mistral-7B-v0.3.json")
                 .into(),
         )),
-        users: 3,
+        sequences: 3,
         ..ScenarioInput::default()
     });
     let fragment = fragment_of(&input);
@@ -380,4 +386,68 @@ fn hub_ids_and_answers() {
             "{lang:?}: each failure has its own message"
         );
     }
+}
+
+#[wasm_bindgen_test]
+fn the_chart_fits_the_data_and_stops_at_the_models_maximum() {
+    // 8B at 16 bits, ten million tokens of cache: about 1,460 GB on 24 GB.
+    let huge = quick(ScenarioInput {
+        context: 10_000_000,
+        ..ScenarioInput::default()
+    });
+    let max = report::build(&huge).unwrap().answers.max_context;
+    let c = curve::context_curve(&huge, max).unwrap();
+    let g = Geometry::new(&c, 480.0, 240.0);
+    let highest = c.points.iter().map(|p| p.needed_bytes).max().unwrap();
+    assert!(highest > 1_000_000_000_000, "{highest}");
+    assert!(highest <= g.y_max && c.usable_bytes <= g.y_max);
+    assert!(c.points.iter().all(|p| g.y(p.needed_bytes) >= g.top));
+    // GPT-2 is made for 1,024 positions: the axis ends there.
+    let gpt2 = quick(ScenarioInput {
+        model: Some(ModelRef::Catalog("openai-community/gpt2".into())),
+        context: 512,
+        ..ScenarioInput::default()
+    });
+    let max = report::build(&gpt2).unwrap().answers.max_context;
+    let c = curve::context_curve(&gpt2, max).unwrap();
+    assert_eq!((c.hi, c.model_max), (1_024, Some(1_024)));
+    assert!(c.points.iter().all(|p| p.context <= 1_024));
+}
+
+#[wasm_bindgen_test]
+fn the_ring_writes_three_digits_at_most_inside() {
+    let es = &Lang::Es.t().number;
+    assert_eq!(format::ring_percent(es, 78.3), ("78,3 %".to_string(), None));
+    assert_eq!(format::ring_percent(es, 999.0).1, None);
+    let (inside, beside) = format::ring_percent(es, 14_404.7);
+    assert_eq!(inside, "> 999 %");
+    assert_eq!(beside.as_deref(), Some("14\u{202f}404,7 %"));
+}
+
+#[wasm_bindgen_test]
+fn a_problem_has_a_way_out() {
+    use vramfit_app::components::stale::{ways_out, WayOut};
+    // Typed numbers with four GPUs: quick does not spread a model, and no
+    // method that does reads typed numbers.
+    let four = quick(ScenarioInput {
+        gpus: 4,
+        ..ScenarioInput::default()
+    });
+    let outcome = report::build(&four);
+    assert!(outcome.is_err());
+    assert_eq!(ways_out(&four, &outcome), [WayOut::NoMethod]);
+    // A layout that cannot be: let vramfit derive it.
+    let bad = quick(ScenarioInput {
+        gpus: 3,
+        tp: Some(2),
+        ..ScenarioInput::default()
+    });
+    assert_eq!(ways_out(&bad, &report::build(&bad)), [WayOut::DeriveLayout]);
+    // The allocator refuses typed numbers: the methods that estimate them.
+    let typed = Request::new(MethodId::Allocator, ScenarioInput::default());
+    assert_eq!(
+        ways_out(&typed, &report::build(&typed)),
+        [WayOut::Methods(vec![MethodId::Quick, MethodId::Lesson])]
+    );
+    assert!(ways_out(&Request::default(), &report::build(&Request::default())).is_empty());
 }

@@ -237,15 +237,15 @@ fn requests() -> Vec<Request> {
             MethodId::Vllm,
             with(h100("meta-llama/Llama-3.1-8B"), |s| {
                 s.gpus = 2;
-                s.tp = 2;
-                s.batch = 8;
+                s.tp = Some(2);
+                s.sequences = 8;
             }),
         ),
         Request::new(
             MethodId::Vllm,
             with(h100("meta-llama/Llama-3.1-8B"), |s| {
                 s.gpus = 2;
-                s.pp = 2;
+                s.pp = Some(2);
             }),
         ),
         Request::new(MethodId::Vllm, h100("deepseek-ai/DeepSeek-V2-Lite")),
@@ -261,7 +261,7 @@ fn requests() -> Vec<Request> {
         Request::new(MethodId::Llamacpp, rtx("Qwen/Qwen3-30B-A3B")),
         Request::new(
             MethodId::Llamacpp,
-            with(rtx("Qwen/Qwen2.5-7B-Instruct"), |s| s.batch = 4),
+            with(rtx("Qwen/Qwen2.5-7B-Instruct"), |s| s.sequences = 4),
         ),
     ]);
     out.extend([
@@ -293,7 +293,7 @@ fn requests() -> Vec<Request> {
         Request::new(MethodId::Range, catalog("deepseek-ai/DeepSeek-V2-Lite")),
         Request::new(
             MethodId::Range,
-            with(catalog("google/gemma-3-4b-it"), |s| s.batch = 3),
+            with(catalog("google/gemma-3-4b-it"), |s| s.sequences = 3),
         ),
         Request::new(
             MethodId::Range,
@@ -310,7 +310,7 @@ fn requests() -> Vec<Request> {
             MethodId::Range,
             with(llama.clone(), |s| {
                 s.mode = Mode::Qlora;
-                s.batch = 2;
+                s.sequences = 2;
             }),
         ),
         // planner: quantized, TP/PP, users, prefix, windows, latent, training, offload, scores.
@@ -324,24 +324,25 @@ fn requests() -> Vec<Request> {
             MethodId::Planner,
             with(llama.clone(), |s| {
                 s.gpus = 4;
-                s.tp = 2;
-                s.pp = 2;
+                s.tp = Some(2);
+                s.pp = Some(2);
             }),
         ),
         Request::new(
             MethodId::Planner,
             with(llama.clone(), |s| {
+                // Eight copies of the model, the engine's batch limit.
                 s.gpus = 8;
-                s.users = 100;
-                s.batch = 8;
+                s.tp = Some(1);
+                s.sequences = 100;
+                s.planner.batch_limit = Some(8);
                 s.context = 4_096;
             }),
         ),
         Request::new(
             MethodId::Planner,
             with(llama.clone(), |s| {
-                s.users = 4;
-                s.batch = 4;
+                s.sequences = 4;
                 s.context = 4_096;
                 s.planner.shared_prefix_tokens = 1_000;
             }),
@@ -351,14 +352,14 @@ fn requests() -> Vec<Request> {
             MethodId::Planner,
             with(catalog("google/gemma-2-9b-it"), |s| {
                 s.gpus = 2;
-                s.pp = 2;
+                s.pp = Some(2);
             }),
         ),
         Request::new(
             MethodId::Planner,
             with(catalog("deepseek-ai/DeepSeek-V2-Lite"), |s| {
                 s.gpus = 2;
-                s.tp = 2;
+                s.tp = Some(2);
                 s.context = 4_096;
             }),
         ),
@@ -375,7 +376,7 @@ fn requests() -> Vec<Request> {
                 s.mode = Mode::Lora;
                 s.context = 2_048;
                 s.gpus = 2;
-                s.tp = 2;
+                s.tp = Some(2);
             }),
         ),
         Request::new(
@@ -397,8 +398,7 @@ fn requests() -> Vec<Request> {
             with(llama.clone(), |s| {
                 s.planner.efficient_attention = false;
                 s.context = 2_048;
-                s.users = 2;
-                s.batch = 2;
+                s.sequences = 2;
             }),
         ),
         Request::new(
@@ -479,6 +479,114 @@ fn requests() -> Vec<Request> {
                 s.context = 1_024;
             }),
         ),
+        // The allocator without a KV cache object (use_cache=False): the
+        // masked sdpa path, a length that pads the mask; a tied head's two
+        // gradient phases on short sequences.
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.use_cache = false;
+                s.context = 2_048;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.use_cache = false;
+                s.lora_dropout = false;
+                s.context = 1_000;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.context = 64;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.mode = Mode::Full;
+                s.precision = Precision::Amp;
+                s.use_cache = false;
+                s.context = 64;
+            }),
+        ),
+        Request::new(
+            MethodId::Allocator,
+            with(small.clone(), |s| {
+                s.set_weight_format(WeightFormat::AsPublished)
+            }),
+        ),
+        // As published (a real model's default on the page), and layouts
+        // with several copies of the model.
+        Request::new(
+            MethodId::Quick,
+            with(catalog("openai/gpt-oss-20b"), |s| {
+                s.set_weight_format(WeightFormat::AsPublished)
+            }),
+        ),
+        Request::new(
+            MethodId::Lesson,
+            with(llama.clone(), |s| {
+                s.set_weight_format(WeightFormat::AsPublished)
+            }),
+        ),
+        Request::new(
+            MethodId::Quick,
+            with(llama.clone(), |s| {
+                s.gpus = 2;
+                s.tp = Some(1);
+                s.sequences = 3;
+            }),
+        ),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| {
+                s.gpus = 4;
+                s.tp = Some(2);
+                s.sequences = 5;
+            }),
+        ),
+        Request::new(
+            MethodId::Range,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Lora;
+                s.gpus = 4;
+                s.tp = Some(2);
+                s.sequences = 5;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(catalog("openai/gpt-oss-20b"), |s| {
+                s.set_weight_format(WeightFormat::AsPublished)
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(catalog("openai/gpt-oss-20b"), |s| {
+                s.set_weight_format(WeightFormat::AsPublished);
+                s.gpus = 4;
+                s.tp = Some(2);
+                s.pp = Some(2);
+                s.host_ram_gb = 64.0;
+                s.planner.offload_gb = 1.0;
+            }),
+        ),
+        Request::new(
+            MethodId::Planner,
+            with(llama.clone(), |s| {
+                s.mode = Mode::Full;
+                s.gpus = 4;
+                s.tp = Some(2);
+                s.sequences = 6;
+                s.context = 2_048;
+            }),
+        ),
     ]);
     out
 }
@@ -496,6 +604,38 @@ fn every_substituted_formula_gives_the_cores_bytes() {
         Eval::value("⌈(1,000 + 7) / 2⌉ + min(3; 2.5) × 2² − ⌊7 / 2⌋"),
         504.0 + 2.5 * 4.0 - 3.0
     );
+}
+
+/// The requests reach the allocator's phases that trust's derivation
+/// added (a tied head's gradient held, the embedding's backward) and its
+/// masked attention, so the check above covers them.
+#[wasm_bindgen_test]
+fn the_requests_reach_the_allocators_tied_head_and_masked_attention() {
+    use vramfit_core::methods::allocator::{self, DenseArch, Phase};
+    let mut phases = Vec::new();
+    let mut masked = 0;
+    for request in requests() {
+        if request.method != MethodId::Allocator {
+            continue;
+        }
+        let s = request.scenario.validate().unwrap();
+        let arch = DenseArch::from_spec(s.model.as_deref().unwrap()).unwrap();
+        let inputs = allocator::inputs_of(&s).unwrap();
+        // The passes' own peak, as the lesson reads it (no optimizer
+        // temporary).
+        let passes = allocator::AllocatorInputs {
+            optimizer: vramfit_core::scenario::Optimizer::Sgd,
+            ..inputs
+        };
+        phases.push(allocator::estimate(&arch, &passes).peak_phase);
+        if allocator::masked_sdpa_per_layer(&arch, &inputs) > 0 {
+            masked += 1;
+        }
+    }
+    for phase in [Phase::HeadGradient, Phase::EmbeddingBackward] {
+        assert!(phases.contains(&phase), "{phase:?} in {phases:?}");
+    }
+    assert!(masked >= 2, "{masked} requests with a masked sdpa");
 }
 
 #[wasm_bindgen_test]

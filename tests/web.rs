@@ -121,6 +121,24 @@ async fn ring_says_what_is_missing_when_over() {
 }
 
 #[wasm_bindgen_test]
+async fn far_over_the_ring_writes_999_inside_and_the_exact_figure_beside() {
+    let root = host();
+    let verdict = Verdict::new(Bytes(1_440_470_000_000), Bytes(10 * GB));
+    leptos::mount::mount_to(root.clone(), move || {
+        view! { <UtilizationRing verdict=verdict.clone() unit=DisplayUnit::Gb /> }
+    })
+    .forget();
+    settle().await;
+    assert_eq!(text(&root, "ring-percent"), "> 999 %");
+    assert_eq!(text(&root, "ring-percent-exact"), "14\u{202f}404,7 %");
+    // The exact figure is outside the ring's label, not inside it.
+    assert!(find(&root, "utilization-ring")
+        .query_selector("[data-testid=ring-percent-exact]")
+        .unwrap()
+        .is_none());
+}
+
+#[wasm_bindgen_test]
 async fn app_opens_on_the_default_scenario() {
     let root = mount_app(Lang::Es);
     settle().await;
@@ -531,7 +549,8 @@ async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
     settle().await;
     type_into(&root, "gpu-select", "H100");
     settle().await;
-    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "80");
+    // The H100 SXM as nvidia-smi reports it: 81,559 MiB.
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,520809984");
     assert_eq!(
         find(&root, "utilization-ring")
             .get_attribute("data-status")
@@ -546,7 +565,8 @@ async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
         "{hint}"
     );
     // The last good GPU still holds.
-    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "80");
+    // The H100 SXM as nvidia-smi reports it: 81,559 MiB.
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,520809984");
     // Memory typed by hand drops the catalog card.
     type_into(&root, "field-gpu_memory_gb", "24");
     settle().await;
@@ -560,11 +580,11 @@ async fn advanced_knobs_count_what_differs_from_the_defaults() {
     settle().await;
     let count = || find(&root, "advanced-count").get_attribute("data-count");
     assert_eq!(count().as_deref(), Some("0"));
-    type_into(&root, "field-users", "4");
+    type_into(&root, "field-host_ram_gb", "64");
     settle().await;
     assert_eq!(count().as_deref(), Some("1"));
     assert_eq!(text(&root, "advanced-count"), "(1 cambiado)");
-    type_into(&root, "field-host_ram_gb", "64");
+    type_into(&root, "field-shared_prefix_tokens", "16");
     settle().await;
     assert_eq!(text(&root, "advanced-count"), "(2 cambiados)");
 }
@@ -700,7 +720,7 @@ async fn a_panic_leaves_a_recoverable_message() {
 }
 
 #[wasm_bindgen_test]
-async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_users() {
+async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_sequences() {
     let root = mount_app(Lang::En);
     settle().await;
     choose(&root, "model-select", "meta-llama/Llama-3.1-70B");
@@ -708,8 +728,8 @@ async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_users() {
     click(&root, "method-planner");
     settle().await;
     assert!(!exists(&root, "gpu-rings"), "one GPU: one ring");
+    // Four GPUs alone spread the model over them (TP 4 for 64 heads).
     type_into(&root, "field-gpus", "4");
-    type_into(&root, "field-tp", "4");
     type_into(&root, "field-gpu_memory_gb", "80");
     settle().await;
     let rings = find(&root, "gpu-rings")
@@ -726,7 +746,29 @@ async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_users() {
         main_status
     );
     assert!(text(&root, "gpu-rings").contains("All 4 GPUs carry the same budget"));
-    // The planner serves min(batch, users): it answers in users, not batch.
-    assert!(exists(&root, "answer-max-users"));
-    assert!(!exists(&root, "answer-max-batch"));
+    // One field for the sequences, and the planner's figure grows with it.
+    assert!(exists(&root, "answer-max-sequences"));
+}
+
+#[wasm_bindgen_test]
+async fn a_quantized_name_without_a_quantization_config_is_said_on_the_page() {
+    let root = mount_app(Lang::En);
+    settle().await;
+    let config =
+        include_str!("../crates/vramfit-core/data/configs/meta-llama__Llama-3.2-1B-Instruct.json");
+    type_into(&root, "config-input", config);
+    settle().await;
+    assert!(
+        !exists(&root, "model-quant-note"),
+        "a plain config says nothing"
+    );
+    let mut doc: serde_json::Value = serde_json::from_str(config).unwrap();
+    doc["_name_or_path"] = "nvidia/Llama-3.2-1B-Instruct-NVFP4".into();
+    type_into(&root, "config-input", &doc.to_string());
+    settle().await;
+    let note = text(&root, "model-quant-note");
+    assert!(
+        note.contains("NVFP4") && note.contains("unquantized"),
+        "{note}"
+    );
 }

@@ -115,6 +115,9 @@ pub fn ContextChart(
             data-testid="context-chart"
             data-max-context=move || curve.with(|c| c.as_ref().and_then(|c| c.max_context).map(|m| m.to_string()).unwrap_or_default())
             data-usable-bytes=move || curve.with(|c| c.as_ref().map(|c| c.usable_bytes.to_string()).unwrap_or_default())
+            data-y-max=move || curve.with(|c| c.as_ref().map(|c| Geometry::new(c, WIDTH, HEIGHT).y_max.to_string()).unwrap_or_default())
+            data-highest=move || curve.with(|c| c.as_ref().and_then(|c| c.points.iter().map(|p| p.needed_bytes).max()).map(|b| b.to_string()).unwrap_or_default())
+            data-hi=move || curve.with(|c| c.as_ref().map(|c| c.hi.to_string()).unwrap_or_default())
         >
             <h3 class="vf-subhead" id="vf-chart-title">{move || t().chart_title}</h3>
             <svg
@@ -126,6 +129,11 @@ pub fn ContextChart(
                 {drawing}
             </svg>
             <figcaption id="vf-chart-sentence" class="vf-chart__sentence" data-testid="chart-sentence">{sentence}</figcaption>
+            {move || curve.with(|c| c.as_ref().and_then(|c| c.model_max)).map(|m| view! {
+                <p class="vf-note" data-testid="chart-model-max" data-context=m>
+                    {move || (t().chart_model_max)(&format::integer(&t().number, m))}
+                </p>
+            })}
             <details class="vf-chart__data">
                 <summary>{move || t().chart_data}</summary>
                 <table class="vf-table">

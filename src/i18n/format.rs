@@ -118,6 +118,24 @@ pub fn percent(style: &NumberStyle, pct: f64) -> String {
     format!("{}{}%", decimal(style, pct, decimals), style.percent_sep)
 }
 
+/// The largest percentage the ring writes inside itself.
+pub const RING_PERCENT_MAX: f64 = 999.0;
+
+/// A percentage for the inside of the ring, which has room for three
+/// digits: above [`RING_PERCENT_MAX`], `"> 999 %"` and the exact figure
+/// to write beside the ring.
+pub fn ring_percent(style: &NumberStyle, pct: f64) -> (String, Option<String>) {
+    if pct > RING_PERCENT_MAX {
+        let cap = decimal(style, RING_PERCENT_MAX, 0);
+        (
+            format!("> {cap}{}%", style.percent_sep),
+            Some(percent(style, pct)),
+        )
+    } else {
+        (percent(style, pct), None)
+    }
+}
+
 /// A field's value as a person would type it: no grouping, no trailing
 /// zeros, the language's decimal separator (`"0,5"`).
 pub fn input_value(style: &NumberStyle, value: f64) -> String {

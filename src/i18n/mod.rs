@@ -31,7 +31,7 @@ use vramfit_core::methods::planner::NoSpeed;
 use vramfit_core::methods::{MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError};
 use vramfit_core::request::RequestError;
-use vramfit_core::scenario::{Field, InputError, Mode, ScenarioError};
+use vramfit_core::scenario::{Field, InputError, Layout, LayoutError, Mode, ScenarioError};
 use vramfit_core::term::Term;
 use vramfit_core::verdict::FitStatus;
 
@@ -217,14 +217,13 @@ pub struct Texts {
     pub missing: fn(&str) -> String,
     /// "5.22 GB to spare".
     pub spare: fn(&str) -> String,
-    pub total_label: &'static str,
     pub unit_label: &'static str,
     pub breakdown_caption: &'static str,
     pub outside_total: &'static str,
     pub suggestions_title: &'static str,
     pub answers_max_context: &'static str,
-    pub answers_max_batch: &'static str,
-    pub answers_max_users: &'static str,
+    /// The most concurrent sequences that fit.
+    pub answers_max_sequences: &'static str,
     pub answers_smallest_gpu: &'static str,
     /// The fewest GPUs of the chosen kind it fits on.
     pub answers_min_gpus: &'static str,
@@ -311,6 +310,62 @@ pub struct Texts {
     pub veiled_go: &'static str,
     /// The button that shows the figures without predicting.
     pub veiled_show: &'static str,
+
+    /// Why the GPUs cannot be used as asked.
+    pub layout_error: fn(&LayoutError) -> String,
+
+    // Answers to trust: the method switched on its own, the checkpoint's
+    // format (`<lang>/trust.rs`).
+    /// "The method changed from quick to planner."
+    pub switch_done: fn(&str, &str) -> String,
+    /// Why: the most complete method for the new scenario.
+    pub switch_preferred: &'static str,
+    /// Why: the method chosen does not estimate the new scenario.
+    pub switch_no_longer_applies: &'static str,
+    pub switch_undo: &'static str,
+    /// "Published in MXFP4: 13.76 GB of weights" (format, bytes, and the
+    /// vision tower's bytes when it has one).
+    pub model_published: fn(&str, &str, Option<&str>) -> String,
+    pub summary_published: &'static str,
+    /// The model's name says it is quantized (the word, e.g. "NVFP4") but
+    /// config.json has no `quantization_config`: the weights are counted
+    /// unquantized.
+    pub quant_not_in_config: fn(&str) -> String,
+    /// Beside the weights row when they include a vision tower.
+    pub weights_with_vision: fn(&str) -> String,
+    /// Under the chart when its axis ends at the model's maximum context.
+    pub chart_model_max: fn(&str) -> String,
+    /// After the longest context when the model's maximum stops it.
+    pub answer_model_max: &'static str,
+    /// After an answer that reached the largest value the input accepts.
+    pub answer_input_max: &'static str,
+    /// Beside the context field when it is above the model's maximum.
+    pub context_over_model_max: fn(&str) -> String,
+    /// Over greyed figures: they belong to the last input that worked.
+    pub stale_figures: &'static str,
+    /// Before the methods that do estimate the scenario.
+    pub way_out_methods: &'static str,
+    pub way_out_none: &'static str,
+    /// Button: let vramfit derive TP and PP from the GPU count.
+    pub way_out_layout: &'static str,
+    pub way_out_field: &'static str,
+    pub way_out_model: &'static str,
+    /// The total's label: one GPU holds it all, or it is per GPU of n.
+    pub total_per_gpu: fn(u64) -> String,
+    /// "All 4 GPUs: 173.04 GB".
+    pub total_all_gpus: fn(u64, &str) -> String,
+    /// Methods table: the GPUs carrying the figure, and all of them.
+    pub col_gpus: &'static str,
+    pub col_all_gpus: &'static str,
+    /// Training knob: the forward keeps a KV cache (`use_cache=True`).
+    pub use_cache: &'static str,
+    /// Placeholder of a field whose empty value is derived (TP, PP).
+    pub field_auto: &'static str,
+    /// "4 GPUs: TP 4 × PP 1, one copy of the model (derived)".
+    pub layout_summary: fn(&Layout) -> String,
+    /// Beside the model's name over the results: "published in MXFP4,
+    /// 13.76 GB of weights".
+    pub published_beside_name: fn(&str, &str) -> String,
 }
 
 /// A method's name: its stable id, the same in every language.

@@ -64,8 +64,7 @@ fn on(model: &str, gpu: &str, context: u64) -> ScenarioInput {
         model: Some(ModelRef::Catalog(model.to_string())),
         weight_format: Some(WeightFormat::Bf16),
         context,
-        batch: 1,
-        users: 1,
+        sequences: 1,
         ..ScenarioInput::default()
     };
     s.set_gpu(gpu);
@@ -89,8 +88,10 @@ pub fn start(method: MethodId) -> Request {
             s.set_capacity_gib(24.0);
             s
         }
+        // As the measurement ran it: without a KV cache object.
         MethodId::Allocator => ScenarioInput {
             mode: Mode::Full,
+            use_cache: false,
             ..on(LLAMA_1B, A6000, 2_048)
         },
         MethodId::Vllm => on_h100(LLAMA_8B),

@@ -133,7 +133,7 @@ pub(super) fn Investigate(
                 {(l.lesson().matched_budget)(
                     &gpu,
                     &format::integer(&l.t().number, base.scenario.context),
-                    base.scenario.batch,
+                    base.scenario.sequences,
                 )}
             </p>
             <table class="vf-lesson__table" data-testid="lesson-compare-table">

@@ -87,6 +87,8 @@ pub enum Symbol {
     PrefillBudget,
     /// `W_body`: the quantized body's bytes (all layers, before TP and PP).
     BodyBytes,
+    /// `W_U`: the published bytes of the embeddings and the output head.
+    PublishedEmbedBytes,
     /// `EC`: the serving engine's own context on each GPU.
     EngineContextBytes,
     /// `Q`: query heads.
@@ -241,6 +243,7 @@ impl Symbol {
             Symbol::Active => "B_act",
             Symbol::PrefillBudget => "N_pre",
             Symbol::BodyBytes => "W_body",
+            Symbol::PublishedEmbedBytes => "W_U",
             Symbol::EngineContextBytes => "EC",
             Symbol::QueryHeads => "Q",
             Symbol::GradientBytes => "g",

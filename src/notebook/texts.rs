@@ -138,7 +138,7 @@ pub fn scenario_summary(lang: Lang, request: &Request) -> String {
         "{} · {} · {model} · {weights} · {} × {} tokens · GPU {gpu}",
         request.method.id(),
         (t.mode_name)(s.mode),
-        s.batch,
+        s.sequences,
         format::integer(n, s.context)
     )
 }

@@ -77,11 +77,11 @@ for (const [family, file] of Object.entries(FAMILIES)) {
     await assertMatches(page, cliJson([path]), family);
     // A different workload on the same model: still the CLI's.
     await page.getByTestId('field-context').fill('32768');
-    await page.getByTestId('field-batch').fill('4');
+    await page.getByTestId('field-sequences').fill('4');
     await page.getByTestId('kv-dtype-fp8').click();
     await assertMatches(
       page,
-      cliJson([path, '--method', defaultMethod(path), '--seq', '32768', '--batch', '4', '--kv-bytes', '1']),
+      cliJson([path, '--method', defaultMethod(path), '--seq', '32768', '--sequences', '4', '--kv-bytes', '1']),
       `${family} 32K × 4, FP8 cache`,
     );
     assert.deepEqual(errors, []);

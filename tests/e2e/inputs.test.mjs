@@ -24,7 +24,7 @@ test('bad numbers: empty, negative, huge, non-numeric, fractional', async () => 
     ['params_b', '999999999', 'Debe estar entre 0,001 y 100\u202f000.'],
     ['gpu_memory_gb', '0', 'Debe estar entre 0,001 y 1\u202f000\u202f000.'],
     ['overhead_pct', '-1', 'Debe estar entre 0 y 1000.'],
-    ['batch', '1,5', 'Debe ser un número entero.'],
+    ['sequences', '1,5', 'Debe ser un número entero.'],
   ];
   for (const [field, text, message] of cases) {
     await page.getByTestId(`field-${field}`).fill(text);
@@ -32,7 +32,7 @@ test('bad numbers: empty, negative, huge, non-numeric, fractional', async () => 
     assert.equal(await page.getByTestId(`field-${field}`).getAttribute('aria-invalid'), 'true');
     assert.equal(await page.getByTestId('total-memory').innerText(), '18,78 GB', `${field}=${text}`);
     // Put it back before the next case.
-    const good = { context: '8192', params_b: '8', gpu_memory_gb: '24', overhead_pct: '10', batch: '1' }[field];
+    const good = { context: '8192', params_b: '8', gpu_memory_gb: '24', overhead_pct: '10', sequences: '1' }[field];
     await page.getByTestId(`field-${field}`).fill(good);
     await page.getByTestId(`hint-${field}`).filter({ hasNotText: '⚠' }).waitFor();
   }
@@ -81,6 +81,7 @@ test('an unknown catalog GPU is explained with suggestions', async () => {
   assert.equal(await page.getByTestId('total-memory').innerText(), '18,78 GB');
   await page.getByTestId('gpu-select').fill('4090');
   await page.getByTestId('gpu-hint').filter({ hasNotText: 'Quizá' }).waitFor();
-  assert.equal(await page.getByTestId('field-gpu_memory_gb').inputValue(), '24');
+  // The card's memory as its driver reports it: 24,564 MiB = 25.757220864 GB.
+  assert.equal(await page.getByTestId('field-gpu_memory_gb').inputValue(), '25,757220864');
   await page.close();
 });

@@ -31,7 +31,7 @@ async function customize(page) {
   await page.getByTestId('weight-format-q4_k_m').click();
   await page.getByTestId('gpu-select').fill('RTX 4090');
   await page.getByTestId('advanced').locator('summary').click();
-  await page.getByTestId('field-users').fill('3');
+  await page.getByTestId('field-gpus').fill('2');
   await page.getByTestId('advanced-count').filter({ hasText: '(1 cambiado)' }).waitFor();
 }
 

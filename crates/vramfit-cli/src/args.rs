@@ -42,12 +42,15 @@ usage:
                    [--mode inference|full|lora|qlora]
                    [--train] [--lora R] [--precision amp|pure] [--grad-checkpoint]
                    [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
+                   [--no-cache]   (training: use_cache=False, no KV cache object)
                    [--dtype fp32|bf16|fp16] [--quant FORMAT] [--weight-bits N]
-                   [--kv-dtype DTYPE] [--kv-bytes N] [--seq N] [--batch N] [--users N]
-                   [--tp N] [--pp N] [--host-ram-gb X] [--offload-gb X] [--prefix-tokens N]
-                   [--machines N] [--hidden-size N --vocab-size N] (planner, typed model)
+                   [--kv-dtype DTYPE] [--kv-bytes N] [--seq N] [--sequences N]
+                   [--gpus N] [--tp N|auto] [--pp N|auto]
+                   [--host-ram-gb X] [--offload-gb X] [--prefix-tokens N]
+                   [--machines N] [--batch-limit N]                      (planner)
+                   [--hidden-size N --vocab-size N]          (planner, typed model)
                    [--qlora]
-                   [--gpu NAME | --capacity-gb X | --capacity-gib X] [--gpus N]
+                   [--gpu NAME | --capacity-gb X | --capacity-gib X]
                    [--overhead-pct X]                                    (quick)
                    [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
                    [--gpu-memory-utilization F] [--max-num-batched-tokens N]
@@ -67,13 +70,19 @@ MODEL is a path to a config.json, a folder holding one, or a catalog id such
 as meta-llama/Llama-3.1-8B. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
 q5_k_m q4_k_m mxfp4 nf4 as_published, or a GGUF type for llamacpp (q6_k,
 q4_k_s, iq4_xs, q3_k_m, q2_k, mxfp4_moe, ...). DTYPE: fp32 bf16 fp16 fp8 int8
-int4. vllm: --seq is --max-model-len, --batch the requests served at once,
+int4. A MODEL is weighed as published (its checkpoint's own format: FP8,
+MXFP4, GPTQ, AWQ, ...) unless --quant, --dtype or --weight-bits say otherwise.
+vllm: --seq is --max-model-len, --batch the requests served at once,
 --dtype / --quant fp8 / --kv-dtype fp8 its --dtype, --quantization and
 --kv-cache-dtype; --capacity-gib X is the total CUDA reports. llamacpp: --seq
 is -c, --batch the -np slots. T: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1.
 Without --method, the most complete method that applies is used: serving,
 planner (real model), else allocator, range, quick; training, allocator
 (dense, unquantized), else planner, range, lesson.
+--sequences is the concurrent sequences of the whole deployment (--batch and
+--users are its earlier names). --gpus N alone spreads one copy of the model
+over N GPUs (TP within a node of 8, dividing the heads; PP for the rest);
+set --tp or --pp to keep more copies (GPUs = TP x PP x copies).
 Omitted options take seed 004's worked example (8B, 32 layers, 8 KV heads,
 head dim 128, FP16, 8,192 tokens, 10 % overhead, 24 GB) and seed 000's
 reserves (2 GiB runtime, 4 GiB activation, 15 % margin).";
@@ -253,7 +262,9 @@ fn usage(subcommand: &str) -> String {
 fn estimate(args: EstimateArgs) -> Result<Command, String> {
     let mut input = ScenarioInput::default();
     if let Some(model) = &args.model {
-        input.model = Some(model_ref(model)?);
+        // Weighed as published unless --quant, --dtype or --weight-bits
+        // (applied after, in order) say otherwise.
+        input.set_model_following_checkpoint(Some(model_ref(model)?));
     }
     let mut chosen = None;
     let mut json = false;
@@ -301,6 +312,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::GradCheckpoint) => input.grad_checkpoint = true,
         Some(Opt::Qlora) => input.mode = Mode::Qlora,
         Some(Opt::NoLoraDropout) => input.lora_dropout = false,
+        Some(Opt::NoCache) => input.use_cache = false,
         Some(Opt::Mode) => {
             input.mode =
                 Mode::from_name(text).ok_or_else(|| unknown("mode", &Mode::ALL.map(Mode::id)))?;
@@ -359,8 +371,8 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.set_weight_format(format);
         }
         Some(Opt::Gpu) => input.set_gpu(text),
-        // The planner's custom-model shape and machine count.
-        Some(opt @ (Opt::HiddenSize | Opt::VocabSize | Opt::Machines)) => {
+        // The planner's custom-model shape, machine count and batch limit.
+        Some(opt @ (Opt::HiddenSize | Opt::VocabSize | Opt::Machines | Opt::BatchLimit)) => {
             let n: u64 = text
                 .trim()
                 .parse()
@@ -368,6 +380,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             match opt {
                 Opt::HiddenSize => input.planner.hidden_size = Some(n),
                 Opt::VocabSize => input.planner.vocab_size = Some(n),
+                Opt::BatchLimit => input.planner.batch_limit = Some(n),
                 _ => input.planner.machines = n,
             }
         }
@@ -380,6 +393,12 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             Field::GpuMemoryGb
                 .check(input.gpu_memory_gb)
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
+        }
+        Some(Opt::Batch | Opt::Users) => {
+            let number = Field::Sequences
+                .parse(text)
+                .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
+            input.set(Field::Sequences, number);
         }
         Some(Opt::Method | Opt::Json) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {

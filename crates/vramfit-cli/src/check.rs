@@ -88,10 +88,12 @@ mod tests {
             .map(|e| e.inputs)
             .collect();
         let mut odd = ScenarioInput {
-            batch: 4,
-            users: 3,
+            sequences: 4,
+            gpus: 4,
+            tp: Some(1),
             grad_checkpoint: true,
             lora_dropout: false,
+            use_cache: false,
             kv_bytes: 1.0,
             overhead_pct: 17.5,
             ..ScenarioInput::default()

@@ -28,21 +28,27 @@ pub enum Opt {
     HiddenSize,
     VocabSize,
     Machines,
+    BatchLimit,
     Train,
     GradCheckpoint,
     Qlora,
     NoLoraDropout,
+    NoCache,
     Json,
     CacheTypeK,
     CacheTypeV,
     FlashAttn,
     NoFlashAttn,
     EnforceEager,
+    /// `--batch N`: the earlier name of `--sequences`, still read.
+    Batch,
+    /// `--users N`: the earlier name of `--sequences`, still read.
+    Users,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 23] = [
+    pub const ALL: [Opt; 27] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -56,16 +62,20 @@ impl Opt {
         Opt::HiddenSize,
         Opt::VocabSize,
         Opt::Machines,
+        Opt::BatchLimit,
         Opt::Train,
         Opt::GradCheckpoint,
         Opt::Qlora,
         Opt::NoLoraDropout,
+        Opt::NoCache,
         Opt::Json,
         Opt::CacheTypeK,
         Opt::CacheTypeV,
         Opt::FlashAttn,
         Opt::NoFlashAttn,
         Opt::EnforceEager,
+        Opt::Batch,
+        Opt::Users,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -84,16 +94,20 @@ impl Opt {
             Opt::HiddenSize => "--hidden-size",
             Opt::VocabSize => "--vocab-size",
             Opt::Machines => "--machines",
+            Opt::BatchLimit => "--batch-limit",
             Opt::Train => "--train",
             Opt::GradCheckpoint => "--grad-checkpoint",
             Opt::Qlora => "--qlora",
             Opt::NoLoraDropout => "--no-lora-dropout",
+            Opt::NoCache => "--no-cache",
             Opt::Json => "--json",
             Opt::CacheTypeK => "--cache-type-k",
             Opt::CacheTypeV => "--cache-type-v",
             Opt::FlashAttn => "--flash-attn",
             Opt::NoFlashAttn => "--no-flash-attn",
             Opt::EnforceEager => "--enforce-eager",
+            Opt::Batch => "--batch",
+            Opt::Users => "--users",
         }
     }
 
@@ -105,6 +119,7 @@ impl Opt {
                 | Opt::GradCheckpoint
                 | Opt::Qlora
                 | Opt::NoLoraDropout
+                | Opt::NoCache
                 | Opt::Json
                 | Opt::FlashAttn
                 | Opt::NoFlashAttn
@@ -134,10 +149,15 @@ pub fn args(request: &Request) -> Vec<String> {
     // `--lora` comes last: it also selects LoRA mode.
     for field in Field::ALL.into_iter().filter(|f| *f != Field::LoraRank) {
         let replaced = (input.model.is_some() && Field::SHAPE.contains(&field))
-            || (field == Field::WeightBits && input.weight_format.is_some())
+            || (field == Field::WeightBits
+                && (input.weight_format.is_some() || input.engine.gguf_type.is_some()))
             || (field == Field::GpuMemoryGb && input.gpu.is_some());
         let value = input.get(field);
-        if !replaced && value != default.get(field) {
+        // With a model, no format means as published: typed bits are named
+        // even when they are the default 16.
+        let typed_bits =
+            field == Field::WeightBits && input.model.is_some() && input.weight_format.is_none();
+        if !replaced && (value != default.get(field) || typed_bits) {
             set(field.flag(), format!("{value}"));
         }
     }
@@ -166,6 +186,9 @@ pub fn args(request: &Request) -> Vec<String> {
     if !input.lora_dropout {
         out.push(Opt::NoLoraDropout.flag().into());
     }
+    if !input.use_cache {
+        out.push(Opt::NoCache.flag().into());
+    }
     out.extend(planner_args(&input.planner, &default.planner));
     out.extend(engine_args(&input.engine, &default.engine));
     // `--lora R` also selects LoRA mode, so the mode comes after it.
@@ -178,12 +201,14 @@ pub fn args(request: &Request) -> Vec<String> {
 }
 
 /// The planner knobs that have CLI flags, where they differ from the
-/// defaults: a custom model's hidden size and vocabulary, and machines.
+/// defaults: a custom model's hidden size and vocabulary, machines and
+/// the batch limit.
 fn planner_args(knobs: &PlannerKnobs, default: &PlannerKnobs) -> Vec<String> {
     let mut out = Vec::new();
     for (opt, value) in [
         (Opt::HiddenSize, knobs.hidden_size),
         (Opt::VocabSize, knobs.vocab_size),
+        (Opt::BatchLimit, knobs.batch_limit),
     ] {
         if let Some(v) = value {
             out.push(opt.flag().to_string());
@@ -290,7 +315,7 @@ mod tests {
         for (request, want) in [
             (
                 example("seed003-llama-3.1-8b-lora16-pure-4k-rtx3090"),
-                "vramfit estimate meta-llama/Llama-3.1-8B --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --method allocator --mode lora",
+                "vramfit estimate meta-llama/Llama-3.1-8B --weight-bits 16 --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --method allocator --mode lora",
             ),
             (
                 example("seed000-7b-inference-4k-24gib"),

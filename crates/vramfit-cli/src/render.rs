@@ -4,7 +4,9 @@
 use vramfit_core::advice::Change;
 use vramfit_core::catalog::{gpus, list_models, ModelListing};
 use vramfit_core::methods::engine::{EngineReport, LlamacppReport, VllmReport};
+use vramfit_core::model::{PublishedFormat, QuantSource};
 use vramfit_core::report::{ModelFacts, Report};
+use vramfit_core::scenario::WeightFormat;
 use vramfit_core::units::{Bytes, DisplayUnit};
 
 const UNIT: DisplayUnit = DisplayUnit::Gb;
@@ -20,11 +22,37 @@ pub fn estimate(doc: &Report) -> String {
         .iter()
         .filter(|c| c.bytes > Bytes::ZERO)
         .partition(|c| est.outside_total.contains(&c.term));
-    let mut out = format!("method: {}\n", est.method.id());
+    let mut out = String::new();
+    if let Some(p) = &doc.model.published {
+        out += &published(p, doc);
+    }
+    let l = &doc.layout;
+    if l.gpus > 1 {
+        out += &format!(
+            "layout: {} GPUs = TP {} x PP {} x {} cop{}{}\n",
+            l.gpus,
+            l.tp,
+            l.pp,
+            l.replicas,
+            if l.replicas == 1 { "y" } else { "ies" },
+            if l.derived {
+                " (derived from the GPU count)"
+            } else {
+                ""
+            }
+        );
+    }
+    out += &format!("method: {}\n", est.method.id());
     for c in inside {
         out += &line(c.term.id(), c.bytes);
     }
-    out += &line("total", est.total_bytes);
+    // Every method's figure is for one GPU; say so when there are several.
+    if est.gpus > 1 {
+        out += &line("total per GPU", est.total_bytes);
+        out += &line(&format!("all {} GPUs", est.gpus), est.all_gpus_bytes());
+    } else {
+        out += &line("total", est.total_bytes);
+    }
     for c in outside {
         out += &line(c.term.id(), c.bytes);
     }
@@ -136,6 +164,24 @@ pub fn models(json: bool) -> String {
     out
 }
 
+/// The checkpoint's own format, and whether the estimate weighs it so.
+fn published(p: &PublishedFormat, doc: &Report) -> String {
+    let vision = match p.vision_bytes {
+        0 => String::new(),
+        v => format!(", vision tower {} included", Bytes(v).display(UNIT)),
+    };
+    let weighed = match doc.inputs.scenario.weight_format {
+        Some(WeightFormat::AsPublished) => "weighed as published".to_string(),
+        Some(f) => format!("weighed as {}", f.label()),
+        None => format!("weighed at {} bits", doc.inputs.scenario.weight_bits),
+    };
+    format!(
+        "published in {}, {} of weights{vision}; {weighed}\n",
+        p.label,
+        Bytes(p.bytes).display(UNIT)
+    )
+}
+
 /// The decode and prefill ranges, or why there are none.
 fn speed(doc: &Report) -> String {
     match (&doc.speed, doc.speed_unavailable) {
@@ -196,13 +242,13 @@ fn verdict(doc: &Report) -> String {
 fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("seq_len={n}"),
-        Change::Batch(n) => format!("batch={n}"),
+        Change::Sequences(n) => format!("sequences={n}"),
         Change::WeightFormat(f) => format!("quant={}", f.id()),
         Change::KvBytes(b) => format!("kv_bytes={b}"),
         Change::Lora => "lora instead of full fine-tuning".to_string(),
         Change::GradCheckpoint => "grad_checkpoint=true".to_string(),
         Change::PurePrecision => "precision=pure".to_string(),
-        Change::Gpus(n) => format!("gpus={n} (tp={n})"),
+        Change::Gpus(n) => format!("gpus={n}"),
     }
 }
 
@@ -227,6 +273,16 @@ pub fn model(m: &ModelFacts) -> String {
         "KV per token      {} B (FP16/BF16 cache)\n",
         m.kv_bytes_per_token.get()
     );
+    if let Some(QuantSource::NotInConfig {
+        name_suggests: Some(word),
+    }) = m.spec.as_ref().map(|s| &s.quantization_source)
+    {
+        out += &format!(
+            "note: the model's name says {word}, but config.json has no quantization_config: \
+             the weights are counted unquantized (an NVIDIA ModelOpt export states its \
+             quantization in hf_quant_config.json)\n"
+        );
+    }
     out
 }
 

@@ -113,10 +113,9 @@ fn gpu_names_resolve_from_the_catalog() {
         String::from_utf8_lossy(&out.stderr)
     );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        doc["estimate"]["verdict"]["usable_bytes"],
-        24_000_000_000u64
-    );
+    // The card's memory as nvidia-smi reports it (24,564 MiB), not its
+    // marketed "24 GB" read as decimal or as binary units.
+    assert_eq!(doc["estimate"]["verdict"]["usable_bytes"], 24_564u64 << 20);
     let miss = vramfit(&["estimate", "--gpu", "RTX 4909"]);
     assert_eq!(miss.status.code(), Some(2));
     let err = String::from_utf8(miss.stderr).unwrap();
@@ -212,4 +211,102 @@ fn offload_needs_host_ram_and_moves_weights_off_the_gpu() {
     assert!(String::from_utf8(refused.stderr)
         .unwrap()
         .contains("80 % of its host RAM"));
+}
+
+/// The JSON document of a command line that must succeed.
+fn doc(args: &[&str]) -> serde_json::Value {
+    let out = vramfit(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_real_model_is_weighed_as_published() {
+    // gpt-oss-20b ships MXFP4 experts: about 13 GB of weights, not 42 GB at 16 bits.
+    let d = doc(&[
+        "estimate",
+        "openai/gpt-oss-20b",
+        "--gpu",
+        "RTX 4090",
+        "--json",
+    ]);
+    assert_eq!(d["inputs"]["weight_format"], "as_published");
+    assert_eq!(d["estimate"]["components"]["weights"], 13_761_264_768u64);
+    assert_eq!(d["estimate"]["verdict"]["short_by_bytes"], 0);
+    assert_eq!(d["model"]["published"]["label"], "MXFP4");
+    let text =
+        String::from_utf8(vramfit(&["estimate", "openai/gpt-oss-20b", "--gpu", "RTX 4090"]).stdout)
+            .unwrap();
+    assert!(
+        text.starts_with("published in MXFP4, 13.76 GB of weights; weighed as published"),
+        "{text}"
+    );
+    // A format chosen on purpose stays.
+    let bf16 = doc(&[
+        "estimate",
+        "openai/gpt-oss-20b",
+        "--quant",
+        "bf16",
+        "--json",
+    ]);
+    assert_eq!(bf16["inputs"]["weight_format"], "bf16");
+    // An FP8 checkpoint: its own bytes, about one per parameter.
+    let fp8 = doc(&["estimate", "Qwen/Qwen3-30B-A3B-FP8", "--json"]);
+    let weights = fp8["estimate"]["components"]["weights"].as_u64().unwrap();
+    assert!(
+        (30_000_000_000..33_000_000_000).contains(&weights),
+        "{weights}"
+    );
+}
+
+#[test]
+fn four_gpus_spread_the_model_with_the_default_method() {
+    let d = doc(&[
+        "estimate",
+        "meta-llama/Llama-3.1-70B",
+        "--gpu",
+        "H100 SXM",
+        "--gpus",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(d["estimate"]["method"], "planner");
+    assert_eq!(d["estimate"]["gpus"], 4);
+    assert_eq!(d["estimate"]["verdict"]["short_by_bytes"], 0);
+    // 141 GB of BF16 weights over TP 4.
+    let weights = d["estimate"]["components"]["weights"].as_u64().unwrap();
+    assert!(
+        (35_000_000_000..36_000_000_000).contains(&weights),
+        "{weights}"
+    );
+    // --batch and --users are other names of --sequences.
+    let batch = doc(&["estimate", "--batch", "4", "--json"]);
+    assert_eq!(batch["inputs"]["sequences"], 4);
+    let users = doc(&["estimate", "--users", "3", "--json"]);
+    assert_eq!(users["inputs"]["sequences"], 3);
+}
+
+#[test]
+fn a_quantized_name_without_a_quantization_config_is_said() {
+    let config =
+        include_str!("../../vramfit-core/data/configs/meta-llama__Llama-3.2-1B-Instruct.json");
+    let mut doc: serde_json::Value = serde_json::from_str(config).unwrap();
+    doc["_name_or_path"] = "nvidia/Llama-3.2-1B-Instruct-NVFP4".into();
+    let path = std::env::temp_dir().join(format!("vramfit-nvfp4-{}.json", std::process::id()));
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let out = vramfit(&["inspect", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("note: the model's name says NVFP4") && text.contains("hf_quant_config.json"),
+        "{text}"
+    );
+    // The published config says nothing of the kind.
+    let plain = vramfit(&["inspect", "meta-llama/Llama-3.2-1B-Instruct"]);
+    assert!(!String::from_utf8(plain.stdout).unwrap().contains("note:"));
 }

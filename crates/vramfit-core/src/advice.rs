@@ -1,17 +1,17 @@
 //! The questions people ask beyond "does it fit?": the longest context and
-//! the largest batch that fit, the smallest catalog GPU that fits, and
+//! the most concurrent sequences that fit, the smallest catalog GPU that fits, and
 //! single-adjustment suggestions when it does not fit (seed 003's `fits()`:
 //! "short by 28.9 GB on RTX 3090; 1 single adjustment fits").
 //!
 //! Every answer reruns the selected method on a changed copy of the
 //! validated scenario, so it is exactly what the method would say for
 //! that input. Searches rely on memory never decreasing with context or
-//! batch (a property test in `tests/properties.rs`).
+//! sequences (a property test in `tests/properties.rs`).
 
 use crate::catalog::gpus;
 use crate::methods::{self, MethodId, MethodResult};
 use crate::request::Request;
-use crate::scenario::{Mode, Precision, Scenario, WeightFormat};
+use crate::scenario::{GpuMemory, Layout, Mode, Precision, Scenario, WeightFormat};
 use crate::units::Bytes;
 use serde::Serialize;
 
@@ -26,10 +26,11 @@ const SUGGESTED_FORMATS: [WeightFormat; 7] = [
     WeightFormat::Gptq,
 ];
 
-/// Largest context and batch the search considers (the input ranges).
+/// Largest context and sequences the search considers (the input ranges).
 const MAX_CONTEXT: u64 = 100_000_000;
-const MAX_BATCH: u64 = 1_000_000;
-const MAX_USERS: u64 = 1_000_000;
+const MAX_SEQUENCES: u64 = 1_000_000;
+/// Most GPUs a suggestion or an answer considers (the input range).
+const MAX_GPUS: u64 = 64;
 
 /// One change to one knob of the scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -37,8 +38,8 @@ const MAX_USERS: u64 = 1_000_000;
 pub enum Change {
     /// Context tokens per sequence.
     Context(u64),
-    /// Sequences at once.
-    Batch(u64),
+    /// Concurrent sequences.
+    Sequences(u64),
     /// A smaller named weight format.
     WeightFormat(WeightFormat),
     /// Bytes per cached element (1 = FP8).
@@ -49,7 +50,8 @@ pub enum Change {
     GradCheckpoint,
     /// Pure (weights in bf16) instead of amp (fp32 master weights).
     PurePrecision,
-    /// More GPUs of the same kind, tensor parallel over all of them.
+    /// More GPUs of the same kind, one copy of the model spread over all
+    /// of them ([`Layout::spread`]).
     Gpus(u64),
 }
 
@@ -73,6 +75,8 @@ pub enum Cost {
     LessPreciseUpdates,
     /// More cards to buy or rent.
     MoreHardware,
+    /// None: the model's own published format, as its authors ship it.
+    PublishedFormat,
 }
 
 impl Change {
@@ -82,37 +86,33 @@ impl Change {
         let input = &mut request.scenario;
         match self {
             Change::Context(n) => input.context = n,
-            Change::Batch(n) => input.batch = n,
+            Change::Sequences(n) => input.sequences = n,
             Change::WeightFormat(f) => input.set_weight_format(f),
             Change::KvBytes(b) => input.kv_bytes = b,
-            Change::Lora => request.set_mode(Mode::Lora),
+            Change::Lora => {
+                request.set_mode(Mode::Lora);
+            }
             Change::GradCheckpoint => input.grad_checkpoint = true,
             Change::PurePrecision => input.precision = Precision::Pure,
-            Change::Gpus(n) => (input.gpus, input.tp, input.pp) = tensor_parallel(n),
+            Change::Gpus(n) => (input.gpus, input.tp, input.pp) = (n, None, None),
         }
     }
 
-    /// The change on a validated scenario.
-    fn apply_valid(self, s: &mut Scenario) {
+    /// The change on a validated scenario; `None` when it cannot be made
+    /// (no layout spreads the model over that many GPUs).
+    fn apply_valid(self, s: &mut Scenario) -> Option<()> {
         match self {
             Change::Context(n) => s.context = n,
-            Change::Batch(n) => s.batch = n,
-            Change::WeightFormat(f) => {
-                s.weight_format = Some(f);
-                s.weight_milli_bits = f.milli_bits().unwrap_or(s.weight_milli_bits);
-            }
+            Change::Sequences(n) => s.sequences = n,
+            Change::WeightFormat(f) => s.set_weight_format(f),
             Change::KvBytes(b) => s.kv_milli_bits = (b * 8_000.0).round() as u64,
             Change::Lora => s.mode = Mode::Lora,
             Change::GradCheckpoint => s.grad_checkpoint = true,
             Change::PurePrecision => s.precision = Precision::Pure,
-            Change::Gpus(n) => (s.gpus, s.tp, s.pp) = tensor_parallel(n),
+            Change::Gpus(n) => s.layout = Layout::spread(n, s.heads).ok()?,
         }
+        Some(())
     }
-}
-
-/// `n` GPUs with tensor parallelism over all of them: (GPUs, TP, PP).
-fn tensor_parallel(n: u64) -> (u64, u64, u64) {
-    (n, n, 1)
 }
 
 /// A single adjustment that makes the scenario fit.
@@ -126,26 +126,43 @@ pub struct Suggestion {
     pub cost: Cost,
 }
 
+/// What stops a "largest that fits" answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// The memory: one more does not fit.
+    Memory,
+    /// The model's own maximum context (`max_position_embeddings`): more
+    /// would fit, but the model is not made for it.
+    ModelMaximum,
+    /// The largest value the input accepts: more might fit.
+    InputMaximum,
+}
+
 /// Answers for the selected method.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Answers {
-    /// Longest context (tokens per sequence) that fits, if any does.
+    /// Longest context (tokens per sequence) that fits, if any does, up to
+    /// the model's own maximum; `None` too when the method's figure does
+    /// not grow with the context.
     pub max_context: Option<u64>,
-    /// Largest number of sequences at once that fits; `None` when even one
-    /// does not fit, or when the method's figure does not grow with the
-    /// batch (the planner serves `min(batch, users)` sequences: see
-    /// `max_users`).
-    pub max_batch: Option<u64>,
-    /// Most users served concurrently that fit, for methods whose figure
-    /// grows with users (the planner); `None` otherwise or when one user
-    /// does not fit.
-    pub max_users: Option<u64>,
+    /// What stops `max_context`.
+    pub max_context_limit: Limit,
+    /// The model's maximum context (`max_position_embeddings`), where the
+    /// model gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_max_context: Option<u64>,
+    /// Most concurrent sequences that fit; `None` when even one does not
+    /// fit, or when the method's figure does not grow with them.
+    pub max_sequences: Option<u64>,
+    /// What stops `max_sequences`.
+    pub max_sequences_limit: Limit,
     /// The catalog GPU with the least memory that fits, if any does.
     pub smallest_gpu: Option<String>,
-    /// The fewest GPUs of the chosen kind (1–8, tensor parallel over all of
-    /// them) on which it fits; `None` when none does, or when the method
-    /// estimates one device only (its figure does not change with the
-    /// count).
+    /// The fewest GPUs of the chosen kind on which it fits, among the
+    /// counts worth suggesting ([`Layout::suggested_counts`]: one copy of
+    /// the model, TP within a node, PP across whole nodes); `None` when
+    /// none does, or when the method does not spread a model.
     pub min_gpus: Option<u64>,
 }
 
@@ -157,6 +174,14 @@ fn rerun(
 ) -> Option<MethodResult> {
     let mut changed = s.clone();
     change(&mut changed);
+    methods::run(method, &changed).ok()
+}
+
+/// The method after one [`Change`]; `None` when the change cannot be made
+/// or the method does not estimate the result.
+fn rerun_change(method: MethodId, s: &Scenario, change: Change) -> Option<MethodResult> {
+    let mut changed = s.clone();
+    change.apply_valid(&mut changed)?;
     methods::run(method, &changed).ok()
 }
 
@@ -183,54 +208,95 @@ fn largest_fitting(max: u64, fits_at: impl Fn(u64) -> bool) -> Option<u64> {
 }
 
 /// The answers of `method` for a validated scenario.
+///
+/// Both searches have a real upper bound: the context stops at the
+/// model's maximum (`max_position_embeddings`) where it has one, else at
+/// the input's; the sequences at the input's. A method whose figure does
+/// not grow with a knob gives no answer for it, rather than its maximum.
 pub fn answers(method: MethodId, s: &Scenario) -> Answers {
     let fits_with =
         |change: &dyn Fn(&mut Scenario)| rerun(method, s, change).is_some_and(|r| fits(&r));
+    let model_max_context = s.model.as_deref().and_then(|m| m.max_context);
+    let (context_cap, context_limit) = match model_max_context {
+        Some(m) => (m.clamp(1, MAX_CONTEXT), Limit::ModelMaximum),
+        None => (MAX_CONTEXT, Limit::InputMaximum),
+    };
+    let (max_context, max_context_limit) = bounded(
+        grows_with(method, s, context_cap, |c, n| c.context = n),
+        context_cap,
+        context_limit,
+        |n| fits_with(&|c| c.context = n),
+    );
+    let (max_sequences, max_sequences_limit) = bounded(
+        grows_with(method, s, MAX_SEQUENCES, |c, n| c.sequences = n),
+        MAX_SEQUENCES,
+        Limit::InputMaximum,
+        |n| fits_with(&|c| c.sequences = n),
+    );
     Answers {
-        max_context: largest_fitting(MAX_CONTEXT, |n| fits_with(&|c| c.context = n)),
-        max_batch: grows_with(method, s, |c, n| c.batch = n)
-            .then(|| largest_fitting(MAX_BATCH, |n| fits_with(&|c| c.batch = n)))
-            .flatten(),
-        max_users: grows_with(method, s, |c, n| c.users = n)
-            .then(|| largest_fitting(MAX_USERS, |n| fits_with(&|c| c.users = n)))
-            .flatten(),
+        max_context,
+        max_context_limit,
+        model_max_context,
+        max_sequences,
+        max_sequences_limit,
         smallest_gpu: smallest_gpu(method, s),
         min_gpus: min_gpus(method, s),
     }
 }
 
-/// Whether the method's need grows when a knob goes from 1 to its maximum.
-fn grows_with(method: MethodId, s: &Scenario, set: fn(&mut Scenario, u64)) -> bool {
+/// The largest `n` up to `cap` that fits, and what stops it: the memory,
+/// or the cap itself (`at_cap`) when even the cap fits. `None` when the
+/// figure does not grow (`grows` false) or when 1 does not fit.
+fn bounded(
+    grows: bool,
+    cap: u64,
+    at_cap: Limit,
+    fits_at: impl Fn(u64) -> bool,
+) -> (Option<u64>, Limit) {
+    let found = grows.then(|| largest_fitting(cap, fits_at)).flatten();
+    match found {
+        Some(n) if n == cap => (Some(n), at_cap),
+        other => (other, Limit::Memory),
+    }
+}
+
+/// Whether the method's need grows when a knob goes from 1 to `max`.
+fn grows_with(method: MethodId, s: &Scenario, max: u64, set: fn(&mut Scenario, u64)) -> bool {
     let need = |n: u64| rerun(method, s, |c| set(c, n)).map(|r| r.verdict.needed_bytes);
-    match (need(1), need(MAX_BATCH)) {
+    match (need(1), need(max.max(2))) {
         (Some(low), Some(high)) => high > low,
         _ => false,
     }
 }
 
-/// The same scenario spread over `n` GPUs with tensor parallelism.
+/// The same scenario with one copy of the model spread over `n` GPUs.
 fn on_gpus(method: MethodId, s: &Scenario, n: u64) -> Option<MethodResult> {
-    rerun(method, s, |c| Change::Gpus(n).apply_valid(c))
+    rerun_change(method, s, Change::Gpus(n))
 }
 
-/// The fewest GPUs (1–8) that fit, for methods that split over GPUs.
+/// The fewest GPUs that fit, among the counts worth suggesting, for
+/// methods that spread a model (their figure changes from one GPU to two).
 fn min_gpus(method: MethodId, s: &Scenario) -> Option<u64> {
+    let counts = Layout::suggested_counts(s.heads, MAX_GPUS);
+    let two = counts.iter().copied().find(|n| *n > 1)?;
     let one = on_gpus(method, s, 1)?;
-    let two = on_gpus(method, s, 2)?;
-    if one.total_bytes == two.total_bytes {
+    let more = on_gpus(method, s, two)?;
+    if one.total_bytes == more.total_bytes {
         return None;
     }
-    (1..=8).find(|n| on_gpus(method, s, *n).is_some_and(|r| fits(&r)))
+    counts
+        .into_iter()
+        .find(|n| on_gpus(method, s, *n).is_some_and(|r| fits(&r)))
 }
 
 /// The catalog GPU with the least memory on which the scenario fits.
 fn smallest_gpu(method: MethodId, s: &Scenario) -> Option<String> {
-    let mut all: Vec<&gpus::Gpu> = gpus::all().iter().collect();
-    all.sort_by_key(|g| g.memory_bytes);
+    let mut all: Vec<&'static gpus::Gpu> = gpus::all().iter().collect();
+    all.sort_by_key(|g| GpuMemory::of(g).bytes());
     all.into_iter()
         .find(|g| {
             rerun(method, s, |c| {
-                c.gpu_bytes = g.memory_bytes;
+                c.gpu_memory = GpuMemory::of(g);
                 c.gpu = Some(g);
             })
             .is_some_and(|r| fits(&r))
@@ -249,7 +315,7 @@ pub fn suggestions(s: &Scenario, current: &MethodResult) -> Vec<Suggestion> {
     candidates(method, s)
         .into_iter()
         .filter_map(|(change, cost)| {
-            let r = rerun(method, s, |c| change.apply_valid(c))?;
+            let r = rerun_change(method, s, change)?;
             fits(&r).then_some(Suggestion {
                 change,
                 total_bytes: r.total_bytes,
@@ -262,8 +328,7 @@ pub fn suggestions(s: &Scenario, current: &MethodResult) -> Vec<Suggestion> {
 
 /// The changes worth trying, each at its least disruptive fitting value.
 fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
-    let fits_with =
-        |change: Change| rerun(method, s, |c| change.apply_valid(c)).is_some_and(|r| fits(&r));
+    let fits_with = |change: Change| rerun_change(method, s, change).is_some_and(|r| fits(&r));
     let mut out = Vec::new();
     // Context and batch: the largest power of two below today's that fits.
     let halvings = |from: u64| (1..64).map(move |k| from >> k).take_while(|n| *n >= 1);
@@ -275,11 +340,22 @@ fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
         };
         out.push((Change::Context(n), cost));
     }
-    if let Some(n) = halvings(s.batch).find(|n| fits_with(Change::Batch(*n))) {
-        out.push((Change::Batch(n), Cost::LowerThroughput));
+    if let Some(n) = halvings(s.sequences).find(|n| fits_with(Change::Sequences(*n))) {
+        out.push((Change::Sequences(n), Cost::LowerThroughput));
     }
-    // Weights: the largest smaller post-training format that fits (MXFP4
-    // and NF4 are left out: they come with particular checkpoints or QLoRA).
+    // Weights: first the checkpoint's own format, where it is not the one
+    // chosen and it fits; then the largest smaller post-training format
+    // that fits (MXFP4 and NF4 are left out: they come with particular
+    // checkpoints or QLoRA).
+    if s.model.is_some()
+        && s.weight_format != Some(WeightFormat::AsPublished)
+        && fits_with(Change::WeightFormat(WeightFormat::AsPublished))
+    {
+        out.push((
+            Change::WeightFormat(WeightFormat::AsPublished),
+            Cost::PublishedFormat,
+        ));
+    }
     let mut formats: Vec<WeightFormat> = SUGGESTED_FORMATS
         .into_iter()
         .filter(|f| f.milli_bits().is_some_and(|b| b < s.weight_milli_bits))
@@ -304,7 +380,7 @@ fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
         out.push((Change::PurePrecision, Cost::LessPreciseUpdates));
     }
     // More GPUs, where the method spreads the model over them.
-    if let Some(n) = min_gpus(method, s).filter(|n| *n > s.gpus) {
+    if let Some(n) = min_gpus(method, s).filter(|n| *n > s.layout.gpus) {
         out.push((Change::Gpus(n), Cost::MoreHardware));
     }
     out
@@ -334,12 +410,62 @@ mod tests {
         let a = answers(MethodId::Quick, &s);
         assert_eq!(a.max_context, Some(44_389));
         // B × 8,192 tokens ≤ 44,389 ⇔ B ≤ 5.
-        assert_eq!(a.max_batch, Some(5));
+        assert_eq!(a.max_sequences, Some(5));
         let (_, over) = scenario(quick(ScenarioInput {
             context: 44_390,
             ..ScenarioInput::default()
         }));
         assert!(over.verdict.short_by_bytes > 0);
+    }
+
+    #[test]
+    fn answers_stop_at_the_models_maximum_context() {
+        // Llama-3.1-8B on an H200: memory alone would allow ~700K tokens;
+        // the model is made for 131,072.
+        let mut input = ScenarioInput {
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+            ..ScenarioInput::default()
+        };
+        input.set_gpu("H200");
+        let (s, _) = scenario(Request::new(MethodId::Planner, input.clone()));
+        let a = answers(MethodId::Planner, &s);
+        assert_eq!(a.model_max_context, Some(131_072));
+        assert_eq!(a.max_context, Some(131_072));
+        assert_eq!(a.max_context_limit, Limit::ModelMaximum);
+        // GPT-2 (1,024 positions) never answers millions of tokens.
+        let gpt2 = ScenarioInput {
+            model: Some(ModelRef::Catalog("openai-community/gpt2".into())),
+            ..ScenarioInput::default()
+        };
+        let (s, _) = scenario(Request::new(MethodId::Quick, gpt2));
+        let a = answers(MethodId::Quick, &s);
+        assert_eq!(
+            (a.max_context, a.max_context_limit),
+            (Some(1_024), Limit::ModelMaximum)
+        );
+        // On a small card the memory stops it first.
+        input.set_gpu("RTX 4090");
+        input.set_weight_format(WeightFormat::Bf16);
+        let (s, _) = scenario(Request::new(MethodId::Planner, input));
+        let a = answers(MethodId::Planner, &s);
+        assert!(a.max_context.unwrap() < 131_072);
+        assert_eq!(a.max_context_limit, Limit::Memory);
+    }
+
+    #[test]
+    fn a_figure_that_does_not_grow_gives_no_answer() {
+        // The lesson's full training: 18 bytes per parameter and fixed
+        // reserves, whatever the context or the sequences.
+        let (s, _) = scenario(Request::new(
+            MethodId::Lesson,
+            ScenarioInput {
+                mode: Mode::Full,
+                params_b: 1.0,
+                ..ScenarioInput::default()
+            },
+        ));
+        let a = answers(MethodId::Lesson, &s);
+        assert_eq!((a.max_context, a.max_sequences), (None, None));
     }
 
     #[test]
@@ -349,7 +475,7 @@ mod tests {
             ..ScenarioInput::default()
         }));
         let a = answers(MethodId::Quick, &s);
-        assert_eq!((a.max_context, a.max_batch), (None, None));
+        assert_eq!((a.max_context, a.max_sequences), (None, None));
         // quick estimates one device: the GPU count does not change it.
         assert_eq!(a.min_gpus, None);
         // 100B at 16 bits = 200 GB of weights: only the largest cards hold it.
@@ -384,6 +510,32 @@ mod tests {
     }
 
     #[test]
+    fn the_published_format_is_a_suggestion() {
+        // gpt-oss-20b weighed at 16 bits does not fit a 4090; its own MXFP4
+        // checkpoint does.
+        let mut input = ScenarioInput {
+            model: Some(ModelRef::Catalog("openai/gpt-oss-20b".into())),
+            ..ScenarioInput::default()
+        };
+        input.set_weight_format(WeightFormat::Bf16);
+        input.set_gpu("RTX 4090");
+        let (s, r) = scenario(Request::new(MethodId::Planner, input));
+        assert!(r.verdict.short_by_bytes > 0);
+        let list = suggestions(&s, &r);
+        let published = list
+            .iter()
+            .find(|x| x.change == Change::WeightFormat(WeightFormat::AsPublished))
+            .expect("as published among the suggestions");
+        assert_eq!(published.cost, Cost::PublishedFormat);
+        // It comes before any smaller post-training format.
+        let first_format = list
+            .iter()
+            .find(|x| matches!(x.change, Change::WeightFormat(_)))
+            .unwrap();
+        assert_eq!(first_format.change, published.change);
+    }
+
+    #[test]
     fn a_fitting_scenario_needs_no_suggestion() {
         let (s, r) = scenario(Request::default());
         assert!(suggestions(&s, &r).is_empty());
@@ -405,27 +557,25 @@ mod tests {
     }
 
     #[test]
-    fn the_planner_answers_in_users_and_gpu_counts() {
+    fn the_planner_answers_in_sequences_and_gpu_counts() {
         let mut input = ScenarioInput {
             model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-70B".into())),
             gpus: 4,
-            tp: 4,
             ..ScenarioInput::default()
         };
         input.set_gpu("H100 SXM");
         let (s, _) = scenario(Request::new(MethodId::Planner, input));
         let a = answers(MethodId::Planner, &s);
-        // It serves min(batch, users) sequences: the batch alone changes nothing.
-        assert_eq!(a.max_batch, None);
-        let users = a.max_users.expect("some users fit on 4 × 80 GB");
-        let fits_users = |n: u64| {
-            let r = rerun(MethodId::Planner, &s, |c| c.users = n).unwrap();
+        let most = a.max_sequences.expect("some sequences fit on 4 × 80 GB");
+        let fits_sequences = |n: u64| {
+            let r = rerun(MethodId::Planner, &s, |c| c.sequences = n).unwrap();
             r.verdict.short_by_bytes == 0
         };
-        assert!(fits_users(users) && !fits_users(users + 1));
+        assert!(fits_sequences(most) && !fits_sequences(most + 1));
+        assert!(most < MAX_SEQUENCES, "{most}");
         // 141 GB of BF16 weights need more than one 80 GB card.
         let min = a.min_gpus.expect("a few H100s hold it");
-        assert!((2..=4).contains(&min), "{min}");
+        assert!([2, 4].contains(&min), "{min}");
     }
 
     #[test]
@@ -434,7 +584,7 @@ mod tests {
             MethodId::Planner,
             ScenarioInput {
                 model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
-                users: 3,
+                sequences: 3,
                 ..ScenarioInput::default()
             },
         );

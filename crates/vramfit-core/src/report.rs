@@ -5,9 +5,9 @@
 use crate::advice::{self, Answers, Suggestion};
 use crate::methods::planner::{self, NoSpeed, Speed};
 use crate::methods::{self, dense, MethodId, MethodResult, RunError};
-use crate::model::{LayerCount, ModelSpec};
+use crate::model::{LayerCount, ModelSpec, PublishedFormat};
 use crate::request::{Request, RequestError};
-use crate::scenario::{ModelRef, Scenario, ScenarioInput};
+use crate::scenario::{Layout, ModelRef, Scenario, ScenarioInput};
 #[cfg(test)]
 use crate::term::Term;
 use crate::units::Bytes;
@@ -43,6 +43,10 @@ pub struct ModelFacts {
     /// Everything parsed from the config (a real model only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spec: Option<Arc<ModelSpec>>,
+    /// The checkpoint's own format and bytes, text model and vision tower
+    /// (a real model only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<PublishedFormat>,
 }
 
 /// Where a scenario's model shape came from.
@@ -69,7 +73,12 @@ impl ModelFacts {
         ModelFacts {
             source,
             params_total: scenario.params,
-            params_active: model.map_or(scenario.params, |m| m.params_active),
+            // The vision tower an engine loads is active for every token
+            // of an image, and counted with the total.
+            params_active: model.map_or(scenario.params, |m| {
+                m.params_active
+                    .saturating_add(m.checkpoint.params.saturating_sub(m.params_total))
+            }),
             layers: scenario.layers,
             kv_heads: scenario.kv_heads,
             head_dim: scenario.head_dim,
@@ -79,6 +88,7 @@ impl ModelFacts {
             ),
             layers_by_kind: model.map(|m| m.layers_by_kind()).unwrap_or_default(),
             spec: scenario.model.clone(),
+            published: model.map(ModelSpec::published_format),
         }
     }
 }
@@ -99,6 +109,9 @@ pub struct Report {
     /// Everything needed to reproduce (and re-import) the calculation.
     pub inputs: Request,
     pub model: ModelFacts,
+    /// How the GPUs are used (`gpus = tp × pp × replicas`), derived from
+    /// the GPU count unless TP or PP was set.
+    pub layout: Layout,
     /// The selected method's result.
     pub estimate: MethodResult,
     /// Every method that estimates the scenario, in [`MethodId::ALL`] order.
@@ -154,6 +167,7 @@ pub fn build_valid(request: &Request, scenario: &Scenario) -> Result<Report, Run
         app_version: APP_VERSION,
         inputs: request.clone(),
         model: ModelFacts::of(&request.scenario, scenario),
+        layout: scenario.layout,
         suggestions: advice::suggestions(scenario, &estimate),
         answers: advice::answers(request.method, scenario),
         speed: speed.as_ref().ok().cloned(),

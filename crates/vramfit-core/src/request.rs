@@ -4,12 +4,14 @@
 //! link): the method's name, then the scenario's keys, in one flat object.
 //!
 //! Here too is the editor's policy, above the methods: which method to use
-//! when none was chosen ([`preferred`]), and keeping a method chosen on
+//! when none was chosen ([`preferred`]), keeping a method chosen on
 //! purpose when the mode or the model changes
-//! ([`Request::change_keeping_choice`]).
+//! ([`Request::change_keeping_choice`]) and saying when it did not
+//! ([`MethodSwitch`]), and weighing a real model as published unless a
+//! format was chosen on purpose ([`ScenarioInput::follows_checkpoint`]).
 
 use crate::methods::{self, MethodId, MethodResult, RunError};
-use crate::scenario::{Mode, ModelRef, Scenario, ScenarioError, ScenarioInput};
+use crate::scenario::{Mode, ModelRef, Scenario, ScenarioError, ScenarioInput, WeightFormat};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -52,6 +54,59 @@ impl fmt::Display for RequestError {
     }
 }
 
+/// A method the editor changed without being asked (the person chose a
+/// model or a mode), so that the page can say so and undo it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MethodSwitch {
+    /// The method before the change.
+    pub from: MethodId,
+    /// The method now.
+    pub to: MethodId,
+    /// Why.
+    pub why: SwitchReason,
+}
+
+/// Why the editor changed the method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwitchReason {
+    /// The method followed the preference ([`preferred`]), and the
+    /// preference for the new scenario is another method.
+    Preferred,
+    /// The method chosen on purpose does not estimate the new scenario.
+    NoLongerApplies,
+}
+
+impl ScenarioInput {
+    /// Whether the weight format follows the model's checkpoint: it was
+    /// never chosen (the default 16 bits, no named format) or it is "as
+    /// published" already. A format chosen on purpose stays.
+    pub fn follows_checkpoint(&self) -> bool {
+        match self.weight_format {
+            Some(WeightFormat::AsPublished) => true,
+            Some(_) => false,
+            None => self.weight_bits == ScenarioInput::default().weight_bits,
+        }
+    }
+
+    /// Sets the model, weighing it as published when the format follows the
+    /// checkpoint ([`ScenarioInput::follows_checkpoint`]); without a model,
+    /// such a format goes back to the default (16 bits).
+    pub fn set_model_following_checkpoint(&mut self, model: Option<ModelRef>) {
+        let follows = self.follows_checkpoint();
+        self.model = model;
+        if follows {
+            match self.model {
+                Some(_) => self.set_weight_format(WeightFormat::AsPublished),
+                None => {
+                    self.weight_format = None;
+                    self.weight_bits = ScenarioInput::default().weight_bits;
+                }
+            }
+        }
+    }
+}
+
 impl Request {
     /// `method` about `scenario`.
     pub fn new(method: MethodId, scenario: ScenarioInput) -> Request {
@@ -72,21 +127,34 @@ impl Request {
 
     /// Switches to `mode`, keeping the method when it was chosen on purpose
     /// and still applies, else taking the most complete one that does (see
-    /// [`Request::change_keeping_choice`]).
+    /// [`Request::change_keeping_choice`]); the switch, if the method
+    /// changed.
     ///
     /// ```
     /// use vramfit_core::{methods::MethodId, request::Request, scenario::Mode};
     /// let mut request = Request::default(); // quick, inference
-    /// request.set_mode(Mode::Full);
+    /// let switch = request.set_mode(Mode::Full).unwrap();
     /// assert_eq!(request.method, MethodId::Lesson); // typed numbers: lesson
+    /// assert_eq!((switch.from, switch.to), (MethodId::Quick, MethodId::Lesson));
     /// ```
-    pub fn set_mode(&mut self, mode: Mode) {
-        self.change_keeping_choice(|s| s.mode = mode);
+    pub fn set_mode(&mut self, mode: Mode) -> Option<MethodSwitch> {
+        self.change_keeping_choice(|s| s.mode = mode)
     }
 
-    /// Sets the model, re-picking the method like [`Request::set_mode`].
-    pub fn set_model(&mut self, model: Option<ModelRef>) {
-        self.change_keeping_choice(|s| s.model = model);
+    /// Sets the model, weighed as published unless a format was chosen on
+    /// purpose ([`ScenarioInput::set_model_following_checkpoint`]), and
+    /// re-picks the method like [`Request::set_mode`].
+    ///
+    /// ```
+    /// use vramfit_core::{methods::MethodId, request::Request};
+    /// use vramfit_core::scenario::{ModelRef, WeightFormat};
+    /// let mut request = Request::default();
+    /// request.set_model(Some(ModelRef::Catalog("openai/gpt-oss-20b".into())));
+    /// assert_eq!(request.scenario.weight_format, Some(WeightFormat::AsPublished));
+    /// assert_eq!(request.method, MethodId::Planner);
+    /// ```
+    pub fn set_model(&mut self, model: Option<ModelRef>) -> Option<MethodSwitch> {
+        self.change_keeping_choice(|s| s.set_model_following_checkpoint(model))
     }
 
     /// Applies `change` (a new mode or model) to the scenario. A method the
@@ -94,8 +162,13 @@ impl Request {
     /// [`Self::preferred_method`] gave before the change — stays while it
     /// still estimates the scenario; otherwise the method follows the
     /// preference again, so a real dense model opens on the allocator for
-    /// training and on the planner for serving.
-    pub fn change_keeping_choice(&mut self, change: impl FnOnce(&mut ScenarioInput)) {
+    /// training and on the planner for serving. Returns the switch when the
+    /// method changed (the person did not ask for it: the page says so).
+    pub fn change_keeping_choice(
+        &mut self,
+        change: impl FnOnce(&mut ScenarioInput),
+    ) -> Option<MethodSwitch> {
+        let from = self.method;
         let followed_default = self.preferred_method() == Some(self.method);
         change(&mut self.scenario);
         let still_applies = self.run().is_ok();
@@ -104,6 +177,14 @@ impl Request {
                 self.method = m;
             }
         }
+        (self.method != from).then_some(MethodSwitch {
+            from,
+            to: self.method,
+            why: match still_applies {
+                true => SwitchReason::Preferred,
+                false => SwitchReason::NoLongerApplies,
+            },
+        })
     }
 }
 
@@ -186,17 +267,55 @@ mod tests {
         let mut request = Request::new(MethodId::Range, ScenarioInput::default());
         request.set_model(Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())));
         assert_eq!(request.method, MethodId::Range);
-        // Followed the preference: follows it again.
+        // Followed the preference: follows it again, and says so.
         let mut request = Request::default();
-        request.set_model(Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())));
+        let switch = request.set_model(Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())));
         assert_eq!(request.method, MethodId::Planner);
+        assert_eq!(
+            switch,
+            Some(MethodSwitch {
+                from: MethodId::Quick,
+                to: MethodId::Planner,
+                why: SwitchReason::Preferred
+            })
+        );
         request.set_mode(Mode::Full);
         assert_eq!(request.method, MethodId::Allocator);
+        // The same method again: nothing to announce.
+        assert_eq!(
+            request.set_model(Some(ModelRef::Catalog("Qwen/Qwen3-8B".into()))),
+            None
+        );
         // A choice that no longer applies gives way.
         let mut request = Request::new(MethodId::Range, ScenarioInput::default());
         request.set_model(Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())));
-        request.set_model(None);
+        let switch = request.set_model(None).unwrap();
         assert_eq!(request.method, MethodId::Quick);
+        assert_eq!(switch.why, SwitchReason::NoLongerApplies);
+    }
+
+    #[test]
+    fn a_real_model_is_weighed_as_published_unless_a_format_was_chosen() {
+        let oss = || Some(ModelRef::Catalog("openai/gpt-oss-20b".into()));
+        let mut request = Request::default();
+        request.set_model(oss());
+        assert_eq!(
+            request.scenario.weight_format,
+            Some(WeightFormat::AsPublished)
+        );
+        // Back to typed numbers: back to the default 16 bits.
+        request.set_model(None);
+        assert_eq!(request.scenario.weight_format, None);
+        assert_eq!(request.scenario.weight_bits, 16.0);
+        assert!(request.run().is_ok());
+        // A format chosen on purpose stays.
+        request.scenario.set_weight_format(WeightFormat::Q4KM);
+        request.set_model(oss());
+        assert_eq!(request.scenario.weight_format, Some(WeightFormat::Q4KM));
+        let mut bits = Request::default();
+        bits.scenario.weight_bits = 5.0;
+        bits.set_model(oss());
+        assert_eq!(bits.scenario.weight_format, None);
     }
 
     /// The planner's knobs that contradict the workload once rejected the

@@ -51,8 +51,7 @@ pub fn fit_table(base: &Request, formats: &[WeightFormat]) -> Vec<FitRow> {
         };
         for &format in formats {
             let mut s = scenario.clone();
-            s.weight_format = Some(format);
-            s.weight_milli_bits = format.milli_bits().unwrap_or(s.weight_milli_bits);
+            s.set_weight_format(format);
             rows.extend(gpu_cells(base.method, &s, entry.id.as_str(), format));
         }
     }
@@ -70,7 +69,7 @@ fn gpu_cells(
         .iter()
         .filter_map(|gpu| {
             let mut on_gpu = s.clone();
-            on_gpu.gpu_bytes = gpu.memory_bytes;
+            on_gpu.gpu_memory = crate::scenario::GpuMemory::of(gpu);
             on_gpu.gpu = Some(gpu);
             let r = methods::run(method, &on_gpu).ok()?;
             Some(FitRow {

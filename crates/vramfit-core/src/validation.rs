@@ -61,6 +61,8 @@ pub struct Knobs {
     pub grad_checkpoint: Option<bool>,
     pub lora_rank: Option<u64>,
     pub lora_dropout: Option<f64>,
+    /// Training: the forward ran with `use_cache=True` (a KV cache object).
+    pub use_cache: Option<bool>,
     pub optimizer: Option<String>,
 }
 
@@ -108,10 +110,14 @@ pub fn input_of(row: &Row) -> Result<Request, String> {
             ("lora", _) | (_, Some(_)) => Mode::Lora,
             _ => Mode::Full,
         },
-        batch: k.batch,
+        sequences: k.batch,
         context: k.seq_len,
         lora_rank: k.lora_rank.unwrap_or(16),
-        lora_dropout: k.lora_dropout.is_none_or(|p| p > 0.0),
+        // What a row does not state is the seed harness's choice, as its
+        // measurements imply (docs/allocator-derivation.md, §2 and §10.3):
+        // no LoRA dropout and `use_cache=False` in training.
+        lora_dropout: k.lora_dropout.is_some_and(|p| p > 0.0),
+        use_cache: k.use_cache.unwrap_or(k.mode == "inference"),
         grad_checkpoint: k.grad_checkpoint.unwrap_or(false),
         precision: match k.precision.as_deref() {
             Some("amp") => Precision::Amp,

@@ -8,7 +8,9 @@ use vramfit_core::methods::vllm::StartErrorKind;
 use vramfit_core::methods::{self, MethodId, MethodResult, Refusal};
 use vramfit_core::report;
 use vramfit_core::request::Request;
-use vramfit_core::scenario::{Mode, ModelRef, ScenarioInput, WeightFormat};
+use vramfit_core::scenario::{
+    LayoutError, Mode, ModelRef, ScenarioError, ScenarioInput, WeightFormat,
+};
 use vramfit_core::term::Term;
 use vramfit_core::units::GIB;
 use vramfit_core::verdict::FitStatus;
@@ -90,7 +92,7 @@ fn vllm_reads_the_scenario_as_vllm_serve() {
     assert_eq!(r.verdict.status, FitStatus::Roomy);
     // Four sequences at once need four times the cache.
     let four = on("meta-llama/Llama-3.1-8B-Instruct", |i| {
-        i.batch = 4;
+        i.sequences = 4;
         i.set_capacity_gib(79.19);
     });
     let r4 = run(MethodId::Vllm, &four).unwrap();
@@ -186,21 +188,21 @@ fn vllm_refusals_are_typed() {
             max: 131_072
         })
     );
-    assert_eq!(
-        refusal(&|i| {
-            i.gpus = 3;
-            i.tp = 3;
-        }),
-        Refusal::Engine(EngineRefusal::HeadsNotDivisible { heads: 32, tp: 3 })
-    );
-    assert_eq!(
-        refusal(&|i| i.tp = 2),
-        Refusal::Parallelism {
-            tp: 2,
-            pp: 1,
-            gpus: 1
-        }
-    );
+    // TP that does not split the heads, or GPUs that TP × PP does not
+    // divide, are the scenario's layout errors before vLLM is asked.
+    let layout_error = |f: &dyn Fn(&mut ScenarioInput)| {
+        let input = on("meta-llama/Llama-3.1-8B-Instruct", f);
+        input.validate().unwrap_err()
+    };
+    assert!(layout_error(&|i| {
+        i.gpus = 3;
+        i.tp = Some(3);
+    })
+    .iter()
+    .any(|e| matches!(e, ScenarioError::Layout(LayoutError::Heads { tp: 3, .. }))));
+    assert!(layout_error(&|i| i.tp = Some(2))
+        .iter()
+        .any(|e| matches!(e, ScenarioError::Layout(LayoutError::NotDivisible { .. }))));
     assert_eq!(
         run(MethodId::Vllm, &ScenarioInput::default()).unwrap_err(),
         Refusal::NeedsModel
@@ -303,14 +305,14 @@ fn llamacpp_takes_gguf_and_cache_types() {
         run(MethodId::Llamacpp, &awq),
         Err(Refusal::Engine(EngineRefusal::Format { .. }))
     ));
-    let slots = on("meta-llama/Llama-3.1-8B", |i| i.batch = 300);
+    let slots = on("meta-llama/Llama-3.1-8B", |i| i.sequences = 300);
     assert_eq!(
         run(MethodId::Llamacpp, &slots).unwrap_err(),
         Refusal::Engine(EngineRefusal::TooManySequences { max: 256 })
     );
     let two = on("meta-llama/Llama-3.1-8B", |i| {
         i.gpus = 2;
-        i.tp = 2;
+        i.tp = Some(2);
     });
     assert_eq!(
         run(MethodId::Llamacpp, &two).unwrap_err(),

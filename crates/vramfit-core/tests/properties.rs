@@ -55,8 +55,7 @@ fn sample(rng: &mut Rng) -> ScenarioInput {
     let mut input = ScenarioInput {
         mode: *rng.pick(&Mode::ALL),
         context: rng.log_uniform(1, 1_000_000),
-        batch: rng.log_uniform(1, 256),
-        users: rng.log_uniform(1, 1_000),
+        sequences: rng.log_uniform(1, 1_000),
         gpu_memory_gb: rng.log_uniform(4, 1_000) as f64,
         ..ScenarioInput::default()
     };
@@ -90,7 +89,7 @@ fn never_less(less: &ScenarioInput, more: &ScenarioInput, what: &str) {
 }
 
 #[test]
-fn more_context_batch_or_users_never_needs_less() {
+fn more_context_or_sequences_never_needs_less() {
     let mut rng = Rng(0x5eed_0001);
     for _ in 0..300 {
         let base = sample(&mut rng);
@@ -100,8 +99,11 @@ fn more_context_batch_or_users_never_needs_less() {
             more
         };
         never_less(&base, &grow(&|i| i.context = i.context * 2 + 1), "context");
-        never_less(&base, &grow(&|i| i.batch += 1 + i.batch / 2), "batch");
-        never_less(&base, &grow(&|i| i.users *= 3), "users");
+        never_less(
+            &base,
+            &grow(&|i| i.sequences += 1 + i.sequences / 2),
+            "sequences",
+        );
     }
 }
 
@@ -130,13 +132,12 @@ fn splitting_over_gpus_never_loses_memory() {
     for _ in 0..200 {
         let one = ScenarioInput {
             gpus: 1,
-            tp: 1,
             ..sample(&mut rng)
         };
         for n in [2, 4, 8] {
+            // One copy of the model spread over n GPUs (the derived layout).
             let split = ScenarioInput {
                 gpus: n,
-                tp: n,
                 ..one.clone()
             };
             for (m, single) in results(&one) {

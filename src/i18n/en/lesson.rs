@@ -181,14 +181,14 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::KvHeads => "key/value heads per layer (fewer than the query heads with grouped-query attention)",
         Symbol::HeadDim => "head dimension: the values of one head's key, or of its value",
         Symbol::Context => "tokens of context per sequence",
-        Symbol::Sequences => "sequences served (or trained) at once",
+        Symbol::Sequences => "sequences one copy of the model serves (or trains) at once: the concurrent sequences shared over the replicas, ⌈sequences / replicas⌉",
         Symbol::KvBytes => "bytes per cached value (2 in FP16 or BF16, 1 in FP8)",
         Symbol::OverheadPct => "overhead, in percent of weights plus cache",
         Symbol::RuntimeGib => "runtime reserve, in GiB (CUDA context, kernels)",
         Symbol::ActivationGib => "activation reserve, in GiB",
         Symbol::MarginPct => "safety margin, in percent",
         Symbol::EmbedParams => "parameters of the input embedding and of the output head (once when they are tied)",
-        Symbol::Gpus => "GPUs the model is split over evenly (one server, at most 8)",
+        Symbol::Gpus => "GPUs one copy of the model is split over evenly, TP × PP (one server, at most 8)",
         Symbol::LayerWidth => "values one layer caches per token: 2 × H_kv × d (a key and a value per KV head) or, with latent attention, one compressed latent; alike layers are grouped, count × width",
         Symbol::Window => "sliding window: the most tokens such a layer keeps",
         Symbol::CheckpointBytes => "bytes of the checkpoint as published, tensor by tensor, scales included",
@@ -210,9 +210,10 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::KeptSequences => "sequences whose cache stays on the GPU in one replica (all its requests, by default)",
         Symbol::ActivationK => "activation factor (20 by default): with the 2, bytes kept per token and hidden unit",
         Symbol::ActivationTokens => "tokens whose activations are held at once",
-        Symbol::Active => "sequences decoding at once in one replica: min(B, requests per replica)",
+        Symbol::Active => "sequences decoding at once in one replica: all of its B, or the engine's batch limit when that is smaller",
         Symbol::PrefillBudget => "prompt tokens processed in one step (the prefill budget)",
         Symbol::BodyBytes => "bytes of the body (all layers), before it is split over GPUs",
+        Symbol::PublishedEmbedBytes => "bytes of the embeddings and the output head as the checkpoint publishes them (split over TP, never over the pipeline stages)",
         Symbol::EngineContextBytes => "the serving engine's own context on each GPU (CUDA context, kernels)",
         Symbol::QueryHeads => "query (attention) heads",
         Symbol::GradientBytes => "bytes per gradient (2 in BF16)",
@@ -338,10 +339,11 @@ static ALLOCATOR: MethodLesson = MethodLesson {
         "Each term is the set of tensors the code keeps alive at the moment of the peak, derived from torch, transformers and peft, not fitted to measurements.",
         "Training is a steady-state step: gradients and AdamW states exist before the forward pass. amp keeps FP32 weights and computes in BF16 under autocast; pure trains the weights in their own dtype.",
         "LoRA adapters are FP32, on q, k, v and o, with a dropout in front of each (peft's usual 0.05).",
+        "Training keeps transformers' KV cache object (use_cache=True, its default) unless you turn it off or gradient checkpointing does; without one, sdpa gets a full mask and repeated keys and values, which every layer keeps for the backward pass.",
         "Sliding-window layers are counted as global attention (conservative).",
         "0.75 GB of CUDA context and kernels lies outside PyTorch's allocator: the step fits when its peak plus those 0.75 GB is at most 97 % of the card.",
     ],
-    start: "Llama 3.2 1B, full fine-tuning in pure BF16 with 2,048 tokens on an RTX A6000 (48 GB): one of the configurations whose peak was measured, and the method's worked example, term by term.",
+    start: "Llama 3.2 1B, full fine-tuning in pure BF16 with 2,048 tokens on an RTX A6000 (48 GB): one of the configurations whose peak was measured (like the measurement, with use_cache=False), and the method's worked example, term by term.",
     counterexample: "LoRA without dropout: the method assumes an nn.Dropout in front of each adapter, which keeps a copy of the adapter's input and a mask for the backward pass. With lora_dropout = 0, peft puts an nn.Identity there. Same LoRA step (Llama 3.2 1B, 2,048 tokens), dropout on against off.",
     counterexample_lesson: "The activations shrink by the copies the dropout kept, and so does the peak: the derivation is only as good as its picture of the code that runs. Change the code, and the same model needs other bytes.",
     references: &[
@@ -351,7 +353,7 @@ static ALLOCATOR: MethodLesson = MethodLesson {
     ],
     checked: &[
         "Units: integer bytes shown in decimal GB, as the source prints them.",
-        "The source's 11 measurements, all within ±2 %.",
+        "The source's 11 measurements, all within ±0.2 % (its harness ran them with use_cache=False and no LoRA dropout).",
         "The terms of the source's example: weights 16.12 GB, gradients 0.05, optimizer 0.11, step workspace 0.05.",
     ],
     not_checked: &[
@@ -367,7 +369,7 @@ static RANGE: MethodLesson = MethodLesson {
         "Each parameter takes the format's bits (AWQ and GPTQ 4.16, GGUF Q4_K_M 4.89, …); below 16 bits the embeddings and the output head stay at 16 bits.",
         "The KV cache follows each layer's own kind: a sliding-window layer keeps at most its window, a latent-attention layer one compressed latent per token, a linear-attention layer a fixed state.",
         "1 GB of runtime on every GPU (CUDA context and buffers); the high end adds 20 % of the weights — of states, activations and logits when fine-tuning — for activations, temporary buffers and fragmentation (EleutherAI's rule of thumb).",
-        "With n GPUs (at most 8, in one server) weights, cache and model states are split evenly; each GPU keeps its own runtime, activations and logits.",
+        "With n GPUs per copy of the model (TP × PP, at most 8, in one server) weights, cache and model states are split evenly; each GPU keeps its own runtime, and in fine-tuning the activations and logits of its own ⌈B / n⌉ sequences. More GPUs are more copies, each with its share of the sequences.",
         "Full fine-tuning costs 16 bytes per parameter (BF16 weight and gradient, FP32 master copy, two FP32 Adam moments); LoRA and QLoRA train rank-r adapters at 16 bytes per adapter parameter on a frozen BF16 or NF4 base.",
         "Training activations assume full gradient checkpointing: each layer keeps only its input (2 bytes per token and hidden unit), plus the one layer being recomputed (34 bytes per token and hidden unit), and FP32 logits.",
     ],
@@ -387,16 +389,16 @@ static RANGE: MethodLesson = MethodLesson {
 };
 
 static PLANNER: MethodLesson = MethodLesson {
-    interpretation: "A per-GPU planning budget for serving or training one model over tensor and pipeline parallelism, replicas and users, with an indicative speed. The total is the most loaded GPU's, compared with the nominal memory less a 10 % reserve. Decimal GB.",
+    interpretation: "A per-GPU planning budget for serving or training one model over tensor and pipeline parallelism, replicas and concurrent sequences, with an indicative speed. The total is the most loaded GPU's, compared with the nominal memory less a 10 % reserve. Decimal GB.",
     assumptions: &[
         "Quantized weights carry 5 % of metadata (scales, zero points); the embeddings and the output head (U) stay in BF16.",
         "The KV cache is paged in blocks of 16 tokens; a shared prefix is stored once, sliding windows bound their layers, latent attention keeps one latent per token; with tensor parallelism each GPU holds ⌈H_kv / TP⌉ KV heads.",
-        "Users are spread over the replicas; in each, B sequences decode at once and the others wait with their cache kept.",
+        "The concurrent sequences are spread over the replicas (GPUs = TP × PP × replicas); in each, all of them decode at once unless the engine's batch limit is smaller, and the others wait with their cache kept.",
         "Serving activations are 2 × K × tokens × H for at most 2,048 prompt tokens per step (K = 20), reused from layer to layer.",
         "Training is AdamW: 16 bytes per trained parameter (2-byte weight and gradient, 4-byte master copy, 8 bytes of moments).",
         "A 15 % margin on the components, 1 GiB of engine context per GPU, and 10 % of the card kept in reserve.",
     ],
-    start: "Llama 3.1 8B in BF16 at 8,192 tokens, one user, on an RTX 4090 (24 GB): the planner needs the hidden size and the vocabulary of a real model, and this card is just big enough to make every term count.",
+    start: "Llama 3.1 8B in BF16 at 8,192 tokens, one sequence, on an RTX 4090 (24 GB): the planner needs the hidden size and the vocabulary of a real model, and this card is just big enough to make every term count.",
     counterexample: "A larger prefill step: an engine that processes 8,192 prompt tokens per step (vLLM's default on an H100, or --max-num-batched-tokens 8192 on any card), not the 2,048 the planner budgets. Same model on the same RTX 4090, prefill budget 2,048 against 8,192.",
     counterexample_lesson: "The activations grow fourfold, the margin with them, and the verdict turns: what fitted with 2,048 tokens per step does not with 8,192. The budget is a setting of the engine, not a property of the model.",
     references: &[
@@ -406,7 +408,7 @@ static PLANNER: MethodLesson = MethodLesson {
     ],
     checked: &[
         "Units: decimal GB per GPU, the reserve apart from the margin.",
-        "The source's examples as tests: GQA 8B at 8,192 tokens, latent attention under TP 2, 100 users over 8 replicas.",
+        "The source's examples as tests: GQA 8B at 8,192 tokens, latent attention under TP 2, 100 sequences over 8 replicas.",
         "That replicas, TP and PP divide the GPU count.",
     ],
     not_checked: &[

@@ -3,6 +3,7 @@
 mod engine;
 mod lesson;
 mod notebook;
+mod trust;
 
 pub use engine::ENGINE;
 pub use lesson::{LESSON, LLAMACPP, VLLM};
@@ -19,7 +20,7 @@ use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
 };
 use vramfit_core::term::Term;
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -101,21 +102,19 @@ pub static TEXTS: Texts = Texts {
     },
     missing: |x| format!("{x} missing"),
     spare: |x| format!("{x} to spare"),
-    total_label: "Estimated total",
     unit_label: "Unit",
     breakdown_caption: "Memory breakdown",
     outside_total: "outside the total",
     suggestions_title: "One change that makes it fit",
     answers_max_context: "Longest context that fits",
-    answers_max_batch: "Most sequences at once",
-    answers_max_users: "Most concurrent users",
+    answers_max_sequences: "Most concurrent sequences",
     answers_smallest_gpu: "Smallest catalog GPU that fits",
     answers_min_gpus: "Fewest GPUs it fits on",
     none_fits: "none fits",
     tokens: |n| format!("{n} tokens"),
     methods_caption: "Methods compared",
     col_method: "Method",
-    col_total: "Total",
+    col_total: "Per GPU",
     col_verdict: "Verdict",
     export_button: "Export JSON",
     export_failed: "The browser did not allow the download.",
@@ -218,12 +217,40 @@ pub static TEXTS: Texts = Texts {
         Cost::SlowerStep => "slower step (recomputes activations)",
         Cost::LessPreciseUpdates => "less precise updates",
         Cost::MoreHardware => "more GPUs to buy or rent",
+        Cost::PublishedFormat => "the model as its authors publish it",
     },
     attention_kind,
     out_of_scope,
     veiled: "The figures are hidden while you predict this scenario in the lesson: write your prediction, then reveal it to see them all together.",
     veiled_go: "Go to your prediction",
     veiled_show: "Show the figures without predicting",
+    layout_error,
+    switch_done: trust::switch_done,
+    switch_preferred: trust::SWITCH_PREFERRED,
+    switch_no_longer_applies: trust::SWITCH_NO_LONGER_APPLIES,
+    switch_undo: trust::SWITCH_UNDO,
+    model_published: trust::model_published,
+    quant_not_in_config: trust::quant_not_in_config,
+    summary_published: trust::SUMMARY_PUBLISHED,
+    weights_with_vision: trust::weights_with_vision,
+    chart_model_max: trust::chart_model_max,
+    answer_model_max: trust::ANSWER_MODEL_MAX,
+    answer_input_max: trust::ANSWER_INPUT_MAX,
+    context_over_model_max: trust::context_over_model_max,
+    stale_figures: trust::STALE_FIGURES,
+    way_out_methods: trust::WAY_OUT_METHODS,
+    way_out_none: trust::WAY_OUT_NONE,
+    way_out_layout: trust::WAY_OUT_LAYOUT,
+    way_out_field: trust::WAY_OUT_FIELD,
+    way_out_model: trust::WAY_OUT_MODEL,
+    total_per_gpu: trust::total_per_gpu,
+    total_all_gpus: trust::total_all_gpus,
+    col_gpus: trust::COL_GPUS,
+    col_all_gpus: trust::COL_ALL_GPUS,
+    use_cache: trust::USE_CACHE,
+    field_auto: trust::FIELD_AUTO,
+    layout_summary: trust::layout_summary,
+    published_beside_name: trust::published_beside_name,
 };
 
 fn field(field: Field) -> FieldText {
@@ -247,7 +274,11 @@ fn field(field: Field) -> FieldText {
         ),
         Field::KvBytes => ("Bytes per KV value", "bytes", "2 for FP16, 1 for FP8."),
         Field::Context => ("Context", "tokens", "Context length per sequence."),
-        Field::Batch => ("Sequences at once", "", "Sequences served simultaneously."),
+        Field::Sequences => (
+            "Concurrent sequences",
+            "",
+            "Served at once (or in one training step), over all GPUs.",
+        ),
         Field::OverheadPct => (
             "Overhead",
             "%",
@@ -256,15 +287,18 @@ fn field(field: Field) -> FieldText {
         Field::GpuMemoryGb => (
             "GPU memory",
             "GB",
-            "Nominal capacity in decimal GB (10⁹ bytes).",
+            "Typed in decimal GB (10⁹ bytes); a catalog GPU shows the memory the driver reports.",
         ),
-        Field::Users => ("Users", "", "Users served at once (they may queue)."),
-        Field::Gpus => ("GPU count", "×", "GPUs in the machine."),
-        Field::Tp => ("Tensor parallelism", "TP", "GPUs that split each layer."),
+        Field::Gpus => ("GPU count", "×", "All GPUs: TP × PP × copies of the model."),
+        Field::Tp => (
+            "Tensor parallelism",
+            "TP",
+            "GPUs that split each layer; empty: derived from the GPU count.",
+        ),
         Field::Pp => (
             "Pipeline parallelism",
             "PP",
-            "Layer stages on separate GPUs.",
+            "Layer stages on separate GPUs; empty: derived from the GPU count.",
         ),
         Field::HostRamGb => (
             "Host RAM",
@@ -335,6 +369,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
         ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
+        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "The “as published” format needs a real model (catalog or config.json).".into()
         }
@@ -397,7 +432,7 @@ fn config_error(e: &ConfigError) -> String {
             (None, None) => "it names no model_type, so its layout is unknown.".into(),
         },
         ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "key {key} describes layers in a way the {model_type} reader does not know, so it is not estimated."
+            "key {key} describes layers in a way the reader of model type “{model_type}” does not know, so it is not estimated."
         ),
     }
 }
@@ -415,7 +450,7 @@ fn method_summary(method: MethodId) -> &'static str {
             "Low and high estimate per GPU: weights, the model's KV cache and 1 GB runtime; +20 % on the high end (decimal GB)."
         }
         MethodId::Planner => {
-            "Per-GPU budget over TP/PP, replicas and users, margin and reserve, with an indicative speed (decimal GB)."
+            "Per-GPU budget over TP/PP, replicas and concurrent sequences, margin and reserve, with an indicative speed (decimal GB)."
         }
         MethodId::Vllm => ENGINE.vllm_summary,
         MethodId::Llamacpp => ENGINE.llamacpp_summary,
@@ -425,13 +460,16 @@ fn method_summary(method: MethodId) -> &'static str {
 fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Context of {} tokens", format::integer(&NUMBER, *n)),
-        Change::Batch(n) => format!("{n} sequences at once"),
-        Change::WeightFormat(f) => format!("Weights in {}", f.label()),
+        Change::Sequences(n) => format!("{n} concurrent sequences"),
+        Change::WeightFormat(f) => format!(
+            "Weights in {}",
+            trust::weight_format_label(*f, TEXTS.as_published_label)
+        ),
         Change::KvBytes(b) => format!("KV cache at {} byte per value", num(*b)),
         Change::Lora => "LoRA instead of full fine-tuning".into(),
         Change::GradCheckpoint => "Turn on gradient checkpointing".into(),
         Change::PurePrecision => "Pure precision instead of amp".into(),
-        Change::Gpus(n) => format!("{n} GPUs, tensor parallel"),
+        Change::Gpus(n) => format!("{n} GPUs, the model spread over them"),
     }
 }
 
@@ -459,7 +497,8 @@ fn out_of_scope(reason: &Refusal) -> String {
             "it needs a real model (from the catalog or a config.json), not typed numbers".into()
         }
         Refusal::Family(family) => format!(
-            "the {family:?} family is outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
+            "{} models are outside its scope (dense Llama, Mistral, Qwen2, Qwen3, Gemma, Gemma 2)",
+            trust::family_name(*family)
         ),
         Refusal::Feature(feature) => {
             let what = match feature {
@@ -470,6 +509,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::NoDenseMlp => "no dense MLP (intermediate_size)",
                 Feature::CompressedAttention => "compressed attention (DeepSeek-V4)",
                 Feature::MixedAttentionWidths => "attention head widths that differ per layer",
+                Feature::VisionTower => "a vision tower (its activations are not derived)",
             };
             format!("the model has {what}, which this method does not model")
         }
@@ -477,16 +517,38 @@ fn out_of_scope(reason: &Refusal) -> String {
             "it covers fp32, bf16 and fp16 weights only; quantized formats are outside it".into()
         }
         Refusal::TooManyGpus { max } => format!("it spreads a model over at most {max} GPUs"),
-        Refusal::Parallelism { tp, pp, gpus } => format!(
-            "TP {tp} × PP {pp} needs a multiple of {} GPUs, not {gpus}",
-            tp.saturating_mul(*pp)
+        Refusal::SingleGpu { tp, pp } => format!(
+            "it estimates one GPU holding the whole model, not one copy spread over TP {tp} × PP {pp}; set TP = PP = 1 for one copy per GPU, or pick range or planner"
         ),
         Refusal::Optimizer(optimizer) => format!(
             "it states AdamW's training states only, not {}'s",
-            format!("{optimizer:?}").to_lowercase()
+            trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
         Refusal::Engine(e) => (ENGINE.refusal)(e),
+    }
+}
+
+fn layout_error(e: &LayoutError) -> String {
+    match *e {
+        LayoutError::NotDivisible { gpus, tp, pp } => format!(
+            "TP {tp} × PP {pp} = {} GPUs per copy of the model does not divide {gpus} GPUs",
+            tp.saturating_mul(pp)
+        ),
+        LayoutError::Heads {
+            tp,
+            attention: Some(h),
+            kv,
+        } => {
+            format!("TP {tp} does not split the model's {h} attention heads and {kv} KV heads")
+        }
+        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} does not split {kv} KV heads"),
+        LayoutError::Stages { pp, layers } => {
+            format!("PP {pp} is more pipeline stages than the model's {layers} layers")
+        }
+        LayoutError::NoSpread { gpus } => {
+            format!("no TP × PP spreads this model over {gpus} GPUs; try another GPU count")
+        }
     }
 }
 
@@ -593,7 +655,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "A per-GPU planning budget (after the memory methodology v0.3) for serving or training over tensor and pipeline parallelism, replicas and users.",
+            summary: "A per-GPU planning budget (after the memory methodology v0.3) for serving or training over tensor and pipeline parallelism, replicas and concurrent sequences.",
             assumptions: &[
                 "Total = weights + adapters + KV cache + activations + logits + attention scores + gradients + optimizer + master weights + communication + offload staging, plus a margin (15 %) and the engine context (1 GiB per GPU).",
                 "Usable = nominal memory × (1 − 10 % reserve).",
@@ -664,5 +726,9 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}", e.knob.key())
+    format!(
+        "{} (planner.{}) {problem}",
+        trust::knob_name(e.knob),
+        e.knob.key()
+    )
 }

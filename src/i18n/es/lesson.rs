@@ -181,14 +181,14 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::KvHeads => "cabezas de clave/valor por capa (menos que las de consulta con atención de consultas agrupadas)",
         Symbol::HeadDim => "dimensión de cabeza: los valores de la clave, o del valor, de una cabeza",
         Symbol::Context => "tokens de contexto por secuencia",
-        Symbol::Sequences => "secuencias atendidas (o entrenadas) a la vez",
+        Symbol::Sequences => "secuencias que una copia del modelo atiende (o entrena) a la vez: las secuencias simultáneas repartidas entre las réplicas, ⌈secuencias / réplicas⌉",
         Symbol::KvBytes => "bytes por valor guardado en la caché (2 en FP16 o BF16, 1 en FP8)",
         Symbol::OverheadPct => "sobrecarga, en porcentaje de pesos más caché",
         Symbol::RuntimeGib => "reserva de runtime, en GiB (contexto CUDA, kernels)",
         Symbol::ActivationGib => "reserva de activaciones, en GiB",
         Symbol::MarginPct => "margen de seguridad, en porcentaje",
         Symbol::EmbedParams => "parámetros de la tabla de embeddings y de la cabeza de salida (una sola vez si están enlazadas)",
-        Symbol::Gpus => "GPU entre las que se reparte el modelo a partes iguales (un servidor, 8 como máximo)",
+        Symbol::Gpus => "GPU entre las que se reparte a partes iguales una copia del modelo, TP × PP (un servidor, 8 como máximo)",
         Symbol::LayerWidth => "valores que una capa guarda por token: 2 × H_kv × d (una clave y un valor por cabeza KV) o, con atención latente, un latente comprimido; las capas iguales se agrupan, número × anchura",
         Symbol::Window => "ventana deslizante: los tokens que, como mucho, guarda una capa así",
         Symbol::CheckpointBytes => "bytes del checkpoint tal como se publicó, tensor a tensor, escalas incluidas",
@@ -210,9 +210,10 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::KeptSequences => "secuencias cuya caché se queda en la GPU en una réplica (todas sus peticiones, por defecto)",
         Symbol::ActivationK => "factor de activación (20 por defecto): con el 2, bytes guardados por token y unidad oculta",
         Symbol::ActivationTokens => "tokens cuyas activaciones se guardan a la vez",
-        Symbol::Active => "secuencias que decodifican a la vez en una réplica: min(B, peticiones por réplica)",
+        Symbol::Active => "secuencias que decodifican a la vez en una réplica: sus B, o el límite de lote del motor si es menor",
         Symbol::PrefillBudget => "tokens del prompt procesados en un paso (el presupuesto de prefill)",
         Symbol::BodyBytes => "bytes del cuerpo (todas las capas), antes de repartirlo entre GPU",
+        Symbol::PublishedEmbedBytes => "bytes de los embeddings y de la cabeza de salida tal como los publica el checkpoint (repartidos por TP, nunca entre las etapas)",
         Symbol::EngineContextBytes => "el contexto propio del motor de servicio en cada GPU (contexto CUDA, kernels)",
         Symbol::QueryHeads => "cabezas de consulta (de atención)",
         Symbol::GradientBytes => "bytes por gradiente (2 en BF16)",
@@ -338,10 +339,11 @@ static ALLOCATOR: MethodLesson = MethodLesson {
         "Cada término es el conjunto de tensores que el código mantiene vivos en el momento del pico, derivado de torch, transformers y peft, no ajustado a las mediciones.",
         "El entrenamiento es un paso estable: los gradientes y los estados de AdamW ya existen antes del paso hacia delante. amp guarda pesos FP32 y calcula en BF16 con autocast; pure entrena los pesos en su propio dtype.",
         "Los adaptadores LoRA son FP32, en q, k, v y o, con un dropout delante de cada uno (el 0,05 habitual de peft).",
+        "El entrenamiento conserva el objeto de caché KV de transformers (use_cache=True, su valor por defecto) salvo que lo apagues tú o el gradient checkpointing; sin él, sdpa recibe una máscara completa y claves y valores repetidos, que cada capa guarda para el paso hacia atrás.",
         "Las capas de ventana deslizante se cuentan como atención global (de forma conservadora).",
         "0,75 GB de contexto CUDA y kernels quedan fuera del asignador de PyTorch: el paso cabe cuando su pico más esos 0,75 GB no pasa del 97 % de la tarjeta.",
     ],
-    start: "Llama 3.2 1B, ajuste completo en BF16 puro con 2.048 tokens en una RTX A6000 (48 GB): una de las configuraciones cuyo pico se midió, y el ejemplo resuelto del método, término a término.",
+    start: "Llama 3.2 1B, ajuste completo en BF16 puro con 2.048 tokens en una RTX A6000 (48 GB): una de las configuraciones cuyo pico se midió (como en la medición, con use_cache=False), y el ejemplo resuelto del método, término a término.",
     counterexample: "LoRA sin dropout: el método supone un nn.Dropout delante de cada adaptador, que guarda una copia de la entrada del adaptador y una máscara para el paso hacia atrás. Con lora_dropout = 0, peft pone ahí un nn.Identity. El mismo paso LoRA (Llama 3.2 1B, 2.048 tokens), con dropout y sin él.",
     counterexample_lesson: "Las activaciones bajan en las copias que guardaba el dropout, y el pico con ellas: la derivación vale lo que vale su imagen del código que se ejecuta. Cambia el código y el mismo modelo necesita otros bytes.",
     references: &[
@@ -351,7 +353,7 @@ static ALLOCATOR: MethodLesson = MethodLesson {
     ],
     checked: &[
         "Unidades: bytes enteros mostrados en GB decimales, como los imprime la fuente.",
-        "Las 11 mediciones de la fuente, todas dentro de ±2 %.",
+        "Las 11 mediciones de la fuente, todas dentro de ±0,2 % (su arnés las tomó con use_cache=False y sin dropout en LoRA).",
         "Los términos del ejemplo de la fuente: pesos 16,12 GB, gradientes 0,05, optimizador 0,11, espacio del paso 0,05.",
     ],
     not_checked: &[
@@ -367,7 +369,7 @@ static RANGE: MethodLesson = MethodLesson {
         "Cada parámetro ocupa los bits del formato (AWQ y GPTQ 4,16, GGUF Q4_K_M 4,89, …); por debajo de 16 bits, los embeddings y la cabeza de salida se quedan en 16 bits.",
         "La caché KV sigue el tipo de cada capa: una capa de ventana deslizante guarda como mucho su ventana, una de atención latente un latente comprimido por token, una de atención lineal un estado fijo.",
         "1 GB de runtime en cada GPU (contexto CUDA y búferes); el extremo alto suma un 20 % de los pesos — de estados, activaciones y logits al ajustar — para activaciones, búferes temporales y fragmentación (la regla práctica de EleutherAI).",
-        "Con n GPU (8 como máximo, en un servidor) los pesos, la caché y los estados del modelo se reparten a partes iguales; cada GPU guarda su propio runtime, sus activaciones y sus logits.",
+        "Con n GPU por copia del modelo (TP × PP, 8 como máximo, en un servidor) los pesos, la caché y los estados del modelo se reparten a partes iguales; cada GPU guarda su propio runtime y, al ajustar, las activaciones y los logits de sus propias ⌈B / n⌉ secuencias. Más GPU son más copias, cada una con su parte de las secuencias.",
         "El ajuste completo cuesta 16 bytes por parámetro (peso y gradiente BF16, copia maestra FP32, dos momentos de Adam FP32); LoRA y QLoRA entrenan adaptadores de rango r a 16 bytes por parámetro de adaptador sobre una base congelada en BF16 o NF4.",
         "Las activaciones de entrenamiento suponen gradient checkpointing completo: cada capa guarda solo su entrada (2 bytes por token y unidad oculta), más la única capa que se recalcula (34 bytes por token y unidad oculta), y logits FP32.",
     ],
@@ -387,16 +389,16 @@ static RANGE: MethodLesson = MethodLesson {
 };
 
 static PLANNER: MethodLesson = MethodLesson {
-    interpretation: "Un presupuesto de planificación por GPU para servir o entrenar un modelo con paralelismo tensorial y de tubería, réplicas y usuarios, con una velocidad orientativa. El total es el de la GPU más cargada, comparado con la memoria nominal menos una reserva del 10 %. GB decimales.",
+    interpretation: "Un presupuesto de planificación por GPU para servir o entrenar un modelo con paralelismo tensorial y de tubería, réplicas y secuencias simultáneas, con una velocidad orientativa. El total es el de la GPU más cargada, comparado con la memoria nominal menos una reserva del 10 %. GB decimales.",
     assumptions: &[
         "Los pesos cuantizados llevan un 5 % de metadatos (escalas, ceros); los embeddings y la cabeza de salida (U) se quedan en BF16.",
         "La caché KV va paginada en bloques de 16 tokens; un prefijo compartido se guarda una vez, las ventanas deslizantes acotan sus capas, la atención latente guarda un latente por token; con paralelismo tensorial cada GPU tiene ⌈H_kv / TP⌉ cabezas KV.",
-        "Los usuarios se reparten entre las réplicas; en cada una decodifican B secuencias a la vez y las demás esperan con su caché guardada.",
+        "Las secuencias simultáneas se reparten entre las réplicas (GPU = TP × PP × réplicas); en cada una decodifican todas a la vez salvo que el límite de lote del motor sea menor, y las demás esperan con su caché guardada.",
         "Las activaciones al servir son 2 × K × tokens × H para como mucho 2.048 tokens de prompt por paso (K = 20), reutilizadas de una capa a otra.",
         "El entrenamiento es AdamW: 16 bytes por parámetro entrenado (peso y gradiente de 2 bytes, copia maestra de 4, 8 bytes de momentos).",
         "Un margen del 15 % sobre los componentes, 1 GiB de contexto del motor por GPU y un 10 % de la tarjeta en reserva.",
     ],
-    start: "Llama 3.1 8B en BF16 a 8.192 tokens, un usuario, en una RTX 4090 (24 GB): el planificador necesita la dimensión oculta y el vocabulario de un modelo real, y esta tarjeta es justo lo bastante grande para que cuente cada término.",
+    start: "Llama 3.1 8B en BF16 a 8.192 tokens, una secuencia, en una RTX 4090 (24 GB): el planificador necesita la dimensión oculta y el vocabulario de un modelo real, y esta tarjeta es justo lo bastante grande para que cuente cada término.",
     counterexample: "Un paso de prefill mayor: un motor que procesa 8.192 tokens de prompt por paso (lo que vLLM hace por defecto en una H100, o con --max-num-batched-tokens 8192 en cualquier tarjeta), no los 2.048 que presupuesta el planificador. El mismo modelo en la misma RTX 4090, con presupuesto de prefill de 2.048 frente a 8.192.",
     counterexample_lesson: "Las activaciones se multiplican por cuatro, el margen con ellas, y el veredicto cambia: lo que cabía con 2.048 tokens por paso no cabe con 8.192. El presupuesto es un ajuste del motor, no una propiedad del modelo.",
     references: &[
@@ -406,7 +408,7 @@ static PLANNER: MethodLesson = MethodLesson {
     ],
     checked: &[
         "Unidades: GB decimales por GPU, la reserva aparte del margen.",
-        "Los ejemplos de la fuente como pruebas: GQA 8B a 8.192 tokens, atención latente con TP 2, 100 usuarios en 8 réplicas.",
+        "Los ejemplos de la fuente como pruebas: GQA 8B a 8.192 tokens, atención latente con TP 2, 100 secuencias en 8 réplicas.",
         "Que las réplicas, TP y PP dividan el número de GPU.",
     ],
     not_checked: &[

@@ -3,6 +3,7 @@
 mod engine;
 mod lesson;
 mod notebook;
+mod trust;
 
 pub use engine::ENGINE;
 pub use lesson::{LESSON, LLAMACPP, VLLM};
@@ -19,7 +20,7 @@ use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
 };
 use vramfit_core::term::Term;
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -101,21 +102,19 @@ pub static TEXTS: Texts = Texts {
     },
     missing: |x| format!("faltan {x}"),
     spare: |x| format!("sobran {x}"),
-    total_label: "Total estimado",
     unit_label: "Unidad",
     breakdown_caption: "Desglose de la memoria",
     outside_total: "fuera del total",
     suggestions_title: "Un solo cambio que hace que quepa",
     answers_max_context: "Contexto más largo que cabe",
-    answers_max_batch: "Más secuencias a la vez",
-    answers_max_users: "Más usuarios a la vez",
+    answers_max_sequences: "Más secuencias simultáneas",
     answers_smallest_gpu: "GPU más pequeña del catálogo que cabe",
     answers_min_gpus: "Menos GPU con las que cabe",
     none_fits: "ninguno cabe",
     tokens: |n| format!("{n} tokens"),
     methods_caption: "Métodos comparados",
     col_method: "Método",
-    col_total: "Total",
+    col_total: "Por GPU",
     col_verdict: "Veredicto",
     export_button: "Exportar JSON",
     export_failed: "El navegador no permitió descargar el archivo.",
@@ -220,12 +219,40 @@ pub static TEXTS: Texts = Texts {
         Cost::SlowerStep => "paso más lento (recalcula activaciones)",
         Cost::LessPreciseUpdates => "actualizaciones menos precisas",
         Cost::MoreHardware => "más GPU que comprar o alquilar",
+        Cost::PublishedFormat => "el modelo tal como lo publican sus autores",
     },
     attention_kind,
     out_of_scope,
     veiled: "Las cifras están ocultas mientras predices este escenario en la lección: escribe tu predicción y revélala para verlas todas a la vez.",
     veiled_go: "Ir a tu predicción",
     veiled_show: "Mostrar las cifras sin predecir",
+    layout_error,
+    switch_done: trust::switch_done,
+    switch_preferred: trust::SWITCH_PREFERRED,
+    switch_no_longer_applies: trust::SWITCH_NO_LONGER_APPLIES,
+    switch_undo: trust::SWITCH_UNDO,
+    model_published: trust::model_published,
+    quant_not_in_config: trust::quant_not_in_config,
+    summary_published: trust::SUMMARY_PUBLISHED,
+    weights_with_vision: trust::weights_with_vision,
+    chart_model_max: trust::chart_model_max,
+    answer_model_max: trust::ANSWER_MODEL_MAX,
+    answer_input_max: trust::ANSWER_INPUT_MAX,
+    context_over_model_max: trust::context_over_model_max,
+    stale_figures: trust::STALE_FIGURES,
+    way_out_methods: trust::WAY_OUT_METHODS,
+    way_out_none: trust::WAY_OUT_NONE,
+    way_out_layout: trust::WAY_OUT_LAYOUT,
+    way_out_field: trust::WAY_OUT_FIELD,
+    way_out_model: trust::WAY_OUT_MODEL,
+    total_per_gpu: trust::total_per_gpu,
+    total_all_gpus: trust::total_all_gpus,
+    col_gpus: trust::COL_GPUS,
+    col_all_gpus: trust::COL_ALL_GPUS,
+    use_cache: trust::USE_CACHE,
+    field_auto: trust::FIELD_AUTO,
+    layout_summary: trust::layout_summary,
+    published_beside_name: trust::published_beside_name,
 };
 
 fn field(field: Field) -> FieldText {
@@ -253,10 +280,10 @@ fn field(field: Field) -> FieldText {
         ),
         Field::KvBytes => ("Bytes por valor KV", "bytes", "2 en FP16, 1 en FP8."),
         Field::Context => ("Contexto", "tokens", "Longitud de contexto por secuencia."),
-        Field::Batch => (
-            "Secuencias a la vez",
+        Field::Sequences => (
+            "Secuencias simultáneas",
             "",
-            "Secuencias atendidas simultáneamente.",
+            "Atendidas a la vez (o en un paso de entrenamiento), entre todas las GPU.",
         ),
         Field::OverheadPct => (
             "Sobrecarga",
@@ -266,19 +293,22 @@ fn field(field: Field) -> FieldText {
         Field::GpuMemoryGb => (
             "Memoria de la GPU",
             "GB",
-            "Capacidad nominal en GB decimales (10⁹ bytes).",
+            "En GB decimales (10⁹ bytes); una GPU del catálogo muestra la memoria que informa el driver.",
         ),
-        Field::Users => (
-            "Usuarios",
-            "",
-            "Usuarios atendidos a la vez (pueden esperar en cola).",
+        Field::Gpus => (
+            "Número de GPU",
+            "×",
+            "Todas las GPU: TP × PP × copias del modelo.",
         ),
-        Field::Gpus => ("Número de GPU", "×", "GPU de la máquina."),
-        Field::Tp => ("Paralelismo tensorial", "TP", "GPU que reparten cada capa."),
+        Field::Tp => (
+            "Paralelismo tensorial",
+            "TP",
+            "GPU que reparten cada capa; vacío: según el número de GPU.",
+        ),
         Field::Pp => (
             "Paralelismo de tubería",
             "PP",
-            "Etapas de capas en GPU distintas.",
+            "Etapas de capas en GPU distintas; vacío: según el número de GPU.",
         ),
         Field::HostRamGb => (
             "RAM del equipo",
@@ -349,6 +379,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::Config(e) => format!("config.json no se puede usar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
         ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
+        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "El formato «como se publicó» necesita un modelo real (catálogo o config.json).".into()
         }
@@ -415,7 +446,7 @@ fn config_error(e: &ConfigError) -> String {
             (None, None) => "no indica model_type, así que su estructura es desconocida.".into(),
         },
         ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "la clave {key} describe las capas de una forma que el lector de {model_type} no conoce, así que no se estima."
+            "la clave {key} describe las capas de una forma que el lector del tipo de modelo «{model_type}» no conoce, así que no se estima."
         ),
     }
 }
@@ -433,7 +464,7 @@ fn method_summary(method: MethodId) -> &'static str {
             "Estimación baja y alta por GPU: pesos, caché KV del modelo y 1 GB de runtime; +20 % en la alta (GB decimales)."
         }
         MethodId::Planner => {
-            "Presupuesto por GPU con TP/PP, réplicas y usuarios, margen y reserva, y una velocidad orientativa (GB decimales)."
+            "Presupuesto por GPU con TP/PP, réplicas y secuencias simultáneas, margen y reserva, y una velocidad orientativa (GB decimales)."
         }
         MethodId::Vllm => ENGINE.vllm_summary,
         MethodId::Llamacpp => ENGINE.llamacpp_summary,
@@ -443,13 +474,16 @@ fn method_summary(method: MethodId) -> &'static str {
 fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Contexto de {} tokens", format::integer(&NUMBER, *n)),
-        Change::Batch(n) => format!("{n} secuencias a la vez"),
-        Change::WeightFormat(f) => format!("Pesos en {}", f.label()),
+        Change::Sequences(n) => format!("{n} secuencias simultáneas"),
+        Change::WeightFormat(f) => format!(
+            "Pesos en {}",
+            trust::weight_format_label(*f, TEXTS.as_published_label)
+        ),
         Change::KvBytes(b) => format!("Caché KV a {} byte por valor", num(*b)),
         Change::Lora => "LoRA en lugar de ajuste completo".into(),
         Change::GradCheckpoint => "Activar gradient checkpointing".into(),
         Change::PurePrecision => "Precisión pure en lugar de amp".into(),
-        Change::Gpus(n) => format!("{n} GPU en paralelo tensorial"),
+        Change::Gpus(n) => format!("{n} GPU, con el modelo repartido entre ellas"),
     }
 }
 
@@ -477,7 +511,8 @@ fn out_of_scope(reason: &Refusal) -> String {
             "necesita un modelo real (del catálogo o un config.json), no números a mano".into()
         }
         Refusal::Family(family) => format!(
-            "la familia {family:?} queda fuera de su alcance (llama, mistral, qwen2, qwen3, gemma, gemma2 densos)"
+            "los modelos {} quedan fuera de su alcance (Llama, Mistral, Qwen2, Qwen3, Gemma y Gemma 2 densos)",
+            trust::family_name(*family)
         ),
         Refusal::Feature(feature) => {
             let what = match feature {
@@ -488,6 +523,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::NoDenseMlp => "ninguna MLP densa (intermediate_size)",
                 Feature::CompressedAttention => "atención comprimida (DeepSeek-V4)",
                 Feature::MixedAttentionWidths => "anchos de cabeza de atención distintos por capa",
+                Feature::VisionTower => "una torre de visión (sus activaciones no se derivan)",
             };
             format!("el modelo tiene {what}, que este método no modela")
         }
@@ -495,16 +531,36 @@ fn out_of_scope(reason: &Refusal) -> String {
             "solo cubre pesos fp32, bf16 y fp16; los formatos cuantizados quedan fuera".into()
         }
         Refusal::TooManyGpus { max } => format!("reparte un modelo entre {max} GPU como máximo"),
-        Refusal::Parallelism { tp, pp, gpus } => format!(
-            "TP {tp} × PP {pp} necesita un múltiplo de {} GPU, no {gpus}",
-            tp.saturating_mul(*pp)
+        Refusal::SingleGpu { tp, pp } => format!(
+            "estima una GPU con el modelo entero, no una copia repartida en TP {tp} × PP {pp}; pon TP = PP = 1 para una copia por GPU, o elige range o planner"
         ),
         Refusal::Optimizer(optimizer) => format!(
             "solo da los estados de entrenamiento de AdamW, no los de {}",
-            format!("{optimizer:?}").to_lowercase()
+            trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
         Refusal::Engine(e) => (ENGINE.refusal)(e),
+    }
+}
+
+fn layout_error(e: &LayoutError) -> String {
+    match *e {
+        LayoutError::NotDivisible { gpus, tp, pp } => format!(
+            "TP {tp} × PP {pp} = {} GPU por copia del modelo no divide {gpus} GPU",
+            tp.saturating_mul(pp)
+        ),
+        LayoutError::Heads {
+            tp,
+            attention: Some(h),
+            kv,
+        } => format!("TP {tp} no reparte las {h} cabezas de atención y {kv} cabezas KV del modelo"),
+        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} no reparte {kv} cabezas KV"),
+        LayoutError::Stages { pp, layers } => {
+            format!("PP {pp} son más etapas que las {layers} capas del modelo")
+        }
+        LayoutError::NoSpread { gpus } => format!(
+            "ningún TP × PP reparte este modelo entre {gpus} GPU; prueba otro número de GPU"
+        ),
     }
 }
 
@@ -611,7 +667,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "Un presupuesto de planificación por GPU (según la metodología de memoria v0.3) para servir o entrenar con paralelismo tensorial y de tubería, réplicas y usuarios.",
+            summary: "Un presupuesto de planificación por GPU (según la metodología de memoria v0.3) para servir o entrenar con paralelismo tensorial y de tubería, réplicas y secuencias simultáneas.",
             assumptions: &[
                 "Total = pesos + adaptadores + caché KV + activaciones + logits + matriz de atención + gradientes + optimizador + pesos maestros + comunicación + staging de offload, más un margen (15 %) y el contexto del motor (1 GiB por GPU).",
                 "Utilizable = memoria nominal × (1 − reserva del 10 %).",
@@ -687,5 +743,9 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}", e.knob.key())
+    format!(
+        "{} (planner.{}) {problem}",
+        trust::knob_name(e.knob),
+        e.knob.key()
+    )
 }

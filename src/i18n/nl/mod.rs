@@ -3,6 +3,7 @@
 mod engine;
 mod lesson;
 mod notebook;
+mod trust;
 
 pub use engine::ENGINE;
 pub use lesson::{LESSON, LLAMACPP, VLLM};
@@ -19,7 +20,7 @@ use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
 use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, Mode, PlannerError, ScenarioError,
+    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
 };
 use vramfit_core::term::Term;
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -101,21 +102,19 @@ pub static TEXTS: Texts = Texts {
     },
     missing: |x| format!("{x} tekort"),
     spare: |x| format!("{x} over"),
-    total_label: "Geschat totaal",
     unit_label: "Eenheid",
     breakdown_caption: "Opbouw van het geheugen",
     outside_total: "buiten het totaal",
     suggestions_title: "Eén wijziging waardoor het past",
     answers_max_context: "Langste context die past",
-    answers_max_batch: "Meeste sequenties tegelijk",
-    answers_max_users: "Meeste gelijktijdige gebruikers",
+    answers_max_sequences: "Meeste gelijktijdige sequenties",
     answers_smallest_gpu: "Kleinste GPU uit de catalogus die past",
     answers_min_gpus: "Minste GPU's waarop het past",
     none_fits: "geen enkele past",
     tokens: |n| format!("{n} tokens"),
     methods_caption: "Methoden vergeleken",
     col_method: "Methode",
-    col_total: "Totaal",
+    col_total: "Per GPU",
     col_verdict: "Oordeel",
     export_button: "JSON exporteren",
     export_failed: "De browser stond de download niet toe.",
@@ -220,12 +219,40 @@ pub static TEXTS: Texts = Texts {
         Cost::SlowerStep => "tragere stap (herberekent activaties)",
         Cost::LessPreciseUpdates => "minder precieze updates",
         Cost::MoreHardware => "meer GPU's kopen of huren",
+        Cost::PublishedFormat => "het model zoals de makers het publiceren",
     },
     attention_kind,
     out_of_scope,
     veiled: "De cijfers zijn verborgen terwijl je dit scenario in de les voorspelt: schrijf je voorspelling en onthul haar om ze allemaal tegelijk te zien.",
     veiled_go: "Naar je voorspelling",
     veiled_show: "De cijfers tonen zonder te voorspellen",
+    layout_error,
+    switch_done: trust::switch_done,
+    switch_preferred: trust::SWITCH_PREFERRED,
+    switch_no_longer_applies: trust::SWITCH_NO_LONGER_APPLIES,
+    switch_undo: trust::SWITCH_UNDO,
+    model_published: trust::model_published,
+    quant_not_in_config: trust::quant_not_in_config,
+    summary_published: trust::SUMMARY_PUBLISHED,
+    weights_with_vision: trust::weights_with_vision,
+    chart_model_max: trust::chart_model_max,
+    answer_model_max: trust::ANSWER_MODEL_MAX,
+    answer_input_max: trust::ANSWER_INPUT_MAX,
+    context_over_model_max: trust::context_over_model_max,
+    stale_figures: trust::STALE_FIGURES,
+    way_out_methods: trust::WAY_OUT_METHODS,
+    way_out_none: trust::WAY_OUT_NONE,
+    way_out_layout: trust::WAY_OUT_LAYOUT,
+    way_out_field: trust::WAY_OUT_FIELD,
+    way_out_model: trust::WAY_OUT_MODEL,
+    total_per_gpu: trust::total_per_gpu,
+    total_all_gpus: trust::total_all_gpus,
+    col_gpus: trust::COL_GPUS,
+    col_all_gpus: trust::COL_ALL_GPUS,
+    use_cache: trust::USE_CACHE,
+    field_auto: trust::FIELD_AUTO,
+    layout_summary: trust::layout_summary,
+    published_beside_name: trust::published_beside_name,
 };
 
 fn field(field: Field) -> FieldText {
@@ -249,10 +276,10 @@ fn field(field: Field) -> FieldText {
         ),
         Field::KvBytes => ("Bytes per KV-waarde", "bytes", "2 bij FP16, 1 bij FP8."),
         Field::Context => ("Context", "tokens", "Contextlengte per sequentie."),
-        Field::Batch => (
-            "Sequenties tegelijk",
+        Field::Sequences => (
+            "Gelijktijdige sequenties",
             "",
-            "Sequenties die tegelijk worden bediend.",
+            "Tegelijk bediend (of in één trainingsstap), over alle GPU's.",
         ),
         Field::OverheadPct => (
             "Overhead",
@@ -262,16 +289,23 @@ fn field(field: Field) -> FieldText {
         Field::GpuMemoryGb => (
             "GPU-geheugen",
             "GB",
-            "Nominale capaciteit in decimale GB (10⁹ bytes).",
+            "In decimale GB (10⁹ bytes); een GPU uit de catalogus toont het geheugen dat de driver meldt.",
         ),
-        Field::Users => (
-            "Gebruikers",
-            "",
-            "Gelijktijdige gebruikers (ze kunnen wachten).",
+        Field::Gpus => (
+            "Aantal GPU's",
+            "×",
+            "Alle GPU's: TP × PP × kopieën van het model.",
         ),
-        Field::Gpus => ("Aantal GPU's", "×", "GPU's in de machine."),
-        Field::Tp => ("Tensorparallellisme", "TP", "GPU's die elke laag verdelen."),
-        Field::Pp => ("Pipelineparallellisme", "PP", "Laagfasen op aparte GPU's."),
+        Field::Tp => (
+            "Tensorparallellisme",
+            "TP",
+            "GPU's die elke laag verdelen; leeg: volgt uit het aantal GPU's.",
+        ),
+        Field::Pp => (
+            "Pipelineparallellisme",
+            "PP",
+            "Laagfasen op aparte GPU's; leeg: volgt uit het aantal GPU's.",
+        ),
         Field::HostRamGb => (
             "RAM van de host",
             "GB",
@@ -341,6 +375,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::Config(e) => format!("config.json is niet bruikbaar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
         ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
+        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "Het formaat ‘zoals gepubliceerd’ heeft een echt model nodig (catalogus of config.json)."
                 .into()
@@ -411,7 +446,7 @@ fn config_error(e: &ConfigError) -> String {
             (None, None) => "het noemt geen model_type, dus de opbouw is onbekend.".into(),
         },
         ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "sleutel {key} beschrijft de lagen op een manier die de {model_type}-lezer niet kent, dus het wordt niet geschat."
+            "sleutel {key} beschrijft de lagen op een manier die de lezer van modeltype ‘{model_type}’ niet kent, dus het wordt niet geschat."
         ),
     }
 }
@@ -429,7 +464,7 @@ fn method_summary(method: MethodId) -> &'static str {
             "Lage en hoge schatting per GPU: gewichten, de KV-cache van het model en 1 GB runtime; +20 % aan de bovenkant (decimale GB)."
         }
         MethodId::Planner => {
-            "Budget per GPU over TP/PP, replica's en gebruikers, marge en reserve, met een indicatieve snelheid (decimale GB)."
+            "Budget per GPU over TP/PP, replica's en gelijktijdige sequenties, marge en reserve, met een indicatieve snelheid (decimale GB)."
         }
         MethodId::Vllm => ENGINE.vllm_summary,
         MethodId::Llamacpp => ENGINE.llamacpp_summary,
@@ -439,13 +474,16 @@ fn method_summary(method: MethodId) -> &'static str {
 fn change(c: &Change) -> String {
     match c {
         Change::Context(n) => format!("Context van {} tokens", format::integer(&NUMBER, *n)),
-        Change::Batch(n) => format!("{n} sequenties tegelijk"),
-        Change::WeightFormat(f) => format!("Gewichten in {}", f.label()),
+        Change::Sequences(n) => format!("{n} gelijktijdige sequenties"),
+        Change::WeightFormat(f) => format!(
+            "Gewichten in {}",
+            trust::weight_format_label(*f, TEXTS.as_published_label)
+        ),
         Change::KvBytes(b) => format!("KV-cache op {} byte per waarde", num(*b)),
         Change::Lora => "LoRA in plaats van volledige fine-tuning".into(),
         Change::GradCheckpoint => "Gradient checkpointing aanzetten".into(),
         Change::PurePrecision => "Pure precisie in plaats van amp".into(),
-        Change::Gpus(n) => format!("{n} GPU's, tensorparallel"),
+        Change::Gpus(n) => format!("{n} GPU's, het model erover verdeeld"),
     }
 }
 
@@ -473,7 +511,8 @@ fn out_of_scope(reason: &Refusal) -> String {
             "ze heeft een echt model nodig (uit de catalogus of een config.json), geen getypte getallen".into()
         }
         Refusal::Family(family) => format!(
-            "de familie {family:?} valt buiten haar bereik (dichte llama, mistral, qwen2, qwen3, gemma, gemma2)"
+            "{}-modellen vallen buiten haar bereik (dichte Llama, Mistral, Qwen2, Qwen3, Gemma, Gemma 2)",
+            trust::family_name(*family)
         ),
         Refusal::Feature(feature) => {
             let what = match feature {
@@ -484,6 +523,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::NoDenseMlp => "geen dichte MLP (intermediate_size)",
                 Feature::CompressedAttention => "gecomprimeerde attention (DeepSeek-V4)",
                 Feature::MixedAttentionWidths => "attention-kopbreedtes die per laag verschillen",
+                Feature::VisionTower => "een vision-toren (de activaties ervan worden niet afgeleid)",
             };
             format!("het model heeft {what}, wat deze methode niet modelleert")
         }
@@ -493,16 +533,36 @@ fn out_of_scope(reason: &Refusal) -> String {
         Refusal::TooManyGpus { max } => {
             format!("ze verdeelt een model over hoogstens {max} GPU's")
         }
-        Refusal::Parallelism { tp, pp, gpus } => format!(
-            "TP {tp} × PP {pp} vraagt een veelvoud van {} GPU's, niet {gpus}",
-            tp.saturating_mul(*pp)
+        Refusal::SingleGpu { tp, pp } => format!(
+            "ze schat één GPU met het hele model, niet één kopie verdeeld over TP {tp} × PP {pp}; zet TP = PP = 1 voor één kopie per GPU, of kies range of planner"
         ),
         Refusal::Optimizer(optimizer) => format!(
             "ze geeft alleen de trainingstoestanden van AdamW, niet die van {}",
-            format!("{optimizer:?}").to_lowercase()
+            trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
         Refusal::Engine(e) => (ENGINE.refusal)(e),
+    }
+}
+
+fn layout_error(e: &LayoutError) -> String {
+    match *e {
+        LayoutError::NotDivisible { gpus, tp, pp } => format!(
+            "TP {tp} × PP {pp} = {} GPU's per kopie van het model deelt {gpus} GPU's niet",
+            tp.saturating_mul(pp)
+        ),
+        LayoutError::Heads {
+            tp,
+            attention: Some(h),
+            kv,
+        } => format!("TP {tp} verdeelt de {h} attention-heads en {kv} KV-heads van het model niet"),
+        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} verdeelt {kv} KV-heads niet"),
+        LayoutError::Stages { pp, layers } => {
+            format!("PP {pp} is meer fasen dan de {layers} lagen van het model")
+        }
+        LayoutError::NoSpread { gpus } => {
+            format!("geen TP × PP verdeelt dit model over {gpus} GPU's; probeer een ander aantal")
+        }
     }
 }
 
@@ -611,7 +671,7 @@ fn interpretation(method: MethodId) -> Interpretation {
             ],
         },
         MethodId::Planner => Interpretation {
-            summary: "Een planningsbudget per GPU (naar de geheugenmethodologie v0.3) om te bedienen of te trainen met tensor- en pipelineparallellisme, replica's en gebruikers.",
+            summary: "Een planningsbudget per GPU (naar de geheugenmethodologie v0.3) om te bedienen of te trainen met tensor- en pipelineparallellisme, replica's en gelijktijdige sequenties.",
             assumptions: &[
                 "Totaal = gewichten + adapters + KV-cache + activaties + logits + attentionscores + gradiënten + optimizer + mastergewichten + communicatie + offload-staging, plus een marge (15 %) en de enginecontext (1 GiB per GPU).",
                 "Bruikbaar = nominaal geheugen × (1 − 10 % reserve).",
@@ -688,5 +748,9 @@ fn planner_error(e: &PlannerError) -> String {
             gb(max_bytes)
         ),
     };
-    format!("planner.{}: {problem}", e.knob.key())
+    format!(
+        "{} (planner.{}) {problem}",
+        trust::knob_name(e.knob),
+        e.knob.key()
+    )
 }

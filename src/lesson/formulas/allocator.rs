@@ -7,8 +7,9 @@ use super::{derived, Ctx, Derivation};
 use crate::lesson::symbols::{term_sign, Symbol};
 use vramfit_core::methods::allocator::{
     self, cache_extra_per_token, final_saved_per_token, logits_backward_per_token,
-    logits_forward_per_token, norm_saved_per_token, trainable_bytes, trainable_params,
-    AllocatorInputs, DenseArch, Phase, StepKind, CUBLAS_WORKSPACE_BYTES, OVERHEAD_BYTES,
+    logits_forward_per_token, masked_sdpa_per_layer, norm_saved_per_token, trainable_bytes,
+    trainable_params, AllocatorInputs, DenseArch, Phase, StepKind, CUBLAS_WORKSPACE_BYTES,
+    OVERHEAD_BYTES,
 };
 use vramfit_core::scenario::{AttnImpl, Optimizer};
 use vramfit_core::term::Term;
@@ -62,6 +63,44 @@ pub(super) fn total_formula(c: &Ctx) -> String {
     }
 }
 
+/// A piece of a formula: in symbols, in numbers, and the symbols it uses.
+type Written = (String, String, Vec<(Symbol, String)>);
+
+/// What one sdpa layer keeps beyond its per-token share when no KV cache
+/// object exists in training (`use_cache=False` or checkpointing): the
+/// additive mask, its columns padded to 16, and the efficient kernel's
+/// log-sum-exp, its rows padded to 32 (`allocator::masked_sdpa_per_layer`).
+/// `None` when attention runs without a mask.
+fn masked(c: &Ctx, st: &Step) -> Option<Written> {
+    let (a, i) = (&st.arch, &st.inputs);
+    if masked_sdpa_per_layer(a, i) == 0 {
+        return None;
+    }
+    let wd = allocator::widths(i);
+    let (b, t) = (c.int(i.batch), c.int(i.seq_len));
+    Some((
+        "(B × S × ⌈S / 16⌉ × 16 × a + 4 × B × Q × ⌈S / 32⌉ × 32)".into(),
+        format!(
+            "({b} × {t} × ⌈{t} / 16⌉ × 16 × {} + 4 × {b} × {} × ⌈{t} / 32⌉ × 32)",
+            c.int(wd.a),
+            c.int(a.heads)
+        ),
+        vec![
+            (Symbol::ActWidth, c.int(wd.a)),
+            (Symbol::QueryHeads, c.int(a.heads)),
+        ],
+    ))
+}
+
+/// Adds `symbols` to `into`, each once.
+fn add_symbols(into: &mut Vec<(Symbol, String)>, symbols: Vec<(Symbol, String)>) {
+    for (symbol, value) in symbols {
+        if !into.iter().any(|(s, _)| *s == symbol) {
+            into.push((symbol, value));
+        }
+    }
+}
+
 /// Activations at the peak phase.
 fn activations(c: &Ctx, st: &Step) -> Option<Derivation> {
     let (a, i) = (&st.arch, &st.inputs);
@@ -96,16 +135,16 @@ fn activations(c: &Ctx, st: &Step) -> Option<Derivation> {
                 (Symbol::Layers, c.int(a.layers)),
                 (Symbol::LayerSaved, c.int(layer)),
             ]);
-            if full {
+            let (per_token, per_token_n) = if full {
                 (
-                    "N × L × λ".into(),
+                    "N × L × λ".to_string(),
                     format!("{tokens} × {} × {}", c.int(a.layers), c.int(layer)),
                 )
             } else {
                 let first = norm_saved_per_token(a.hidden, a.norm_style, wd.s, false) as u64;
                 symbols.push((Symbol::FirstNorm, c.int(first)));
                 (
-                    "N × (L × λ − ν₀)".into(),
+                    "N × (L × λ − ν₀)".to_string(),
                     format!(
                         "{tokens} × ({} × {} − {})",
                         c.int(a.layers),
@@ -113,6 +152,17 @@ fn activations(c: &Ctx, st: &Step) -> Option<Derivation> {
                         c.int(first)
                     ),
                 )
+            };
+            // Every layer's mask and log-sum-exp, without a cache object.
+            match masked(c, st) {
+                None => (per_token, per_token_n),
+                Some((m, m_n, m_symbols)) => {
+                    add_symbols(&mut symbols, m_symbols);
+                    (
+                        format!("{per_token} + L × {m}"),
+                        format!("{per_token_n} + {} × {m_n}", c.int(a.layers)),
+                    )
+                }
             }
         }
     };
@@ -154,15 +204,78 @@ fn activations(c: &Ctx, st: &Step) -> Option<Derivation> {
                 (Symbol::Vocab, c.int(a.vocab)),
                 (Symbol::Workspace, ws.clone()),
             ]);
+            // The recomputed layer's own mask and log-sum-exp.
+            let (m, m_n) = match masked(c, st) {
+                None => (String::new(), String::new()),
+                Some((m, m_n, m_symbols)) => {
+                    add_symbols(&mut symbols, m_symbols);
+                    (format!(" + {m}"), format!(" + {m_n}"))
+                }
+            };
             (
-                format!("Act = {stack_f} + N × (λ + a × V + s × H) + ws"),
+                format!("Act = {stack_f} + N × (λ + a × V + s × H){m} + ws"),
                 format!(
-                    "{stack_n} + {tokens} × ({} + {} × {} + {} × {}) + {ws}",
+                    "{stack_n} + {tokens} × ({} + {} × {} + {} × {}){m_n} + {ws}",
                     c.int(layer),
                     c.int(wd.a),
                     c.int(a.vocab),
                     c.int(wd.s),
                     c.int(a.hidden)
+                ),
+            )
+        }
+        // A tied head: the decoder layers' backward starts while the
+        // head's gradient for the shared weight waits for the embedding's.
+        Phase::HeadGradient => {
+            let (stack_f, stack_n) = stack();
+            let fin = final_saved_per_token(a, i) as u64;
+            add_symbols(
+                &mut symbols,
+                vec![
+                    (Symbol::FinalSaved, c.int(fin)),
+                    (Symbol::ActWidth, c.int(wd.a)),
+                    (Symbol::StreamWidth, c.int(wd.s)),
+                    (Symbol::Hidden, c.int(a.hidden)),
+                    (Symbol::Vocab, c.int(a.vocab)),
+                    (Symbol::EmbedParams, c.int(a.embedding_params())),
+                    (Symbol::WeightWidth, c.int(wd.w)),
+                    (Symbol::Workspace, ws.clone()),
+                ],
+            );
+            (
+                format!("Act = {stack_f} + N × (φ + a × H + s × H) + N × a × V + E × w + ws"),
+                format!(
+                    "{stack_n} + {tokens} × ({} + {} × {} + {} × {}) + {tokens} × {} × {} + {} × {} + {ws}",
+                    c.int(fin),
+                    c.int(wd.a),
+                    c.int(a.hidden),
+                    c.int(wd.s),
+                    c.int(a.hidden),
+                    c.int(wd.a),
+                    c.int(a.vocab),
+                    c.int(a.embedding_params()),
+                    c.int(wd.w)
+                ),
+            )
+        }
+        // A tied head: the embedding's backward, the step's last node,
+        // adds its gradient to the head's; only the kept logits remain.
+        Phase::EmbeddingBackward => {
+            symbols.extend([
+                (Symbol::ActWidth, c.int(wd.a)),
+                (Symbol::Vocab, c.int(a.vocab)),
+                (Symbol::EmbedParams, c.int(a.embedding_params())),
+                (Symbol::WeightWidth, c.int(wd.w)),
+                (Symbol::Workspace, ws.clone()),
+            ]);
+            (
+                "Act = N × a × V + 2 × E × w + ws".into(),
+                format!(
+                    "{tokens} × {} × {} + 2 × {} × {} + {ws}",
+                    c.int(wd.a),
+                    c.int(a.vocab),
+                    c.int(a.embedding_params()),
+                    c.int(wd.w)
                 ),
             )
         }
@@ -271,6 +384,8 @@ fn autocast(c: &Ctx, st: &Step) -> Option<Derivation> {
     let aw = c.int(wd.a);
     let mut symbols = vec![(Symbol::ActWidth, aw.clone())];
     let (formula, substituted) = match (i.grad_checkpoint, st.phase, adapters) {
+        // The embedding's backward comes after every cast is freed.
+        (_, Phase::EmbeddingBackward, _) => ("AC = 0".to_string(), "0".to_string()),
         // Every cast is saved (no checkpointing), or still cached by the
         // no_grad forward of a full fine-tuning (checkpointing, forward).
         (false, _, None) | (true, Phase::ForwardLoss, None) => {

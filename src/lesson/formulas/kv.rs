@@ -149,9 +149,11 @@ fn widths(c: &Ctx, groups: &[Group], head_dim: u64) -> String {
 pub(super) fn range(c: &Ctx, spec: &ModelSpec) -> (Option<String>, Vec<(Symbol, String)>) {
     let s = c.s;
     let b_kv = c.dec(s.kv_milli_bits as f64 / 8_000.0);
-    let gpus = s.gpus.max(1);
+    // One copy of the model: its share of the sequences over its GPUs.
+    let gpus = s.layout.per_replica().max(1);
+    let b = s.replica_sequences();
     let mut symbols = vec![
-        (Symbol::Sequences, c.int(s.batch)),
+        (Symbol::Sequences, c.int(b)),
         (Symbol::Context, c.int(s.context)),
     ];
     let Some(layers) = groups(spec, 1) else {
@@ -176,7 +178,7 @@ pub(super) fn range(c: &Ctx, spec: &ModelSpec) -> (Option<String>, Vec<(Symbol, 
         })
         .collect::<Vec<_>>()
         .join(" + ");
-    let whole = format!("{} × ({sum}) × {b_kv}", c.int(s.batch));
+    let whole = format!("{} × ({sum}) × {b_kv}", c.int(b));
     let text = match gpus {
         1 => whole,
         n => format!("⌈{whole} / {}⌉", c.int(n)),
@@ -204,20 +206,18 @@ pub(super) fn planner(
             sequences,
         )
     };
+    let tp = s.layout.tp.max(1);
     let mut symbols = vec![
         (Symbol::StageLayers, c.int(stage_layers)),
-        (
-            Symbol::LocalKvHeads,
-            c.int(s.kv_heads.div_ceil(s.tp.max(1)).max(1)),
-        ),
+        (Symbol::LocalKvHeads, c.int(s.kv_heads.div_ceil(tp).max(1))),
     ];
     let layers = match spec {
-        Some(spec) => groups(spec, s.tp),
+        Some(spec) => groups(spec, tp),
         // Typed numbers: every layer full attention.
         None => Some(vec![
             (
                 Width::Kv {
-                    heads: s.kv_heads.div_ceil(s.tp.max(1)).max(1),
+                    heads: s.kv_heads.div_ceil(tp).max(1),
                     dims: s.head_dim.saturating_mul(2),
                 },
                 Span::All,

@@ -1,5 +1,5 @@
 //! `planner`: the per-GPU budget of the most loaded GPU over TP, PP,
-//! replicas and users (`vramfit_core::methods::planner`). The numbers put
+//! replicas and concurrent sequences (`vramfit_core::methods::planner`). The numbers put
 //! in come from the core's own plan (`planner::plan`: stage layers,
 //! residency, the weights' body and `U`) and its shape (`Dims`).
 
@@ -8,6 +8,8 @@ use crate::lesson::symbols::Symbol;
 use vramfit_core::methods::planner::shape::Dims;
 use vramfit_core::methods::planner::training::{ADAMW_BYTES, ADAPTER_BYTES, MASTER_BYTES};
 use vramfit_core::methods::planner::{self, efficient_attention, Plan};
+use vramfit_core::model::ModelSpec;
+use vramfit_core::scenario::{Mode, WeightFormat};
 use vramfit_core::term::Term;
 
 /// What the planner derived, read once per term.
@@ -30,7 +32,7 @@ fn planned<'s>(c: &Ctx<'s>) -> Option<Planned<'s>> {
 /// `× L_st / (L × TP)`: one GPU's share of the layers' body, or nothing
 /// when one GPU holds every layer.
 fn placement(c: &Ctx, p: &Planned) -> (String, Option<String>) {
-    let (tp, stage, layers) = (c.s.tp.max(1), p.plan.stage_layers, p.d.layers);
+    let (tp, stage, layers) = (c.s.layout.tp.max(1), p.plan.stage_layers, p.d.layers);
     if tp == 1 && stage == layers {
         (String::new(), None)
     } else {
@@ -46,10 +48,77 @@ fn placement(c: &Ctx, p: &Planned) -> (String, Option<String>) {
     }
 }
 
+/// The checkpoint's own bytes ("as published", serving): its body (every
+/// tensor but the embeddings and the head) placed like the formula's,
+/// and the embeddings and head split over TP (`planner::weights::published`).
+fn published_weights(
+    c: &Ctx,
+    p: &Planned,
+    m: &ModelSpec,
+) -> (String, String, Vec<(Symbol, String)>) {
+    let ckpt = m.checkpoint.bytes;
+    let u = m
+        .published_bytes
+        .embedding
+        .saturating_add(m.published_bytes.lm_head);
+    let tp = c.s.layout.tp.max(1);
+    let mut symbols = vec![(Symbol::CheckpointBytes, c.int(ckpt))];
+    match placement(c, p) {
+        (_, None) => ("W_ckpt".into(), c.int(ckpt), symbols),
+        (place, Some(place_n)) => {
+            symbols.extend([
+                (Symbol::PublishedEmbedBytes, c.int(u)),
+                (Symbol::StageLayers, c.int(p.plan.stage_layers)),
+                (Symbol::Layers, c.int(p.d.layers)),
+                (Symbol::Tp, c.int(tp)),
+            ]);
+            (
+                format!("⌈(W_ckpt − W_U){place}⌉ + ⌈W_U / TP⌉"),
+                format!(
+                    "⌈({} − {}){place_n}⌉ + ⌈{} / {}⌉",
+                    c.int(ckpt),
+                    c.int(u),
+                    c.int(u),
+                    c.int(tp)
+                ),
+                symbols,
+            )
+        }
+    }
+}
+
 fn weights(c: &Ctx, p: &Planned) -> Option<Derivation> {
+    let (formula, substituted, mut symbols) =
+        match (c.s.mode, c.s.weight_format, c.s.model.as_deref()) {
+            (Mode::Inference, Some(WeightFormat::AsPublished), Some(m)) => {
+                published_weights(c, p, m)
+            }
+            _ => formula_weights(c, p),
+        };
+    let offload = p.plan.offloaded_bytes.get();
+    let (formula, substituted) = match offload {
+        0 => (formula, substituted),
+        off => {
+            symbols.push((Symbol::Offload, c.int(off)));
+            (
+                format!("{formula} − off"),
+                format!("{substituted} − {}", c.int(off)),
+            )
+        }
+    };
+    derived(
+        Term::Weights,
+        format!("W = {formula}"),
+        symbols,
+        substituted,
+    )
+}
+
+/// The method's own weight formula at the mode's bits.
+fn formula_weights(c: &Ctx, p: &Planned) -> (String, String, Vec<(Symbol, String)>) {
     let w = &p.plan.weights;
     let d = &p.d;
-    let tp = c.s.tp.max(1);
+    let tp = c.s.layout.tp.max(1);
     let bits = c.milli(w.milli_bits);
     let quantized = w.milli_bits < 16_000;
     let (place, place_n) = placement(c, p);
@@ -116,23 +185,7 @@ fn weights(c: &Ctx, p: &Planned) -> Option<Derivation> {
             )
         }
     };
-    let offload = p.plan.offloaded_bytes.get();
-    let (formula, substituted) = match offload {
-        0 => (formula, substituted),
-        off => {
-            symbols.push((Symbol::Offload, c.int(off)));
-            (
-                format!("{formula} − off"),
-                format!("{substituted} − {}", c.int(off)),
-            )
-        }
-    };
-    derived(
-        Term::Weights,
-        format!("W = {formula}"),
-        symbols,
-        substituted,
-    )
+    (formula, substituted, symbols)
 }
 
 /// The tokens whose activations are budgeted, as a formula and in
@@ -143,9 +196,9 @@ fn act_tokens(c: &Ctx, p: &Planned) -> (&'static str, String, Vec<(Symbol, Strin
     if s.mode.trains() {
         (
             "B × S",
-            format!("({} × {})", c.int(s.batch), c.int(s.context)),
+            format!("({} × {})", c.int(s.replica_sequences()), c.int(s.context)),
             vec![
-                (Symbol::Sequences, c.int(s.batch)),
+                (Symbol::Sequences, c.int(s.replica_sequences())),
                 (Symbol::Context, c.int(s.context)),
             ],
         )
@@ -236,13 +289,13 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
                 "Lg = 4 × V × B × S",
                 vec![
                     (Symbol::Vocab, c.int(d.vocab)),
-                    (Symbol::Sequences, c.int(s.batch)),
+                    (Symbol::Sequences, c.int(s.replica_sequences())),
                     (Symbol::Context, c.int(s.context)),
                 ],
                 format!(
                     "4 × {} × {} × {}",
                     c.int(d.vocab),
-                    c.int(s.batch),
+                    c.int(s.replica_sequences()),
                     c.int(s.context)
                 ),
             ),
@@ -266,7 +319,7 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
             }
             let (lf, lf_n) = layer_factor(c);
             let (b, b_sym, b_n) = match training {
-                true => ("B", Symbol::Sequences, s.batch),
+                true => ("B", Symbol::Sequences, s.replica_sequences()),
                 false => ("B_act", Symbol::Active, p.plan.residency.active),
             };
             derived(
@@ -274,14 +327,14 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
                 format!("Sc = 2 × ⌈Q / TP⌉ × {b} × S²{lf}"),
                 vec![
                     (Symbol::QueryHeads, c.int(d.q_heads)),
-                    (Symbol::Tp, c.int(s.tp.max(1))),
+                    (Symbol::Tp, c.int(s.layout.tp.max(1))),
                     (b_sym, c.int(b_n)),
                     (Symbol::Context, c.int(s.context)),
                 ],
                 format!(
                     "2 × ⌈{} / {}⌉ × {} × {} × {}{lf_n}",
                     c.int(d.q_heads),
-                    c.int(s.tp.max(1)),
+                    c.int(s.layout.tp.max(1)),
                     c.int(b_n),
                     c.int(s.context),
                     c.int(s.context)
@@ -294,11 +347,11 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
         Term::MasterWeights => per_trainable(c, &p, term, MASTER_BYTES, "MW"),
         Term::Communication => {
             let (tokens, tokens_n, mut symbols) = act_tokens(c, &p);
-            let dims = u64::from(s.tp > 1) + u64::from(s.pp > 1);
+            let dims = u64::from(s.layout.tp > 1) + u64::from(s.layout.pp > 1);
             symbols.extend([
                 (Symbol::Hidden, c.int(d.hidden)),
-                (Symbol::Tp, c.int(s.tp)),
-                (Symbol::Pp, c.int(s.pp)),
+                (Symbol::Tp, c.int(s.layout.tp)),
+                (Symbol::Pp, c.int(s.layout.pp)),
             ]);
             derived(
                 term,
@@ -313,13 +366,13 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
             vec![
                 (Symbol::BodyBytes, c.int(p.plan.weights.body)),
                 (Symbol::Layers, c.int(d.layers)),
-                (Symbol::Tp, c.int(s.tp.max(1))),
+                (Symbol::Tp, c.int(s.layout.tp.max(1))),
             ],
             format!(
                 "⌈{} / ({} × {})⌉",
                 c.int(p.plan.weights.body),
                 c.int(d.layers),
-                c.int(s.tp.max(1))
+                c.int(s.layout.tp.max(1))
             ),
         ),
         Term::Margin => {

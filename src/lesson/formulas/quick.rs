@@ -3,14 +3,27 @@
 
 use super::{derived, Ctx, Derivation};
 use crate::lesson::symbols::Symbol;
+use vramfit_core::scenario::WeightFormat;
 use vramfit_core::term::Term;
 
 /// The dense formulas both `quick` and `lesson` state: weights
-/// `P × b_w / 8` and cache `2 × L × H_kv × d × S × B × b_kv`.
+/// `P × b_w / 8` (as published, the checkpoint's own bytes) and cache
+/// `2 × L × H_kv × d × S × B × b_kv`, `B` one copy's share of the
+/// sequences.
 pub(super) fn dense(term: Term, c: &Ctx) -> Option<Derivation> {
     let s = c.s;
-    match term {
-        Term::Weights => derived(
+    let published = match (s.weight_format, s.model.as_deref()) {
+        (Some(WeightFormat::AsPublished), Some(m)) => Some(m.checkpoint.bytes),
+        _ => None,
+    };
+    match (term, published) {
+        (Term::Weights, Some(bytes)) => derived(
+            term,
+            "W = W_ckpt",
+            vec![(Symbol::CheckpointBytes, c.int(bytes))],
+            c.int(bytes),
+        ),
+        (Term::Weights, None) => derived(
             term,
             "W = P × b_w / 8",
             vec![
@@ -19,7 +32,7 @@ pub(super) fn dense(term: Term, c: &Ctx) -> Option<Derivation> {
             ],
             format!("{} × {} / 8", c.int(s.params), c.milli(s.weight_milli_bits)),
         ),
-        Term::KvCache => derived(
+        (Term::KvCache, _) => derived(
             term,
             "KV = 2 × L × H_kv × d × S × B × b_kv",
             vec![
@@ -27,7 +40,7 @@ pub(super) fn dense(term: Term, c: &Ctx) -> Option<Derivation> {
                 (Symbol::KvHeads, c.int(s.kv_heads)),
                 (Symbol::HeadDim, c.int(s.head_dim)),
                 (Symbol::Context, c.int(s.context)),
-                (Symbol::Sequences, c.int(s.batch)),
+                (Symbol::Sequences, c.int(s.replica_sequences())),
                 (Symbol::KvBytes, c.dec(s.kv_milli_bits as f64 / 8_000.0)),
             ],
             format!(
@@ -36,7 +49,7 @@ pub(super) fn dense(term: Term, c: &Ctx) -> Option<Derivation> {
                 c.int(s.kv_heads),
                 c.int(s.head_dim),
                 c.int(s.context),
-                c.int(s.batch),
+                c.int(s.replica_sequences()),
                 c.dec(s.kv_milli_bits as f64 / 8_000.0)
             ),
         ),

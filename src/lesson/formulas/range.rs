@@ -11,9 +11,14 @@ use vramfit_core::model::ModelSpec;
 use vramfit_core::scenario::{Mode, WeightFormat};
 use vramfit_core::term::Term;
 
+/// The GPUs one copy of the model is split over: `n = TP × PP`.
+fn copy_gpus(c: &Ctx) -> u64 {
+    c.s.layout.per_replica().max(1)
+}
+
 /// `⌈x / n⌉` where the method splits over `n` GPUs; `x` alone on one.
 fn split(c: &Ctx, x: String) -> String {
-    match c.s.gpus.max(1) {
+    match copy_gpus(c) {
         1 => x,
         n => format!("⌈({x}) / {}⌉", c.int(n)),
     }
@@ -21,7 +26,7 @@ fn split(c: &Ctx, x: String) -> String {
 
 /// The formula of a split over `n` GPUs: `⌈(…) / n⌉`, or the bare sum.
 fn split_formula(c: &Ctx, x: &str) -> String {
-    match c.s.gpus.max(1) {
+    match copy_gpus(c) {
         1 => x.to_string(),
         _ => format!("⌈({x}) / n⌉"),
     }
@@ -36,9 +41,11 @@ fn weights_at(
     milli_bits: u64,
     bits_symbol: bool,
 ) -> Option<Derivation> {
-    let p = spec.params_total;
+    // Everything the checkpoint counts: the text model and the vision
+    // tower an engine loads with it (`range::weights_at_bits`).
+    let p = spec.checkpoint.params;
     let e = spec.params.embedding.saturating_add(spec.params.lm_head);
-    let gpus = (Symbol::Gpus, c.int(c.s.gpus.max(1)));
+    let gpus = (Symbol::Gpus, c.int(copy_gpus(c)));
     let bits = c.milli(milli_bits);
     let b = if bits_symbol { "b_w" } else { bits.as_str() };
     let mut symbols = vec![(Symbol::Params, c.int(p))];
@@ -86,13 +93,10 @@ fn weights(c: &Ctx, spec: &ModelSpec) -> Option<Derivation> {
                 Term::Weights,
                 format!("W = {}", split_formula(c, "W_ckpt")),
                 vec![
-                    (
-                        Symbol::CheckpointBytes,
-                        c.int(spec.published_weight_bytes()),
-                    ),
-                    (Symbol::Gpus, c.int(s.gpus.max(1))),
+                    (Symbol::CheckpointBytes, c.int(spec.checkpoint.bytes)),
+                    (Symbol::Gpus, c.int(copy_gpus(c))),
                 ],
-                split(c, c.int(spec.published_weight_bytes())),
+                split(c, c.int(spec.checkpoint.bytes)),
             ),
             _ => weights_at(Term::Weights, c, spec, s.weight_milli_bits, true),
         },
@@ -102,15 +106,20 @@ fn weights(c: &Ctx, spec: &ModelSpec) -> Option<Derivation> {
     }
 }
 
-/// `N = S × B` written out.
-fn tokens(c: &Ctx) -> String {
-    format!("({} × {})", c.int(c.s.context), c.int(c.s.batch))
+/// Tokens of one step on one GPU, as a formula and written out: `S × B`,
+/// or `S × ⌈B / n⌉` when the copy's `n` GPUs each run their own share.
+fn tokens(c: &Ctx) -> (&'static str, String) {
+    let (context, b) = (c.int(c.s.context), c.int(c.s.replica_sequences()));
+    match copy_gpus(c) {
+        1 => ("S × B", format!("({context} × {b})")),
+        n => ("S × ⌈B / n⌉", format!("({context} × ⌈{b} / {}⌉)", c.int(n))),
+    }
 }
 
 pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
     let s = c.s;
     let spec = s.model.as_deref()?;
-    let gpus = || (Symbol::Gpus, c.int(s.gpus.max(1)));
+    let gpus = || (Symbol::Gpus, c.int(copy_gpus(c)));
     match term {
         Term::Weights => weights(c, spec),
         Term::KvCache => {
@@ -161,32 +170,47 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
                 ),
             ),
         ),
-        Term::Activations => derived(
-            term,
-            format!("Act = {SAVED_INPUT_BYTES} × N × H × L + {RECOMPUTED_LAYER_BYTES} × N × H"),
-            vec![
+        Term::Activations => {
+            let (n, t) = tokens(c);
+            let mut symbols = vec![
                 (Symbol::Context, c.int(s.context)),
-                (Symbol::Sequences, c.int(s.batch)),
+                (Symbol::Sequences, c.int(s.replica_sequences())),
                 (Symbol::Hidden, c.int(spec.hidden_size)),
                 (Symbol::Layers, c.int(spec.num_layers)),
-            ],
-            format!(
-                "{SAVED_INPUT_BYTES} × {t} × {h} × {l} + {RECOMPUTED_LAYER_BYTES} × {t} × {h}",
-                t = tokens(c),
-                h = c.int(spec.hidden_size),
-                l = c.int(spec.num_layers)
-            ),
-        ),
-        Term::Logits => derived(
-            term,
-            format!("Lg = {LOGIT_BYTES} × V × N"),
-            vec![
+            ];
+            if copy_gpus(c) > 1 {
+                symbols.push(gpus());
+            }
+            derived(
+                term,
+                format!(
+                    "Act = {SAVED_INPUT_BYTES} × N × H × L + {RECOMPUTED_LAYER_BYTES} × N × H, N = {n}"
+                ),
+                symbols,
+                format!(
+                    "{SAVED_INPUT_BYTES} × {t} × {h} × {l} + {RECOMPUTED_LAYER_BYTES} × {t} × {h}",
+                    h = c.int(spec.hidden_size),
+                    l = c.int(spec.num_layers)
+                ),
+            )
+        }
+        Term::Logits => {
+            let (n, t) = tokens(c);
+            let mut symbols = vec![
                 (Symbol::Vocab, c.int(spec.vocab_size)),
                 (Symbol::Context, c.int(s.context)),
-                (Symbol::Sequences, c.int(s.batch)),
-            ],
-            format!("{LOGIT_BYTES} × {} × {}", c.int(spec.vocab_size), tokens(c)),
-        ),
+                (Symbol::Sequences, c.int(s.replica_sequences())),
+            ];
+            if copy_gpus(c) > 1 {
+                symbols.push(gpus());
+            }
+            derived(
+                term,
+                format!("Lg = {LOGIT_BYTES} × V × N, N = {n}"),
+                symbols,
+                format!("{LOGIT_BYTES} × {} × {t}", c.int(spec.vocab_size)),
+            )
+        }
         Term::Runtime => derived(term, "RT = 1 GB = 10⁹", vec![], c.int(1_000_000_000)),
         Term::Margin => {
             let (signs, values) = c.sum_of(&[

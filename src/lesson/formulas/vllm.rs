@@ -61,11 +61,15 @@ fn demand(c: &Ctx) -> Option<Derivation> {
         Term::KvCache,
         "KV = B × kv_req",
         vec![
-            (Symbol::Sequences, c.int(c.s.batch)),
+            (Symbol::Sequences, c.int(c.s.replica_sequences())),
             (Symbol::Context, c.int(c.s.context)),
             (Symbol::Block, c.int(run.inputs.block_size)),
             (Symbol::RequestKv, c.int(per_request)),
         ],
-        format!("{} × {}", c.int(c.s.batch), c.int(per_request)),
+        format!(
+            "{} × {}",
+            c.int(c.s.replica_sequences()),
+            c.int(per_request)
+        ),
     )
 }

@@ -34,6 +34,10 @@ pub(super) fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
         ..ScenarioInput::default()
     };
     allocator.set_gpu("RTX 3090");
+    // Seed 003 read a typed "24 GB" as 24 GiB; here that reading is typed
+    // in GiB, as vramfit reads a typed GB as 10⁹ bytes.
+    let mut allocator_typed = allocator.clone();
+    allocator_typed.set_capacity_gib(24.0);
     let mut planner_gqa = ScenarioInput {
         ..ScenarioInput::default()
     };
@@ -43,17 +47,18 @@ pub(super) fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
         model: Some(ModelRef::Catalog("deepseek-ai/DeepSeek-V2-Lite".into())),
         context: 4096,
         gpus: 2,
-        tp: 2,
+        tp: Some(2),
         ..ScenarioInput::default()
     };
     let mut planner_residency = ScenarioInput {
         context: 4096,
-        gpus: 4,
-        users: 100,
-        batch: 8,
+        gpus: 8,
+        tp: Some(1),
+        sequences: 100,
         ..planner_gqa.clone()
     };
     planner_residency.planner.machines = 2;
+    planner_residency.planner.batch_limit = Some(8);
     let range_llama = ScenarioInput {
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
         ..ScenarioInput::default()
@@ -148,6 +153,15 @@ pub(super) fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
                 "weights 16.12, gradients 0.05, optimizer 0.11, step_workspace 0.05 and overhead 0.75 GB match the seed; activations are derived from the code (docs/allocator-derivation.md), 36.41 GB where the seed printed 36.92",
             ),
             Request::new(MethodId::Allocator, allocator),
+        ),
+        (
+            "seed003-llama-3.1-8b-lora16-typed-24gb-read-as-gib",
+            seed(
+                "003",
+                "short by 28.9 GB on RTX 3090",
+                "seed 003's reading of a GPU's \"24 GB\": 24 GiB = 25,769,803,776 bytes (53.19 + 0.75 − 0.97 × 25.77 GB). vramfit reads a typed GB as 10⁹ bytes (24 GB = 24,000,000,000) and a catalog card as its driver's total (the RTX 3090's 24,576 MiB, which is 24 GiB); the seed's reading is typed here in GiB (--capacity-gib 24)",
+            ),
+            Request::new(MethodId::Allocator, allocator_typed),
         ),
         (
             "seed001-llama-3.1-8b-bf16-8k-24gb",

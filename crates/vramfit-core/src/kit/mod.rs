@@ -80,6 +80,10 @@ pub struct Expected {
     pub total_bytes: Bytes,
     /// Every component, in the method's order.
     pub components: ComponentBytes,
+    /// The memory the verdict compares with, where the kit records it
+    /// (kits written before it was recorded have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usable_bytes: Option<Bytes>,
 }
 
 /// Named byte counts that keep their order in JSON (an object, as in the

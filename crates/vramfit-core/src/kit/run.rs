@@ -76,6 +76,7 @@ fn example(name: String, source: Citation, inputs: Request) -> Option<KitExample
             method: result.method,
             total_bytes: result.total_bytes,
             components: ComponentBytes::of(&result),
+            usable_bytes: Some(result.verdict.usable_bytes),
         },
         inputs,
     })
@@ -121,6 +122,15 @@ pub fn check_example(example: &KitExample) -> Option<KitFailure> {
             expected.total_bytes.get(),
             result.total_bytes.get()
         ));
+    }
+    if let Some(usable) = expected.usable_bytes {
+        if result.verdict.usable_bytes != usable {
+            problems.push(format!(
+                "usable_bytes expected {}, got {}",
+                usable.get(),
+                result.verdict.usable_bytes.get()
+            ));
+        }
     }
     let got = ComponentBytes::of(&result);
     for (name, bytes) in &expected.components.0 {

@@ -160,3 +160,31 @@ fn unreadable_examples_and_schema_are_failures_not_errors() {
     assert!(check_json("[1, 2]").is_err());
     assert!(check_json("{not json").is_err());
 }
+
+#[test]
+fn seed_003s_reading_of_a_typed_24_gb_stays_reproducible() {
+    let kit = reference();
+    let find = |name: &str| {
+        kit.examples
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    let typed = find("seed003-llama-3.1-8b-lora16-typed-24gb-read-as-gib");
+    assert!(
+        typed.source.note.contains("24 GiB"),
+        "labelled as the seed's reading"
+    );
+    // 97 % of 24 GiB, as the seed's fit() takes it.
+    let seeds = Bytes(25_769_803_776).percent(9_700);
+    assert_eq!(typed.expected.usable_bytes, Some(seeds));
+    // The catalog RTX 3090 reports 24,576 MiB: the same bytes.
+    let card = find("seed003-llama-3.1-8b-lora16-pure-4k-rtx3090");
+    assert_eq!(card.expected.usable_bytes, Some(seeds));
+    // A typed 24 GB is 24 × 10⁹ bytes everywhere else.
+    let mut decimal = typed.inputs.clone();
+    decimal.scenario.gpu_memory_gb = 24.0;
+    let r = decimal.run().unwrap();
+    assert_eq!(r.verdict.usable_bytes, Bytes(24_000_000_000).percent(9_700));
+    assert!(check_example(typed).is_none());
+}

@@ -12,18 +12,31 @@
 //! per KV head and layer. Products are exact in `u128`, rounded to the
 //! byte once, and saturate at `u64::MAX`.
 
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, WeightFormat};
 use crate::units::{bytes_for_bits, saturate, Bytes};
 
-/// Weight storage: `P × b_w / 8`, rounded to the byte.
+/// Weight storage: `P × b_w / 8`, rounded to the byte; "as published",
+/// the checkpoint's own bytes (quantized tensors with their scales, the
+/// rest at its dtype, the vision tower included:
+/// [`ModelSpec::published_format`](crate::model::ModelSpec::published_format)).
 ///
 /// ```
-/// use vramfit_core::{methods::dense, scenario::ScenarioInput};
+/// use vramfit_core::{methods::dense, scenario::{ModelRef, ScenarioInput, WeightFormat}};
 /// let s = ScenarioInput::default().validate().unwrap();
 /// assert_eq!(dense::weights_bytes(&s).get(), 16_000_000_000); // 8B at 16 bits
+/// let mut oss = ScenarioInput {
+///     model: Some(ModelRef::Catalog("openai/gpt-oss-20b".into())),
+///     ..ScenarioInput::default()
+/// };
+/// oss.set_weight_format(WeightFormat::AsPublished);
+/// let s = oss.validate().unwrap();
+/// assert_eq!(dense::weights_bytes(&s).get(), 13_761_264_768); // MXFP4 experts
 /// ```
 pub fn weights_bytes(s: &Scenario) -> Bytes {
-    Bytes(bytes_for_bits(s.params, s.weight_milli_bits))
+    match (s.weight_format, s.model.as_deref()) {
+        (Some(WeightFormat::AsPublished), Some(m)) => Bytes(m.checkpoint.bytes),
+        _ => Bytes(bytes_for_bits(s.params, s.weight_milli_bits)),
+    }
 }
 
 /// Dense KV cache for `tokens` tokens and `sequences` sequences:
@@ -47,7 +60,8 @@ pub fn kv_bytes_per_token(s: &Scenario) -> Bytes {
     kv_bytes(s, 1, 1)
 }
 
-/// The whole workload's cache: `S` tokens for each of `B` sequences.
+/// One copy of the model's cache: `S` tokens for each of its `B`
+/// sequences ([`Scenario::replica_sequences`]).
 pub fn kv_cache_bytes(s: &Scenario) -> Bytes {
-    kv_bytes(s, s.context, s.batch)
+    kv_bytes(s, s.context, s.replica_sequences())
 }

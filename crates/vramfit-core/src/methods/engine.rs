@@ -301,6 +301,7 @@ fn is_that_gpus(gpu: &Gpu, bytes: u64) -> bool {
         Some(gpu.capacity_bytes),
         gpu.driver_total_bytes,
         gpu.cuda_total_bytes,
+        gpu.wired_limit_bytes,
     ]
     .contains(&Some(bytes))
 }
@@ -322,7 +323,7 @@ pub const ASSUMED_SM_COUNT: u32 = 132;
 /// while the scenario's memory is still that GPU's (the answers try other
 /// sizes on the same scenario).
 pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
-    let gpu = s.gpu.filter(|g| is_that_gpus(g, s.gpu_bytes.get()));
+    let gpu = s.gpu.filter(|g| is_that_gpus(g, s.gpu_bytes().get()));
     let mut notes = Vec::new();
     let total = match gpu {
         Some(g) if unified_limit && g.wired_limit_bytes.is_some() => {
@@ -340,7 +341,7 @@ pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
                 g.capacity_bytes
             }
         },
-        None => s.gpu_bytes.get(),
+        None => s.gpu_bytes().get(),
     };
     if gpu.is_some_and(|g| g.vendor != "NVIDIA") && !unified_limit {
         notes.push(EngineNote::NotCuda);
@@ -395,7 +396,7 @@ mod tests {
             i.set_gpu("H100");
             i.validate().unwrap()
         };
-        s.gpu_bytes = crate::units::Bytes(48_000_000_000);
+        s.gpu_memory = crate::scenario::GpuMemory::typed(crate::units::Bytes(48_000_000_000));
         assert_eq!(engine_gpu(&s, false).total_bytes, 48_000_000_000);
     }
 }

@@ -109,7 +109,7 @@ pub fn seed_example() -> ScenarioInput {
         kv_heads: 8,
         head_dim: 128,
         context: 4096,
-        batch: 1,
+        sequences: 1,
         kv_bytes: 2.0,
         runtime_gib: 2.0,
         activation_gib: 4.0,
@@ -142,6 +142,10 @@ pub const fn covers(mode: Mode) -> bool {
 /// Seed 000's estimate, or [`Refusal::Mode`] for LoRA and QLoRA. Never
 /// panics; see the module documentation for the formula.
 pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
+    if !covers(s.mode) {
+        return Err(Refusal::Mode(s.mode));
+    }
+    super::one_gpu_per_copy(s)?;
     let (weights, kv_cache, training_states) = match s.mode {
         Mode::Inference => (weights_bytes(s), kv_cache_bytes(s), Bytes::ZERO),
         Mode::Full => (Bytes::ZERO, Bytes::ZERO, training_states_bytes(s)),
@@ -149,18 +153,22 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     };
     let subtotal = weights + kv_cache + training_states + s.runtime_bytes + s.activation_bytes;
     let margin = subtotal.percent(s.margin_centi_pct);
-    Ok(MethodResult::summed(
-        MethodId::Lesson,
-        &[
-            (Term::Weights, weights),
-            (Term::KvCache, kv_cache),
-            (Term::TrainingStates, training_states),
-            (Term::Runtime, s.runtime_bytes),
-            (Term::Activation, s.activation_bytes),
-            (Term::Margin, margin),
-        ],
-        s.gpu_bytes,
-    ))
+    Ok(MethodResult {
+        // One copy of the model on each GPU.
+        gpus: s.layout.gpus,
+        ..MethodResult::summed(
+            MethodId::Lesson,
+            &[
+                (Term::Weights, weights),
+                (Term::KvCache, kv_cache),
+                (Term::TrainingStates, training_states),
+                (Term::Runtime, s.runtime_bytes),
+                (Term::Activation, s.activation_bytes),
+                (Term::Margin, margin),
+            ],
+            s.gpu_bytes(),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -323,7 +331,7 @@ mod tests {
             kv_heads: 1024,
             head_dim: 16_384,
             context: 100_000_000,
-            batch: 1_000_000,
+            sequences: 1_000_000,
             kv_bytes: 4.0,
             runtime_gib: 1_000_000.0,
             activation_gib: 1_000_000.0,

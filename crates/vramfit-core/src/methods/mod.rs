@@ -117,19 +117,17 @@ impl MethodId {
     }
 
     /// The scenario fields the method reads beyond the shared ones
-    /// ([`Field::SHARED`]: model, formats, workload, GPU).
+    /// ([`Field::SHARED`]: model, formats, workload, layout, GPU).
     pub const fn own_fields(self) -> &'static [Field] {
         match self {
             MethodId::Quick => &[Field::OverheadPct],
             MethodId::Lesson => &[Field::RuntimeGib, Field::ActivationGib, Field::MarginPct],
             MethodId::Allocator => &[Field::LoraRank],
-            MethodId::Range => &[Field::Gpus, Field::LoraRank],
+            MethodId::Range => &[Field::LoraRank],
             MethodId::Planner => &[
-                Field::Users,
-                Field::Gpus,
-                Field::Tp,
-                Field::Pp,
                 Field::HostRamGb,
+                Field::OffloadGb,
+                Field::SharedPrefixTokens,
                 Field::LoraRank,
             ],
             // Their own knobs are the scenario's `engine` object.
@@ -160,6 +158,20 @@ pub fn run(method: MethodId, scenario: &Scenario) -> Result<MethodResult, RunErr
         MethodId::Llamacpp => llamacpp::estimate_scenario(scenario),
     };
     result.map_err(|reason| RunError { method, reason })
+}
+
+/// The precondition of the methods that estimate one GPU holding a whole
+/// copy of the model (`quick`, `lesson`, `allocator`): the layout does not
+/// spread a copy (`TP = PP = 1`; more GPUs are more copies, each serving
+/// its share of the sequences).
+pub fn one_gpu_per_copy(s: &Scenario) -> Result<(), Refusal> {
+    match s.layout.spreads() {
+        true => Err(Refusal::SingleGpu {
+            tp: s.layout.tp,
+            pp: s.layout.pp,
+        }),
+        false => Ok(()),
+    }
 }
 
 /// `estimate` on a scenario as entered, for the methods' golden tests.

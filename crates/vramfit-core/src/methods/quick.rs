@@ -48,18 +48,23 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     if !covers(s.mode) {
         return Err(Refusal::Mode(s.mode));
     }
+    super::one_gpu_per_copy(s)?;
     let weights = weights_bytes(s);
     let kv_cache = kv_cache_bytes(s);
     let overhead = (weights + kv_cache).percent(s.overhead_centi_pct);
-    Ok(MethodResult::summed(
-        MethodId::Quick,
-        &[
-            (Term::Weights, weights),
-            (Term::KvCache, kv_cache),
-            (Term::Overhead, overhead),
-        ],
-        s.gpu_bytes,
-    ))
+    Ok(MethodResult {
+        // One copy of the model on each GPU.
+        gpus: s.layout.gpus,
+        ..MethodResult::summed(
+            MethodId::Quick,
+            &[
+                (Term::Weights, weights),
+                (Term::KvCache, kv_cache),
+                (Term::Overhead, overhead),
+            ],
+            s.gpu_bytes(),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -153,7 +158,7 @@ mod tests {
             ..ScenarioInput::default()
         });
         let wider = run(ScenarioInput {
-            batch: 2,
+            sequences: 2,
             ..ScenarioInput::default()
         });
         let kv = base.components.get(Term::KvCache).unwrap();

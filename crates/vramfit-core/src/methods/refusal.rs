@@ -23,8 +23,9 @@ pub enum Refusal {
     QuantizedWeights,
     /// More GPUs than the method spreads a model over.
     TooManyGpus { max: u64 },
-    /// Tensor × pipeline parallelism does not fit the GPU count.
-    Parallelism { tp: u64, pp: u64, gpus: u64 },
+    /// The method estimates one GPU holding a whole copy of the model; the
+    /// layout spreads a copy over `tp × pp` GPUs.
+    SingleGpu { tp: u64, pp: u64 },
     /// Training with an optimizer the method does not state (seed 002
     /// gives AdamW only).
     Optimizer(Optimizer),
@@ -51,6 +52,8 @@ pub enum Feature {
     /// Attention layers whose head widths differ from layer to layer
     /// (Gemma-4's global layers, MiMo-V2's value heads).
     MixedAttentionWidths,
+    /// A vision tower, whose activations the method does not derive.
+    VisionTower,
 }
 
 impl std::fmt::Display for Refusal {
@@ -62,7 +65,8 @@ impl std::fmt::Display for Refusal {
             }
             Refusal::Family(family) => write!(
                 f,
-                "{family:?} models are outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)"
+                "{} models are outside its scope (dense llama, mistral, qwen2, qwen3, gemma, gemma2)",
+                family.name()
             ),
             Refusal::Feature(feature) => {
                 let what = match feature {
@@ -75,6 +79,7 @@ impl std::fmt::Display for Refusal {
                     Feature::MixedAttentionWidths => {
                         "attention head widths that differ from layer to layer"
                     }
+                    Feature::VisionTower => "a vision tower",
                 };
                 write!(f, "the model has {what}, which this method does not model")
             }
@@ -85,10 +90,9 @@ impl std::fmt::Display for Refusal {
             Refusal::TooManyGpus { max } => {
                 write!(f, "it spreads a model over at most {max} GPUs")
             }
-            Refusal::Parallelism { tp, pp, gpus } => write!(
+            Refusal::SingleGpu { tp, pp } => write!(
                 f,
-                "TP {tp} × PP {pp} needs a multiple of {} GPUs, not {gpus}",
-                tp.saturating_mul(*pp)
+                "it estimates one GPU holding the whole model, not one copy spread over TP {tp} × PP {pp} GPUs (set TP = PP = 1 for copies of the model, one per GPU)"
             ),
             Refusal::Optimizer(optimizer) => write!(
                 f,

@@ -50,11 +50,14 @@ pub struct MethodResult {
     pub method: MethodId,
     /// The terms, in the order the method adds them.
     pub components: Components,
-    /// Total on the most loaded GPU, in bytes.
+    /// Total on one GPU, the most loaded, in bytes: every method's figure
+    /// is per GPU.
     pub total_bytes: Bytes,
-    /// GPUs that carry this budget: 1 for the single-device methods; every
-    /// GPU of the scenario for range and planner, which budget each GPU
-    /// alike (the most loaded stage's figure, seed 002's bound).
+    /// GPUs that carry this budget: every GPU of the scenario's layout (the
+    /// single-device methods hold one copy of the model on each; range and
+    /// planner budget each GPU of a copy alike, the most loaded stage's
+    /// figure, seed 002's bound). The whole deployment is at most
+    /// `total_bytes × gpus` ([`MethodResult::all_gpus_bytes`]).
     pub gpus: u64,
     /// Components listed but not part of `total_bytes` (the allocator's
     /// `overhead`, outside PyTorch's allocator; the verdict adds it).
@@ -102,6 +105,11 @@ impl SeedVerdict {
 }
 
 impl MethodResult {
+    /// The budget of every GPU together: `total_bytes × gpus`.
+    pub fn all_gpus_bytes(&self) -> Bytes {
+        self.total_bytes.times(self.gpus.max(1))
+    }
+
     /// A result whose whole total is compared with `usable_bytes`, from
     /// named terms in the order the method adds them. Methods with a range,
     /// terms outside the total or a verdict of their own set those fields

@@ -55,12 +55,14 @@ mod arch;
 mod dtype;
 mod error;
 mod family;
+mod family_name;
 mod json;
 mod kv;
 mod layers;
 mod mixer;
 mod moe;
 mod params;
+mod published;
 mod quant;
 mod rope;
 mod shape;
@@ -77,6 +79,7 @@ pub use layers::{AttentionKind, FfnKind};
 pub use mixer::LinearMixer;
 pub use moe::MoeSpec;
 pub use params::ParamGroups;
+pub use published::{published_label, PublishedFormat};
 pub use quant::{
     name_suggests_quantization, CtFormat, CtStrategy, CtWeights, Dialect, QuantGroup, QuantScheme,
     QuantSource, Quantization, Scope, StoredBytes,

@@ -14,8 +14,7 @@ pub enum Field {
     WeightBits,
     KvBytes,
     Context,
-    Batch,
-    Users,
+    Sequences,
     Gpus,
     Tp,
     Pp,
@@ -83,13 +82,16 @@ impl Field {
     /// How weights and the KV cache are stored.
     pub const FORMATS: [Field; 2] = [Field::WeightBits, Field::KvBytes];
 
-    /// The workload every method reads: context and sequences at once.
-    pub const WORKLOAD: [Field; 2] = [Field::Context, Field::Batch];
+    /// The workload every method reads: context and concurrent sequences.
+    pub const WORKLOAD: [Field; 2] = [Field::Context, Field::Sequences];
 
-    /// The knobs the app folds under "Advanced": users and how the model
-    /// is spread over GPUs and host RAM.
-    pub const ADVANCED: [Field; 7] = [
-        Field::Users,
+    /// How the GPUs are used: `GPUs = TP × PP × replicas`
+    /// ([`Layout`](super::Layout)); every method reads them.
+    pub const LAYOUT: [Field; 3] = [Field::Gpus, Field::Tp, Field::Pp];
+
+    /// The knobs the app folds under "Advanced": how the model is spread
+    /// over GPUs and host RAM.
+    pub const ADVANCED: [Field; 6] = [
         Field::Gpus,
         Field::Tp,
         Field::Pp,
@@ -113,7 +115,7 @@ impl Field {
 
     /// All fields, in the order the UI shows them (and the CLI line writes
     /// them): every group above, each once.
-    pub const ALL: [Field; 21] = concat(&[
+    pub const ALL: [Field; 20] = concat(&[
         &Field::SHAPE,
         &Field::FORMATS,
         &Field::WORKLOAD,
@@ -123,11 +125,12 @@ impl Field {
     ]);
 
     /// The fields every method reads: the model's shape, the formats, the
-    /// workload and the GPU.
-    pub const SHARED: [Field; 9] = concat(&[
+    /// workload, the layout and the GPU.
+    pub const SHARED: [Field; 12] = concat(&[
         &Field::SHAPE,
         &Field::FORMATS,
         &Field::WORKLOAD,
+        &Field::LAYOUT,
         &Field::GPU,
     ]);
 
@@ -142,8 +145,7 @@ impl Field {
             Field::WeightBits => "weight_bits",
             Field::KvBytes => "kv_bytes",
             Field::Context => "context",
-            Field::Batch => "batch",
-            Field::Users => "users",
+            Field::Sequences => "sequences",
             Field::Gpus => "gpus",
             Field::Tp => "tp",
             Field::Pp => "pp",
@@ -170,8 +172,7 @@ impl Field {
             Field::WeightBits => "--weight-bits",
             Field::KvBytes => "--kv-bytes",
             Field::Context => "--seq",
-            Field::Batch => "--batch",
-            Field::Users => "--users",
+            Field::Sequences => "--sequences",
             Field::Gpus => "--gpus",
             Field::Tp => "--tp",
             Field::Pp => "--pp",
@@ -200,11 +201,9 @@ impl Field {
             Field::WeightBits => (1.0, 32.0),
             Field::KvBytes => (0.25, 4.0),
             Field::Context => (1.0, 100_000_000.0),
-            Field::Batch => (1.0, 1_000_000.0),
-            Field::Users => (1.0, 1_000_000.0),
+            Field::Sequences => (1.0, 1_000_000.0),
             Field::Gpus => (1.0, 64.0),
-            Field::Tp => (1.0, 64.0),
-            Field::Pp => (1.0, 64.0),
+            Field::Tp | Field::Pp => (0.0, 64.0),
             Field::HostRamGb => (0.0, 1_000_000.0),
             Field::OffloadGb => (0.0, 1_000_000.0),
             Field::SharedPrefixTokens => (0.0, 100_000_000.0),
@@ -225,8 +224,7 @@ impl Field {
                 | Field::KvHeads
                 | Field::HeadDim
                 | Field::Context
-                | Field::Batch
-                | Field::Users
+                | Field::Sequences
                 | Field::Gpus
                 | Field::Tp
                 | Field::Pp
@@ -235,20 +233,34 @@ impl Field {
         )
     }
 
+    /// Whether 0 (typed as `auto` or left empty) means "derived": TP and
+    /// PP, derived from the GPU count and the model's heads
+    /// ([`Layout::spread`](super::Layout::spread)) unless set.
+    pub const fn auto(self) -> bool {
+        matches!(self, Field::Tp | Field::Pp)
+    }
+
     /// Parses and range-checks the text a person typed.
     ///
-    /// Accepts a decimal comma (`"0,5"`) and surrounding spaces.
+    /// Accepts a decimal comma (`"0,5"`) and surrounding spaces; for a
+    /// field with an automatic value ([`Field::auto`]), `auto` or nothing
+    /// is 0.
     ///
     /// ```
     /// use vramfit_core::scenario::{Field, InputProblem};
     /// assert_eq!(Field::Context.parse(" 8192 "), Ok(8192.0));
     /// assert_eq!(Field::KvBytes.parse("0,5"), Ok(0.5));
     /// assert_eq!(Field::Layers.parse("3.5").unwrap_err().problem, InputProblem::NotAnInteger);
-    /// assert_eq!(Field::Batch.parse("-1").unwrap_err().problem, InputProblem::TooSmall);
+    /// assert_eq!(Field::Sequences.parse("-1").unwrap_err().problem, InputProblem::TooSmall);
+    /// assert_eq!(Field::Tp.parse("Auto"), Ok(0.0));
+    /// assert_eq!(Field::Pp.parse(""), Ok(0.0));
     /// assert_eq!(Field::ParamsB.parse("abc").unwrap_err().problem, InputProblem::NotANumber);
     /// ```
     pub fn parse(self, text: &str) -> Result<f64, InputError> {
         let text = text.trim();
+        if self.auto() && (text.is_empty() || text.eq_ignore_ascii_case("auto")) {
+            return Ok(0.0);
+        }
         if text.is_empty() {
             return Err(self.error(InputProblem::Empty));
         }

@@ -25,7 +25,7 @@ pub enum KvPolicy {
     /// model's fair sharing between queued requests presumes.
     #[default]
     All,
-    /// Only the sequences decoded at once (`min(batch, requests)`).
+    /// Only the sequences decoded at once (`min(batch limit, requests)`).
     Active,
 }
 
@@ -62,8 +62,15 @@ pub struct PlannerKnobs {
     pub master_copy: bool,
     /// Training: bytes per gradient, 2 (BF16, the default) or 4 (FP32).
     pub gradient_bytes: u64,
-    /// Machines (equipos), each with the scenario's GPUs (default 1).
+    /// Machines (equipos) the scenario's GPUs are spread over, for the
+    /// host RAM each GPU may offload to (default 1).
     pub machines: u64,
+    /// The engine's largest batch (seed 002's "lote"): sequences of a
+    /// replica beyond it wait in the queue, their KV cache still reserved
+    /// under policy `all` (default: none, every sequence is decoded at
+    /// once).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch_limit: Option<u64>,
     /// Weights moved to host RAM, decimal GB per GPU (default 0).
     pub offload_gb: f64,
     /// Custom model (no catalog model or config): hidden size `H`.
@@ -106,6 +113,7 @@ impl Default for PlannerKnobs {
             master_copy: true,
             gradient_bytes: 2,
             machines: 1,
+            batch_limit: None,
             offload_gb: 0.0,
             hidden_size: None,
             vocab_size: None,
@@ -136,6 +144,7 @@ pub struct PlannerSettings {
     pub master_copy: bool,
     pub gradient_bytes: u64,
     pub machines: u64,
+    pub batch_limit: Option<u64>,
     /// Offloaded weights per GPU, bytes.
     pub offload_bytes: Bytes,
     pub hidden_size: Option<u64>,
@@ -165,6 +174,7 @@ impl Default for PlannerSettings {
             master_copy: true,
             gradient_bytes: 2,
             machines: 1,
+            batch_limit: None,
             offload_bytes: Bytes::ZERO,
             hidden_size: None,
             vocab_size: None,
@@ -227,6 +237,7 @@ impl PlannerKnobs {
         let prefill_budget = whole(Knob::PrefillBudgetTokens, self.prefill_budget_tokens);
         let shared_prefix = whole(Knob::SharedPrefixTokens, self.shared_prefix_tokens);
         let machines = whole(Knob::Machines, self.machines);
+        let batch_limit = self.batch_limit.map(|v| whole(Knob::BatchLimit, v));
         let hidden_size = self.hidden_size.map(|v| whole(Knob::HiddenSize, v));
         let vocab_size = self.vocab_size.map(|v| whole(Knob::VocabSize, v));
         let attention_heads = self.attention_heads.map(|v| whole(Knob::AttentionHeads, v));
@@ -256,6 +267,7 @@ impl PlannerKnobs {
             master_copy: self.master_copy,
             gradient_bytes: self.gradient_bytes,
             machines,
+            batch_limit,
             offload_bytes: Bytes::from_unit(offload, DisplayUnit::Gb),
             hidden_size,
             vocab_size,

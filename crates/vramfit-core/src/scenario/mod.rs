@@ -11,11 +11,14 @@
 //! answers, and whether it can, is decided above it (`methods::run`, and
 //! the editor's policy in `request`).
 
+mod doc;
 mod engine;
 mod field;
 mod format;
+mod gpu_memory;
 mod knob_error;
 mod knobs;
+mod layout;
 mod step;
 
 pub use engine::{
@@ -24,8 +27,10 @@ pub use engine::{
 };
 pub use field::{Field, InputError, InputProblem};
 pub use format::{KvDtype, WeightFormat};
+pub use gpu_memory::{GpuMemory, MemorySource};
 pub use knob_error::{Knob, KnobProblem, PlannerError};
 pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
+pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
@@ -41,8 +46,12 @@ use std::sync::Arc;
 /// 8 KV heads and head dimension 128, FP16 weights and cache, 8,192 tokens,
 /// one sequence, 10 % overhead, on a 24 GB GPU. The `lesson` knobs default
 /// to seed 000's example (2 GiB runtime, 4 GiB activation, 15 % margin).
+///
+/// Read from JSON through [`doc`]: missing keys take the defaults, unknown
+/// keys are rejected, and a document written before `sequences` (with
+/// `batch` and `users`) is read into today's fields (see `doc`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(from = "doc::Stored")]
 pub struct ScenarioInput {
     /// Serving or training.
     pub mode: Mode,
@@ -68,21 +77,27 @@ pub struct ScenarioInput {
     pub kv_bytes: f64,
     /// Context length in tokens per sequence.
     pub context: u64,
-    /// Sequences served at once (the engine's batch, per replica).
-    pub batch: u64,
-    /// Users served concurrently (spread over replicas; may queue).
-    pub users: u64,
+    /// Concurrent sequences over the whole deployment: served at once
+    /// (inference), or in one training step. Each copy of the model
+    /// serves `⌈sequences / replicas⌉` of them ([`Layout`]).
+    pub sequences: u64,
     /// A catalog GPU (`RTX 4090`, case-insensitive). When set, its memory
-    /// replaces `gpu_memory_gb` and its bandwidth and compute feed speed.
+    /// ([`GpuMemory`]) replaces `gpu_memory_gb` and its bandwidth and
+    /// compute feed speed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gpu: Option<String>,
-    /// GPUs in the machine.
+    /// Every GPU of the deployment: `TP × PP × replicas`.
     pub gpus: u64,
-    /// Tensor-parallel degree.
-    pub tp: u64,
-    /// Pipeline-parallel degree.
-    pub pp: u64,
-    /// Memory of one GPU, in decimal GB (as marketed).
+    /// Tensor-parallel degree; `None`: derived from the GPU count and the
+    /// model's heads ([`Layout::spread`]), unless `pp` is set (then 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tp: Option<u64>,
+    /// Pipeline-parallel degree; `None`: derived, like `tp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pp: Option<u64>,
+    /// Memory of one GPU typed by hand, in decimal GB (10⁹ bytes); a
+    /// catalog GPU's exact figure when one is chosen
+    /// ([`GpuMemory::bytes`] / 10⁹).
     pub gpu_memory_gb: f64,
     /// Host RAM available for offloading weights, in decimal GB (0: none).
     pub host_ram_gb: f64,
@@ -98,6 +113,10 @@ pub struct ScenarioInput {
     /// LoRA adapters with dropout (`lora_dropout > 0`), which keeps one more
     /// activation per adapter.
     pub lora_dropout: bool,
+    /// Training: the forward keeps a KV cache (`use_cache=True`,
+    /// transformers' default; gradient checkpointing turns it off). Without
+    /// one, transformers builds a full attention mask for sdpa.
+    pub use_cache: bool,
     /// transformers' attention implementation.
     pub attn: AttnImpl,
     /// `quick`: overhead on weights + KV cache, in percent.
@@ -136,12 +155,11 @@ impl Default for ScenarioInput {
             weight_bits: 16.0,
             kv_bytes: 2.0,
             context: 8192,
-            batch: 1,
-            users: 1,
+            sequences: 1,
             gpu: None,
             gpus: 1,
-            tp: 1,
-            pp: 1,
+            tp: None,
+            pp: None,
             gpu_memory_gb: 24.0,
             host_ram_gb: 0.0,
             lora_rank: 16,
@@ -149,6 +167,7 @@ impl Default for ScenarioInput {
             grad_checkpoint: false,
             optimizer: Optimizer::AdamW,
             lora_dropout: true,
+            use_cache: true,
             attn: AttnImpl::Sdpa,
             overhead_pct: 10.0,
             runtime_gib: 2.0,
@@ -230,11 +249,10 @@ impl ScenarioInput {
             Field::WeightBits => self.weight_bits,
             Field::KvBytes => self.kv_bytes,
             Field::Context => self.context as f64,
-            Field::Batch => self.batch as f64,
-            Field::Users => self.users as f64,
+            Field::Sequences => self.sequences as f64,
             Field::Gpus => self.gpus as f64,
-            Field::Tp => self.tp as f64,
-            Field::Pp => self.pp as f64,
+            Field::Tp => self.tp.unwrap_or(0) as f64,
+            Field::Pp => self.pp.unwrap_or(0) as f64,
             Field::HostRamGb => self.host_ram_gb,
             Field::OffloadGb => self.planner.offload_gb,
             Field::SharedPrefixTokens => self.planner.shared_prefix_tokens as f64,
@@ -248,7 +266,8 @@ impl ScenarioInput {
     }
 
     /// Sets one field from a number that [`Field::check`] accepted.
-    /// Typing bits per weight by hand drops a named format.
+    /// Typing bits per weight by hand drops a named format; 0 for TP or PP
+    /// is "derived" ([`Field::auto`]).
     pub fn set(&mut self, field: Field, value: f64) {
         // `as u64` saturates and drops no fraction here: `check` passed.
         match field {
@@ -262,11 +281,10 @@ impl ScenarioInput {
             }
             Field::KvBytes => self.kv_bytes = value,
             Field::Context => self.context = value as u64,
-            Field::Batch => self.batch = value as u64,
-            Field::Users => self.users = value as u64,
+            Field::Sequences => self.sequences = value as u64,
             Field::Gpus => self.gpus = value as u64,
-            Field::Tp => self.tp = value as u64,
-            Field::Pp => self.pp = value as u64,
+            Field::Tp => self.tp = Some(value as u64).filter(|v| *v > 0),
+            Field::Pp => self.pp = Some(value as u64).filter(|v| *v > 0),
             Field::HostRamGb => self.host_ram_gb = value,
             // The planner's own knobs most people reach for.
             Field::OffloadGb => self.planner.offload_gb = value,
@@ -304,12 +322,13 @@ impl ScenarioInput {
     }
 
     /// Chooses a catalog GPU by name (stored as the catalog's full name,
-    /// so the same card always exports the same way) and shows its memory;
-    /// an unknown name is kept and reported by [`ScenarioInput::validate`].
+    /// so the same card always exports the same way) and shows the memory
+    /// the methods fit against ([`GpuMemory::bytes`], in decimal GB); an
+    /// unknown name is kept and reported by [`ScenarioInput::validate`].
     pub fn set_gpu(&mut self, name: &str) {
         match catalog::find_gpu(name) {
             Ok(gpu) => {
-                self.gpu_memory_gb = gpu.memory_gb;
+                self.gpu_memory_gb = GpuMemory::of(gpu).bytes().in_unit(DisplayUnit::Gb);
                 self.gpu = Some(gpu.name.clone());
             }
             Err(_) => self.gpu = Some(name.to_string()),
@@ -355,6 +374,26 @@ impl ScenarioInput {
                 EngineSettings::default()
             }
         };
+        let heads = model.as_ref().map_or(
+            Heads {
+                attention: self.planner.attention_heads,
+                kv: self.kv_heads,
+                layers: self.layers,
+            },
+            |m| Heads {
+                attention: Some(m.num_attention_heads),
+                kv: m.num_kv_heads,
+                layers: m.num_layers,
+            },
+        );
+        let layout = match (self.tp, self.pp) {
+            (None, None) => Layout::spread(self.gpus, heads),
+            (tp, pp) => Layout::chosen(self.gpus, tp.unwrap_or(1), pp.unwrap_or(1), heads),
+        }
+        .unwrap_or_else(|e| {
+            errors.push(ScenarioError::Layout(e));
+            Layout::SINGLE
+        });
         let published_milli_bits = model.as_ref().map(published_milli_bits);
         let weight_milli_bits = match self.weight_format {
             Some(WeightFormat::AsPublished) => match published_milli_bits {
@@ -377,7 +416,14 @@ impl ScenarioInput {
                 self.kv_heads,
                 self.head_dim,
             ],
-            |m| [m.params_total, m.num_layers, m.num_kv_heads, m.head_dim],
+            |m| {
+                [
+                    m.checkpoint.params,
+                    m.num_layers,
+                    m.num_kv_heads,
+                    m.head_dim,
+                ]
+            },
         );
         Ok(Scenario {
             mode: self.mode,
@@ -391,14 +437,13 @@ impl ScenarioInput {
             weight_milli_bits,
             kv_milli_bits: (self.kv_bytes * 8_000.0).round() as u64,
             context: self.context,
-            batch: self.batch,
-            users: self.users,
-            gpus: self.gpus,
-            tp: self.tp,
-            pp: self.pp,
-            gpu_bytes: gpu.map_or(Bytes::from_unit(self.gpu_memory_gb, DisplayUnit::Gb), |g| {
-                g.memory_bytes
-            }),
+            sequences: self.sequences,
+            heads,
+            layout,
+            gpu_memory: gpu.map_or(
+                GpuMemory::typed(Bytes::from_unit(self.gpu_memory_gb, DisplayUnit::Gb)),
+                GpuMemory::of,
+            ),
             gpu,
             host_ram_bytes: Bytes::from_unit(self.host_ram_gb, DisplayUnit::Gb),
             lora_rank: self.lora_rank,
@@ -406,6 +451,7 @@ impl ScenarioInput {
             grad_checkpoint: self.grad_checkpoint,
             optimizer: self.optimizer,
             lora_dropout: self.lora_dropout,
+            use_cache: self.use_cache,
             attn: self.attn,
             overhead_centi_pct: (self.overhead_pct * 100.0).round() as u64,
             runtime_bytes: Bytes::from_unit(self.runtime_gib, DisplayUnit::Gib),
@@ -462,11 +508,14 @@ impl ConfigText {
     }
 }
 
-/// Average bits per parameter of the checkpoint as published:
-/// `published bytes × 8 / parameters`, in thousandths of a bit.
-fn published_milli_bits(model: &ModelSpec) -> u64 {
-    let params = model.params_total.max(1) as u128;
-    crate::units::saturate((model.published_weight_bytes() as u128 * 8_000).div_ceil(params))
+/// Average bits per parameter of the checkpoint as published, text model
+/// and vision tower together (what an engine loads): `published bytes × 8
+/// / parameters`, in thousandths of a bit. The methods that weigh the
+/// checkpoint tensor by tensor use its bytes
+/// ([`ModelSpec::published_format`]) rather than this average.
+pub(crate) fn published_milli_bits(model: &ModelSpec) -> u64 {
+    let params = model.checkpoint.params.max(1) as u128;
+    crate::units::saturate((model.checkpoint.bytes as u128 * 8_000).div_ceil(params))
 }
 
 /// Why a scenario was rejected.
@@ -487,6 +536,8 @@ pub enum ScenarioError {
     Planner(PlannerError),
     /// One of the engines' knobs is out of its range.
     Engine(EngineError),
+    /// The GPUs cannot be used as asked (TP × PP, heads, stages).
+    Layout(LayoutError),
 }
 
 impl fmt::Display for ScenarioError {
@@ -502,6 +553,7 @@ impl fmt::Display for ScenarioError {
             ),
             ScenarioError::Planner(e) => e.fmt(f),
             ScenarioError::Engine(e) => e.fmt(f),
+            ScenarioError::Layout(e) => e.fmt(f),
         }
     }
 }
@@ -511,7 +563,9 @@ impl fmt::Display for ScenarioError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     pub mode: Mode,
-    /// Parameter count (the model's total when a model is given).
+    /// Parameter count: for a model, everything its checkpoint counts, the
+    /// text model and the vision tower an engine loads with it
+    /// ([`ModelSpec::checkpoint`]).
     pub params: u64,
     pub layers: u64,
     pub kv_heads: u64,
@@ -527,13 +581,17 @@ pub struct Scenario {
     /// Bits per cached element, in thousandths of a bit.
     pub kv_milli_bits: u64,
     pub context: u64,
-    pub batch: u64,
-    pub users: u64,
-    pub gpus: u64,
-    pub tp: u64,
-    pub pp: u64,
-    /// Memory of one GPU, in bytes (decimal GB × 10⁹; a catalog GPU's).
-    pub gpu_bytes: Bytes,
+    /// Concurrent sequences over the whole deployment (see
+    /// [`Scenario::replica_sequences`] for one copy of the model's share).
+    pub sequences: u64,
+    /// The heads and layers a layout splits (the model's, or the typed
+    /// numbers').
+    pub heads: Heads,
+    /// How the GPUs are used: `gpus = tp × pp × replicas`.
+    pub layout: Layout,
+    /// One GPU's memory; every method fits against
+    /// [`GpuMemory::bytes`] ([`Scenario::gpu_bytes`]).
+    pub gpu_memory: GpuMemory,
     /// The catalog GPU, when one was named (bandwidth, compute).
     pub gpu: Option<&'static Gpu>,
     /// Host RAM for offload, in bytes (decimal GB × 10⁹).
@@ -543,6 +601,8 @@ pub struct Scenario {
     pub grad_checkpoint: bool,
     pub optimizer: Optimizer,
     pub lora_dropout: bool,
+    /// Training: a KV cache object exists in the forward.
+    pub use_cache: bool,
     pub attn: AttnImpl,
     /// `quick` overhead, in hundredths of a percent (10 % = 1,000).
     pub overhead_centi_pct: u64,
@@ -558,107 +618,32 @@ pub struct Scenario {
     pub engine: EngineSettings,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn default_is_valid_and_exact() {
-        let s = ScenarioInput::default().validate().unwrap();
-        assert_eq!(s.params, 8_000_000_000);
-        assert_eq!(s.weight_milli_bits, 16_000);
-        assert_eq!(s.kv_milli_bits, 16_000);
-        assert_eq!(s.gpu_bytes, Bytes(24_000_000_000));
+impl Scenario {
+    /// One GPU's memory as every method fits against it
+    /// ([`GpuMemory::bytes`]).
+    pub fn gpu_bytes(&self) -> Bytes {
+        self.gpu_memory.bytes()
     }
 
-    #[test]
-    fn every_bad_field_is_named() {
-        let input = ScenarioInput {
-            layers: 0,
-            kv_bytes: f64::NAN,
-            gpu_memory_gb: -3.0,
-            ..ScenarioInput::default()
+    /// Weighs the model in `format` ([`WeightFormat::AsPublished`]: the
+    /// checkpoint's own average, and only with a model).
+    pub fn set_weight_format(&mut self, format: WeightFormat) {
+        let bits = match format {
+            WeightFormat::AsPublished => self.model.as_deref().map(published_milli_bits),
+            _ => format.milli_bits(),
         };
-        let errors = input.validate().unwrap_err();
-        let fields: Vec<Field> = errors
-            .iter()
-            .filter_map(|e| match e {
-                ScenarioError::Field(f) => Some(f.field),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(fields, [Field::Layers, Field::KvBytes, Field::GpuMemoryGb]);
-        assert_eq!(errors[0].to_string(), "layers must be between 1 and 1024");
+        if let Some(bits) = bits {
+            self.weight_format = Some(format);
+            self.weight_milli_bits = bits;
+        }
     }
 
-    #[test]
-    fn unknown_keys_in_json_are_rejected() {
-        let err = serde_json::from_str::<ScenarioInput>(r#"{"layerz": 3}"#).unwrap_err();
-        assert!(err.to_string().contains("layerz"));
-    }
-
-    #[test]
-    fn missing_keys_take_defaults() {
-        let input: ScenarioInput = serde_json::from_str(r#"{"context": 4096}"#).unwrap();
-        assert_eq!(input.context, 4096);
-        assert_eq!(input.layers, 32);
-    }
-
-    #[test]
-    fn a_catalog_model_replaces_the_typed_shape() {
-        let input = ScenarioInput {
-            model: Some(ModelRef::Catalog("meta-llama/llama-3.1-70b".into())),
-            ..ScenarioInput::default()
-        };
-        let s = input.validate().unwrap();
-        assert_eq!(s.params, 70_553_706_496);
-        assert_eq!((s.layers, s.kv_heads, s.head_dim), (80, 8, 128));
-        assert!(s.model.is_some());
-    }
-
-    #[test]
-    fn model_problems_are_named() {
-        let unknown = ScenarioInput {
-            model: Some(ModelRef::Catalog("Lama-3.1-8B".into())),
-            ..ScenarioInput::default()
-        };
-        let text = unknown.validate().unwrap_err()[0].to_string();
-        assert!(
-            text.contains("did you mean meta-llama/Llama-3.1-8B"),
-            "{text}"
-        );
-        let broken = ScenarioInput {
-            model: Some(ModelRef::Config(
-                r#"{"model_type": "llama", "hidden_size": 4096"#.into(),
-            )),
-            ..ScenarioInput::default()
-        };
-        assert!(matches!(
-            broken.validate().unwrap_err()[0],
-            ScenarioError::Config(_)
-        ));
-    }
-
-    #[test]
-    fn as_published_needs_a_model_and_reads_the_checkpoint() {
-        let mut input = ScenarioInput::default();
-        input.set_weight_format(WeightFormat::AsPublished);
-        assert_eq!(
-            input.validate().unwrap_err(),
-            [ScenarioError::NeedsModel(WeightFormat::AsPublished)]
-        );
-        input.model = Some(ModelRef::Catalog("openai/gpt-oss-20b".into()));
-        let s = input.validate().unwrap();
-        // MXFP4 experts + BF16 rest: about 5.26 bits per parameter on average.
-        assert_eq!(s.weight_milli_bits, 5_264);
-    }
-
-    #[test]
-    fn typing_bits_drops_the_named_format() {
-        let mut input = ScenarioInput::default();
-        input.set_weight_format(WeightFormat::Awq);
-        assert_eq!(input.weight_bits, 4.16);
-        input.set(Field::WeightBits, 5.0);
-        assert_eq!(input.weight_format, None);
+    /// The sequences one copy of the model serves: `⌈sequences /
+    /// replicas⌉`.
+    pub fn replica_sequences(&self) -> u64 {
+        self.layout.per_replica_sequences(self.sequences)
     }
 }
+
+#[cfg(test)]
+mod tests;

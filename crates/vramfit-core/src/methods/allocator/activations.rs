@@ -48,8 +48,14 @@ pub(super) fn norm_saved(h: u64, style: NormStyle, in_bytes: u64, trainable: boo
 ///   copy (`4·in`) in pure 16-bit, the autocast cast (`a·in`) under amp;
 ///   with dropout also the dropout's `bool` mask (`1·in`); plus `lora_A`'s
 ///   output (`r` values) for `lora_B`;
-/// - attention, sdpa/flash: the kernel saves q, k, v, the output and the
-///   fp32 log-sum-exp: `a·(2q + 2k) + 4H`; eager: the matmuls save q,
+/// - attention, flash, or sdpa with a KV cache object (no mask: flash
+///   with `enable_gqa`): the kernel saves q, k, v, the output and the fp32
+///   log-sum-exp: `a·(2q + 2k) + 4H`; sdpa in training without a cache
+///   object (`use_cache=False` or checkpointing: transformers materializes
+///   the mask) saves q, the `repeat_kv` copies of k and v, the output
+///   (`a·(q + 2·kv + q)`, `kv = q` when `K < H`, else `k`), plus the
+///   per-layer mask and padded log-sum-exp of [`masked_sdpa_per_layer`];
+///   eager: the matmuls save q,
 ///   the `repeat_kv` copies of k and v (`a·q` each when `K < H`), the fp32
 ///   softmax output `4·H·T` and its `.to(a)` copy `a·H·T` (none in fp32),
 ///   Gemma 2's `tanh` softcap output `a·H·T`, and `o_proj`'s input
@@ -92,6 +98,10 @@ fn layer_saved(arch: &DenseArch, inputs: &AllocatorInputs) -> Sat {
     };
 
     let attention = match inputs.attn_impl {
+        AttnImpl::Sdpa if masked_sdpa(inputs) => {
+            let kv = if arch.kv_heads < arch.heads { q } else { k };
+            a * (q + 2 * kv + q)
+        }
         AttnImpl::Sdpa | AttnImpl::Flash => a * (2 * q + 2 * k) + 4 * heads,
         AttnImpl::Eager => {
             let keys_values = if arch.kv_heads < arch.heads {
@@ -123,6 +133,72 @@ fn layer_saved(arch: &DenseArch, inputs: &AllocatorInputs) -> Sat {
     norms + projections + attention + qk_norms + mlp
 }
 
+/// Whether sdpa runs with a materialized mask: in training without a KV
+/// cache object.
+///
+/// transformers 4.57 `masking_utils.py`, `_preprocess_mask_arguments`:
+/// without `past_key_values` (and without a 2-D `attention_mask`) it looks
+/// for packed sequences in the `position_ids` the model always passes, and
+/// `find_packed_sequence_indices` returns a tensor even for one unpacked
+/// sequence; `create_causal_mask` then sets `allow_is_causal_skip = False`,
+/// so `sdpa_mask` builds the `(B, 1, T, T)` boolean mask instead of
+/// returning `None`. With a cache (`use_cache=True`, transformers' default,
+/// outside checkpointing) the mask is skipped and sdpa runs `is_causal`.
+fn masked_sdpa(inputs: &AllocatorInputs) -> bool {
+    inputs.attn_impl == AttnImpl::Sdpa && !inputs.has_cache()
+}
+
+/// Bytes one sdpa layer saves for backward beyond its per-token share when
+/// the mask is materialized ([`masked_sdpa`]); 0 otherwise.
+///
+/// # Formula
+///
+/// ```text
+/// masked = B·T·⌈T/16⌉·16·a  +  B·H·⌈T/32⌉·32·4
+/// ```
+///
+/// With a mask, `use_gqa_in_sdpa` is false (transformers
+/// `integrations/sdpa_attention.py`), so k and v are `repeat_kv` copies
+/// and flash, which takes no mask, gives way to the memory-efficient
+/// kernel (torch `sdp_utils.cpp`, `can_use_flash_attention`). Each layer's
+/// call converts the boolean mask into an additive one in the query's dtype
+/// (torch `attention.cpp`, `convert_boolean_attn_mask`: `a` bytes per
+/// element, a new tensor per call), padded to a multiple of 16 columns when
+/// `T` is not one (`preprocess_mask`, `pad_bias<16>`); the efficient
+/// kernel's backward saves it with q, k, v, the output and a log-sum-exp
+/// of `(B, H, ⌈T/32⌉·32)` fp32 (`derivatives.yaml`,
+/// `_scaled_dot_product_efficient_attention`; `kAlignLSE = 32`).
+///
+/// Llama-3.2-1B, bf16, `T` = 2048: `2048·2048·2 + 32·2048·4` =
+/// 8,650,752 bytes per layer, 4,224 per token.
+///
+/// ```
+/// use vramfit_core::methods::allocator::*;
+/// use vramfit_core::scenario::Precision;
+/// let arch = DenseArch::llama_3_2_1b();
+/// let mut inputs = AllocatorInputs::training(
+///     StepKind::FullFinetune, StepDtype::Bf16, Precision::Pure, 1, 2048, false);
+/// assert_eq!(masked_sdpa_per_layer(&arch, &inputs), 0); // use_cache=True
+/// inputs.use_cache = false;
+/// assert_eq!(masked_sdpa_per_layer(&arch, &inputs), 8_650_752);
+/// // The per-token share: q, the repeated k and v, the output (4 × 2 × 2048).
+/// assert_eq!(layer_saved_per_token(&arch, &inputs), 108_680 - 10_368 + 16_384);
+/// ```
+pub fn masked_sdpa_per_layer(arch: &DenseArch, inputs: &AllocatorInputs) -> u128 {
+    masked_sdpa_layer(arch, inputs).0
+}
+
+pub(super) fn masked_sdpa_layer(arch: &DenseArch, inputs: &AllocatorInputs) -> Sat {
+    if !masked_sdpa(inputs) {
+        return Sat::ZERO;
+    }
+    let (b, t) = (Sat::of(inputs.batch), Sat::of(inputs.seq_len));
+    let a = Sat::of(widths(inputs).a);
+    let mask_columns = Sat::of(inputs.seq_len.div_ceil(16).saturating_mul(16));
+    let lse_rows = Sat::of(inputs.seq_len.div_ceil(32).saturating_mul(32));
+    b * t * mask_columns * a + 4 * (b * Sat::of(arch.heads) * lse_rows)
+}
+
 /// LoRA's share of [`layer_saved_per_token`]: what the four adapters save.
 fn lora_saved(arch: &DenseArch, inputs: &AllocatorInputs, rank: u64, dropout: bool) -> Sat {
     let wd = widths(inputs);
@@ -149,9 +225,9 @@ fn lora_saved(arch: &DenseArch, inputs: &AllocatorInputs, rank: u64, dropout: bo
 }
 
 /// Bytes per token the KV cache keeps beyond the tensors autograd saves, per
-/// layer, in non-checkpointed training (transformers keeps `use_cache=True`
-/// unless checkpointing turns it off, and the output holds the cache
-/// through the backward).
+/// layer, in training with a cache object (`use_cache=True`, transformers'
+/// default, without checkpointing, which turns it off): the output holds
+/// the cache through the backward. Without one, nothing.
 ///
 /// RoPE output has the residual dtype `s` (cos/sin are cast to the hidden
 /// states' dtype), so the cached keys are `s·k`; the cached values are the
@@ -163,7 +239,7 @@ pub fn cache_extra_per_token(arch: &DenseArch, inputs: &AllocatorInputs) -> u128
 }
 
 fn cache_extra(arch: &DenseArch, inputs: &AllocatorInputs) -> Sat {
-    if inputs.step == StepKind::Inference || inputs.grad_checkpoint {
+    if inputs.step == StepKind::Inference || !inputs.has_cache() {
         return Sat::ZERO;
     }
     let wd = widths(inputs);
@@ -283,6 +359,7 @@ pub(super) fn training_candidates(arch: &DenseArch, inputs: &AllocatorInputs) ->
         s * h
     };
 
+    let masked = masked_sdpa_layer(arch, inputs);
     let stack = if inputs.grad_checkpoint {
         n * l * s * h
     } else {
@@ -291,7 +368,7 @@ pub(super) fn training_candidates(arch: &DenseArch, inputs: &AllocatorInputs) ->
         } else {
             norm_saved(arch.hidden, arch.norm_style, wd.s, false)
         };
-        n * (l * (layer + cache_extra(arch, inputs)) - first_norm)
+        n * (l * (layer + cache_extra(arch, inputs)) - first_norm) + l * masked
     };
 
     let (cast_forward, cast_backward, cast_layer) = if !wd.autocast {
@@ -327,11 +404,75 @@ pub(super) fn training_candidates(arch: &DenseArch, inputs: &AllocatorInputs) ->
     if inputs.grad_checkpoint {
         out.push(Candidate {
             phase: Phase::LayerRecompute,
-            activations: stack + n * (layer + a * v + s * h) + ws,
+            activations: stack + n * (layer + a * v + s * h) + masked + ws,
             autocast: cast_layer,
         });
     }
+    if full && arch.tied_embeddings {
+        out.extend(tied_head_candidates(
+            arch,
+            inputs,
+            stack,
+            final_norm,
+            cast_backward,
+        ));
+    }
     out
+}
+
+/// The two moments a tied head adds to full fine-tuning.
+///
+/// The head and the embedding share one weight, so its gradient has two
+/// producers: the LM head's, at the start of the backward, and the
+/// embedding's, at its very end. The autograd engine keeps the first in the
+/// weight's input buffer until the second arrives (torch
+/// `autograd/input_buffer.cpp`, `InputBuffer::add`), then adds the second
+/// into it in place (`accumulate`: the buffered tensor is dense and its
+/// last reference), and `AccumulateGrad` adds the sum into the existing
+/// `.grad` in place (a steady-state step). Both gradients are in the
+/// weight's dtype `w` (under amp the head's bf16 gradient is cast back by
+/// `ToCopyBackward`). The bf16 logits the output keeps (`a·V` per token)
+/// stay alive throughout.
+///
+/// # Formula
+///
+/// ```text
+/// head gradient held:  stack + N·(final norm + a·V + a·h + s·h) + E·w
+/// embedding backward:  N·a·V + 2·E·w
+/// ```
+///
+/// `E = V·h`. The first is the decoder layers' backward starting (the
+/// gradient entering the final norm, `a·h`, and leaving it, `s·h`) while
+/// the head's gradient waits; the second, the last node of the step, when
+/// every saved activation is gone. They matter for short sequences on
+/// models whose embedding is large for their size, where the logits chain
+/// (`N·V·(a + 12)`) is small.
+fn tied_head_candidates(
+    arch: &DenseArch,
+    inputs: &AllocatorInputs,
+    stack: Sat,
+    final_norm: Sat,
+    cast_backward: Sat,
+) -> [Candidate; 2] {
+    let wd = widths(inputs);
+    let n = tokens(inputs);
+    let (a, s, w) = (Sat::of(wd.a), Sat::of(wd.s), Sat::of(wd.w));
+    let (h, v) = (Sat::of(arch.hidden), Sat::of(arch.vocab));
+    let e = Sat::of(arch.embedding_params());
+    let ws = Sat::of(CUBLAS_WORKSPACE_BYTES);
+    let kept_logits = n * a * v;
+    [
+        Candidate {
+            phase: Phase::HeadGradient,
+            activations: stack + n * (final_norm + a * h + s * h) + kept_logits + e * w + ws,
+            autocast: cast_backward,
+        },
+        Candidate {
+            phase: Phase::EmbeddingBackward,
+            activations: kept_logits + 2 * (e * w) + ws,
+            autocast: Sat::ZERO,
+        },
+    ]
 }
 
 /// Bytes per score of eager attention's transient peak in a `no_grad`

@@ -220,6 +220,7 @@ impl DenseArch {
             (spec.mla.is_some(), Feature::LatentAttention),
             (spec.linear_mixer.is_some(), Feature::LinearLayers),
             (spec.quantization.is_some(), Feature::QuantizedCheckpoint),
+            (spec.vision.is_some(), Feature::VisionTower),
             (spec.intermediate_size.is_none(), Feature::NoDenseMlp),
         ]
         .into_iter()
@@ -238,9 +239,11 @@ impl DenseArch {
             intermediate,
             vocab: spec.vocab_size,
             tied_embeddings: spec.tied_embeddings,
-            qkv_bias: spec.family == Family::Qwen2,
-            o_bias: false,
-            mlp_bias: false,
+            // The biases the model's reader found (Qwen2's q/k/v biases,
+            // Llama's `attention_bias` and `mlp_bias`).
+            qkv_bias: spec.projections.qkv_bias,
+            o_bias: spec.projections.o_bias,
+            mlp_bias: spec.projections.mlp_bias,
             norms_per_layer,
             norm_style,
             qk_norm,

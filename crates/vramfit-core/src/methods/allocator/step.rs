@@ -64,6 +64,10 @@ pub struct AllocatorInputs {
     pub seq_len: u64,
     /// `model.gradient_checkpointing_enable()` (training only).
     pub grad_checkpoint: bool,
+    /// Training: the forward runs with `use_cache=True`, transformers'
+    /// default, so a `DynamicCache` exists (gradient checkpointing turns it
+    /// off); `false` for `use_cache=False`. Inference always has a cache.
+    pub use_cache: bool,
     /// Optimizer (training only).
     pub optimizer: Optimizer,
     /// amp or pure (training only).
@@ -81,13 +85,24 @@ impl AllocatorInputs {
             batch,
             seq_len,
             grad_checkpoint: false,
+            use_cache: true,
             optimizer: Optimizer::AdamW,
             precision: Precision::Pure,
             attn_impl: AttnImpl::Sdpa,
         }
     }
 
-    /// Training with AdamW and sdpa.
+    /// Whether a KV cache object exists during the forward: always in
+    /// inference, in training only with `use_cache=True` and without
+    /// gradient checkpointing (transformers `utils/generic.py`,
+    /// `check_model_inputs`; `modeling_layers.py`,
+    /// `GradientCheckpointingLayer.__call__`, which turn it off).
+    pub fn has_cache(&self) -> bool {
+        self.step == StepKind::Inference || (self.use_cache && !self.grad_checkpoint)
+    }
+
+    /// Training with AdamW and sdpa, `use_cache=True` (transformers'
+    /// default).
     pub fn training(
         step: StepKind,
         dtype: StepDtype,
@@ -102,6 +117,7 @@ impl AllocatorInputs {
             batch,
             seq_len,
             grad_checkpoint,
+            use_cache: true,
             optimizer: Optimizer::AdamW,
             precision,
             attn_impl: AttnImpl::Sdpa,
@@ -125,6 +141,12 @@ pub enum Phase {
     LogitsBackward,
     /// Training with checkpointing: one layer recomputed in the backward.
     LayerRecompute,
+    /// Training, tied head: the decoder layers' backward begins while the
+    /// LM head's gradient for the tied weight waits for the embedding's.
+    HeadGradient,
+    /// Training, tied head: the embedding's backward, the last of the step,
+    /// adding its gradient to the LM head's.
+    EmbeddingBackward,
     /// Training: the foreach optimizer step.
     OptimizerStep,
 }

@@ -124,7 +124,7 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         return Err(Refusal::Mode(s.mode));
     }
     let spec = s.model.as_deref().ok_or(Refusal::NeedsModel)?;
-    if s.gpus > 1 || s.tp > 1 || s.pp > 1 {
+    if s.layout.gpus > 1 {
         return Err(Refusal::TooManyGpus { max: 1 });
     }
     let mut notes = Vec::new();
@@ -143,12 +143,12 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     }
     let cache = |given: Option<GgmlType>| given.or(from_kv).unwrap_or(GgmlType::F16);
     let defaults = LlamaCppInputs::default();
-    if s.batch > super::MAX_SEQUENCES {
+    if s.sequences > super::MAX_SEQUENCES {
         return Err(Refusal::Engine(EngineRefusal::TooManySequences {
             max: super::MAX_SEQUENCES,
         }));
     }
-    let slots = s.batch;
+    let slots = s.sequences;
     let inputs = LlamaCppInputs {
         file_type,
         n_ctx: Some(s.context),

@@ -103,17 +103,14 @@ pub const fn covers(mode: Mode) -> bool {
 }
 
 /// Seed 002's estimate for a validated scenario, or why it cannot make
-/// one: TP × PP that does not divide the GPUs, typed numbers without the
+/// one: typed numbers without the
 /// custom model's hidden size and vocabulary, linear-attention layers,
 /// training with an optimizer other than AdamW, or knobs that contradict
 /// the model or the workload ([`check_knobs`]).
 pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     plan(s).map(|p| MethodResult {
         // Every GPU of every replica carries the largest stage's budget.
-        gpus: p
-            .residency
-            .replicas
-            .saturating_mul(s.tp.saturating_mul(s.pp)),
+        gpus: s.layout.gpus,
         ..p.result()
     })
 }
@@ -123,17 +120,17 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
     if !covers(s.mode) {
         return Err(Refusal::Mode(s.mode));
     }
-    residency::check_parallelism(s)?;
     let k = &s.planner;
+    let (tp, pp) = (s.layout.tp, s.layout.pp);
     let d = Dims::of(s, k)?;
     check_knobs(s, &d).map_err(Refusal::Knob)?;
-    let stage_layers = d.layers.div_ceil(s.pp.max(1));
+    let stage_layers = d.layers.div_ceil(pp.max(1));
     let res = residency::residency(s, k);
     let training = s.mode.trains();
     let t = training::training(s, &d, k, stage_layers)?;
 
-    let w = weights::weigh(&d, weights::base_milli_bits(s), k.metadata_centi_pct);
-    let (body_gpu, u_gpu) = weights::per_gpu(&w, d.layers, stage_layers, s.tp);
+    let w = weights::of_scenario(s, &d, k.metadata_centi_pct);
+    let (body_gpu, u_gpu) = weights::per_gpu(&w, d.layers, stage_layers, tp);
     let offloaded = k.offload_bytes.get().min(body_gpu);
     let kv_cache = match training {
         true => 0,
@@ -144,7 +141,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
                 shared_prefix: k.shared_prefix,
                 block_tokens: k.block_tokens,
                 sequences: res.kv_sequences,
-                tp: s.tp,
+                tp,
                 stage_layers,
                 kv_milli_bits: s.kv_milli_bits,
             },
@@ -152,10 +149,14 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
     };
     let work = Workload {
         training,
-        sequences: if training { s.batch } else { res.active },
+        sequences: if training {
+            s.replica_sequences()
+        } else {
+            res.active
+        },
         context: s.context,
         prefill_budget: k.prefill_budget,
-        tp: s.tp,
+        tp,
         stage_layers,
     };
     let mut terms = vec![
@@ -176,11 +177,11 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
         (Term::MasterWeights, t.master_weights),
         (
             Term::Communication,
-            comm::communication(work.tokens(), d.hidden, s.tp, s.pp),
+            comm::communication(work.tokens(), d.hidden, tp, pp),
         ),
         (
             Term::OffloadStaging,
-            comm::staging(offloaded, w.body, d.layers, s.tp),
+            comm::staging(offloaded, w.body, d.layers, tp),
         ),
     ];
     let margin = percent_of(sum(terms.iter().map(|t| t.1)), k.margin_centi_pct);
@@ -190,7 +191,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
     Ok(Plan {
         residency: res,
         stage_layers,
-        local_kv_heads: kv::local_kv_heads(d.kv_heads, s.tp),
+        local_kv_heads: kv::local_kv_heads(d.kv_heads, tp),
         weights: w,
         offloaded_bytes: Bytes(offloaded),
         components: Components(
@@ -204,7 +205,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
         ),
         total_bytes: Bytes(total),
         usable_bytes: s
-            .gpu_bytes
+            .gpu_bytes()
             .percent(10_000 - k.reserve_centi_pct.min(10_000)),
     })
 }
@@ -249,9 +250,9 @@ pub fn check_knobs(s: &Scenario, d: &Dims) -> Result<(), PlannerError> {
     }
     let offload = k.offload_bytes.get();
     if offload > 0 {
-        let stage_layers = d.layers.div_ceil(s.pp.max(1));
-        let w = weights::weigh(d, weights::base_milli_bits(s), k.metadata_centi_pct);
-        let (body_gpu, _) = weights::per_gpu(&w, d.layers, stage_layers, s.tp);
+        let stage_layers = d.layers.div_ceil(s.layout.pp.max(1));
+        let w = weights::of_scenario(s, d, k.metadata_centi_pct);
+        let (body_gpu, _) = weights::per_gpu(&w, d.layers, stage_layers, s.layout.tp);
         if offload > body_gpu {
             return reject(
                 Knob::OffloadGb,
@@ -261,7 +262,10 @@ pub fn check_knobs(s: &Scenario, d: &Dims) -> Result<(), PlannerError> {
             );
         }
     }
-    let ram_limit = comm::host_ram_limit_per_gpu(s.host_ram_bytes.get(), s.gpus);
+    let ram_limit = comm::host_ram_limit_per_gpu(
+        s.host_ram_bytes.get(),
+        s.layout.gpus.div_ceil(k.machines.max(1)),
+    );
     if offload > ram_limit {
         return reject(
             Knob::OffloadGb,

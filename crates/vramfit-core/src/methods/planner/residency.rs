@@ -2,13 +2,18 @@
 //! a cache for.
 //!
 //! ```text
-//! replicas             = machines × GPUs / (TP × PP)
-//! requests per replica = ⌈users / replicas⌉
-//! active               = min(batch, requests per replica)
+//! replicas             = GPUs / (TP × PP)               (the scenario's layout)
+//! requests per replica = ⌈sequences / replicas⌉
+//! active               = min(batch limit, requests per replica)
 //! KV sequences         = requests per replica (policy "all") or active
 //! ```
+//!
+//! Seed 002 names "usuarios" (the scenario's concurrent sequences) and a
+//! "lote" (batch) per replica; the batch is the planner's own
+//! `batch_limit`, none by default (every sequence is decoded at once).
+//! "réplicas = equipos × GPU/(TP × PP)": the scenario's `gpus` count every
+//! GPU of every machine already.
 
-use crate::methods::Refusal;
 use crate::scenario::Scenario;
 use crate::scenario::{KvPolicy, PlannerSettings};
 
@@ -25,25 +30,13 @@ pub struct Residency {
     pub kv_sequences: u64,
 }
 
-/// `TP × PP` GPUs per replica; they must divide the machine's GPUs.
-pub fn check_parallelism(s: &Scenario) -> Result<(), Refusal> {
-    let per_replica = s.tp.saturating_mul(s.pp);
-    if per_replica == 0 || !s.gpus.is_multiple_of(per_replica) {
-        return Err(Refusal::Parallelism {
-            tp: s.tp,
-            pp: s.pp,
-            gpus: s.gpus,
-        });
-    }
-    Ok(())
-}
-
-/// The residency of a scenario whose parallelism divides its GPUs.
+/// The residency of a scenario.
 pub fn residency(s: &Scenario, k: &PlannerSettings) -> Residency {
-    let per_replica = s.tp.saturating_mul(s.pp).max(1);
-    let replicas = k.machines.saturating_mul(s.gpus / per_replica).max(1);
-    let requests_per_replica = s.users.div_ceil(replicas);
-    let active = s.batch.min(requests_per_replica);
+    let replicas = s.layout.replicas.max(1);
+    let requests_per_replica = s.replica_sequences();
+    let active = k
+        .batch_limit
+        .map_or(requests_per_replica, |b| b.min(requests_per_replica));
     Residency {
         replicas,
         requests_per_replica,
@@ -60,54 +53,29 @@ mod tests {
     use super::*;
     use crate::scenario::ScenarioInput;
 
-    fn of(gpus: u64, tp: u64, users: u64, batch: u64, machines: u64) -> Residency {
-        let s = ScenarioInput {
+    fn of(gpus: u64, tp: u64, sequences: u64, batch_limit: Option<u64>) -> Residency {
+        let mut input = ScenarioInput {
             gpus,
-            tp,
-            users,
-            batch,
+            tp: Some(tp),
+            sequences,
             ..ScenarioInput::default()
-        }
-        .validate()
-        .unwrap();
-        let k = PlannerSettings {
-            machines,
-            ..PlannerSettings::default()
         };
-        check_parallelism(&s).unwrap();
-        residency(&s, &k)
+        input.planner.batch_limit = batch_limit;
+        let s = input.validate().unwrap();
+        residency(&s, &s.planner)
     }
 
     #[test]
-    fn users_spread_over_replicas_and_queue_beyond_the_batch() {
-        // 2 machines × 8 GPUs / TP 2 = 8 replicas; ⌈100/8⌉ = 13 requests;
+    fn sequences_spread_over_replicas_and_queue_beyond_the_batch() {
+        // 16 GPUs / TP 2 = 8 replicas; ⌈100/8⌉ = 13 requests;
         // batch 4 → 4 active, 13 with a reservation under "all".
-        let r = of(8, 2, 100, 4, 2);
+        let r = of(16, 2, 100, Some(4));
         assert_eq!(
             (r.replicas, r.requests_per_replica, r.active, r.kv_sequences),
             (8, 13, 4, 13)
         );
-        // Fewer requests than the batch: all of them are active.
-        let r = of(1, 1, 3, 8, 1);
+        // No batch limit: every sequence of a replica is decoded at once.
+        let r = of(1, 1, 3, None);
         assert_eq!((r.requests_per_replica, r.active), (3, 3));
-    }
-
-    #[test]
-    fn parallelism_must_divide_the_gpus() {
-        let s = ScenarioInput {
-            gpus: 6,
-            tp: 4,
-            ..ScenarioInput::default()
-        }
-        .validate()
-        .unwrap();
-        assert_eq!(
-            check_parallelism(&s),
-            Err(Refusal::Parallelism {
-                tp: 4,
-                pp: 1,
-                gpus: 6
-            })
-        );
     }
 }

@@ -70,7 +70,8 @@ impl Dims<'_> {
                     return Err(Refusal::Feature(Feature::CompressedAttention));
                 }
                 Dims {
-                    params: m.params_total,
+                    // The text model and the vision tower an engine loads.
+                    params: s.params,
                     unquantized: k
                         .unquantized_params
                         .unwrap_or(m.params.embedding.saturating_add(m.params.lm_head)),

@@ -2,7 +2,7 @@
 //! roofline of memory bandwidth and compute, for planning, not measured.
 //!
 //! ```text
-//! B          = min(batch, ⌈users / replicas⌉)            per busy replica
+//! B          = min(batch limit, ⌈sequences / replicas⌉)  per busy replica
 //! bytes      = full weights + KV of B sequences at the full context
 //! FLOPs      = B × (2P + 4·L·H·S)
 //! step       = max(bytes / (bw × e_bw), FLOPs / (C × e_c)) / penalty + 0.002 s
@@ -55,7 +55,7 @@ pub struct SpeedRange {
 pub struct Speed {
     /// `B`: sequences one busy replica decodes per step.
     pub sequences_per_step: u64,
-    /// Requests sharing one replica (`⌈users / replicas⌉`).
+    /// Requests sharing one replica (`⌈sequences / replicas⌉`).
     pub requests_per_replica: u64,
     /// Bytes read per decode step.
     pub decode_bytes_per_step: Bytes,
@@ -158,7 +158,7 @@ pub fn speed(s: &Scenario) -> Result<Speed, NoSpeed> {
     {
         return Err(NoSpeed::SpecialDimensions);
     }
-    if s.tp != 1 || s.pp != 1 {
+    if s.layout.spreads() {
         return Err(NoSpeed::Parallelism);
     }
     if k.offload_bytes > Bytes::ZERO {

@@ -135,7 +135,7 @@ fn mla_caches_the_latent_replicated_per_tp_rank() {
     assert_eq!(c(&one, Term::KvCache), 127_401_984);
     let tp2 = run(&ScenarioInput {
         gpus: 2,
-        tp: 2,
+        tp: Some(2),
         ..input
     });
     assert_eq!(c(&tp2, Term::KvCache), 127_401_984);
@@ -146,15 +146,16 @@ fn mla_caches_the_latent_replicated_per_tp_rank() {
 }
 
 #[test]
-fn residency_spreads_users_and_the_policy_picks_the_reservation() {
+fn residency_spreads_sequences_and_the_policy_picks_the_reservation() {
     let mut input = ScenarioInput {
         context: 4096,
-        gpus: 4,
-        users: 100,
-        batch: 8,
+        gpus: 8,
+        tp: Some(1),
+        sequences: 100,
         ..custom()
     };
     input.planner.machines = 2;
+    input.planner.batch_limit = Some(8);
     let all = run(&input);
     assert_eq!(
         all.residency,
@@ -178,8 +179,7 @@ fn residency_spreads_users_and_the_policy_picks_the_reservation() {
 fn shared_prefix_rounds_down_and_is_stored_once() {
     let mut input = ScenarioInput {
         context: 4096,
-        users: 4,
-        batch: 4,
+        sequences: 4,
         ..custom()
     };
     assert_eq!(c(&run(&input), Term::KvCache), 16_384 * 131_072);
@@ -213,7 +213,7 @@ fn sliding_windows_only_on_declared_layers_gemma_2() {
     // PP 2: 21 layers per stage, budgeted as the 21 with the most KV.
     let pp = run(&ScenarioInput {
         gpus: 2,
-        pp: 2,
+        pp: Some(2),
         ..input
     });
     assert_eq!(pp.stage_layers, 21);
@@ -224,8 +224,8 @@ fn sliding_windows_only_on_declared_layers_gemma_2() {
 fn tp_and_pp_place_the_body_and_keep_u_on_every_stage() {
     let input = ScenarioInput {
         gpus: 4,
-        tp: 2,
-        pp: 2,
+        tp: Some(2),
+        pp: Some(2),
         ..custom()
     };
     let p = run(&input);
@@ -244,7 +244,7 @@ fn tp_and_pp_place_the_body_and_keep_u_on_every_stage() {
     // PP 3 over 32 layers: the largest stage holds ⌈32/3⌉ = 11.
     let pp3 = run(&ScenarioInput {
         gpus: 3,
-        pp: 3,
+        pp: Some(3),
         ..custom()
     });
     assert_eq!(pp3.stage_layers, 11);
@@ -256,18 +256,23 @@ fn tp_and_pp_place_the_body_and_keep_u_on_every_stage() {
 fn kv_heads_replicate_when_tp_exceeds_them() {
     let p = run(&ScenarioInput {
         gpus: 16,
-        tp: 16,
+        tp: Some(16),
         ..custom()
     });
     // 8 KV heads over TP 16: one head per GPU, not half of one.
     assert_eq!(p.local_kv_heads, 1);
     assert_eq!(c(&p, Term::KvCache), 2 * 32 * 128 * 8_192 * 2);
-    let tp3 = run(&ScenarioInput {
+    // TP 3 does not split 8 KV heads: vLLM refuses it, and so does the
+    // scenario.
+    let tp3 = ScenarioInput {
         gpus: 3,
-        tp: 3,
+        tp: Some(3),
         ..custom()
-    });
-    assert_eq!(tp3.local_kv_heads, 3); // ⌈8/3⌉
+    };
+    assert!(matches!(
+        tp3.validate().unwrap_err()[0],
+        crate::scenario::ScenarioError::Layout(crate::scenario::LayoutError::Heads { .. })
+    ));
 }
 
 #[test]

@@ -36,11 +36,11 @@ fn speed_llama_8b_on_h100_by_hand() {
 
 #[test]
 fn queue_shares_each_step_between_the_requests() {
-    let input = ScenarioInput {
-        users: 10,
-        batch: 4,
+    let mut input = ScenarioInput {
+        sequences: 10,
         ..llama_h100()
     };
+    input.planner.batch_limit = Some(4);
     let sp = speed(&input.validate().unwrap()).unwrap();
     assert_eq!((sp.sequences_per_step, sp.requests_per_replica), (4, 10));
     // 4 sequences per step, 10 requests: 0.4 / step.
@@ -48,8 +48,12 @@ fn queue_shares_each_step_between_the_requests() {
     assert!(close(sp.tokens_per_s_per_user.conservative, 20.660_347_169));
     assert!(close(sp.tokens_per_s_per_user.favourable, 37.451_852_920));
     assert!(close(sp.prefill_seconds.conservative, 3.374_136_954_015));
-    // A second GPU is a second replica: 5 requests each, 4 active.
-    let two = ScenarioInput { gpus: 2, ..input };
+    // A second GPU set as a second copy: 5 requests each, 4 active.
+    let two = ScenarioInput {
+        gpus: 2,
+        tp: Some(1),
+        ..input
+    };
     let sp2 = speed(&two.validate().unwrap()).unwrap();
     assert_eq!((sp2.sequences_per_step, sp2.requests_per_replica), (4, 5));
     assert!(close(
@@ -100,7 +104,7 @@ fn no_speed_where_the_seed_gives_none() {
     assert_eq!(
         why(ScenarioInput {
             gpus: 2,
-            tp: 2,
+            tp: Some(2),
             ..llama_h100()
         }),
         NoSpeed::Parallelism
@@ -269,19 +273,21 @@ fn invalid_configurations_are_refused_with_the_knob_named() {
         })
         .collect();
     assert_eq!(named, [Knob::ReservePct, Knob::GradientBytes]);
-    // TP × PP that does not divide the GPUs.
+    // TP × PP that does not divide the GPUs: the scenario's own error.
     let split = ScenarioInput {
         gpus: 6,
-        tp: 4,
+        tp: Some(4),
         ..custom()
     };
     assert_eq!(
-        estimate(&split.validate().unwrap()),
-        Err(Refusal::Parallelism {
-            tp: 4,
-            pp: 1,
-            gpus: 6
-        })
+        split.validate().unwrap_err(),
+        [ScenarioError::Layout(
+            crate::scenario::LayoutError::NotDivisible {
+                gpus: 6,
+                tp: 4,
+                pp: 1
+            }
+        )]
     );
     // Typed numbers without hidden size and vocabulary.
     assert_eq!(

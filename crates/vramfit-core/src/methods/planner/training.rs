@@ -67,11 +67,12 @@ pub fn training(
     if s.optimizer != Optimizer::AdamW {
         return Err(Refusal::Optimizer(s.optimizer));
     }
-    let split = d.layers.saturating_mul(s.tp);
+    let tp = s.layout.tp;
+    let split = d.layers.saturating_mul(tp);
     let (trainable, adapters) = match s.mode {
         Mode::Full => {
             let body = share(d.body_params(), stage_layers, split);
-            let u = share(d.unquantized, 1, s.tp);
+            let u = share(d.unquantized, 1, tp);
             (body.saturating_add(u), 0)
         }
         _ => {

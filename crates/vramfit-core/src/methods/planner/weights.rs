@@ -16,6 +16,7 @@
 //! rounded up to the byte ("una cota de colocación conservadora").
 
 use super::shape::Dims;
+use crate::model::ModelSpec;
 use crate::scenario::{Mode, Scenario, WeightFormat};
 use crate::units::saturate;
 
@@ -82,6 +83,41 @@ pub fn base_milli_bits(s: &Scenario) -> u64 {
         Mode::Full => payload_milli_bits(s).max(16_000),
         Mode::Lora => 16_000,
         Mode::Qlora => 4_000,
+    }
+}
+
+/// The weights of a scenario: serving "as published", the checkpoint's own
+/// bytes ([`published`]); otherwise the seed's formula ([`weigh`]) at the
+/// mode's bits ([`base_milli_bits`]).
+pub fn of_scenario(s: &Scenario, d: &Dims, metadata_centi_pct: u64) -> WeightBytes {
+    match (s.mode, s.weight_format, s.model.as_deref()) {
+        (Mode::Inference, Some(WeightFormat::AsPublished), Some(m)) => published(m),
+        _ => weigh(d, base_milli_bits(s), metadata_centi_pct),
+    }
+}
+
+/// The checkpoint as published, split as the seed places it:
+///
+/// ```text
+/// unquantized = published bytes of the embeddings and the output head
+/// body        = published bytes of everything else (decoder layers,
+///               vision tower), quantized tensors with their scales
+/// ```
+///
+/// No metadata percentage: the published bytes already hold the scales
+/// and zero points ([`ModelSpec::published_format`]).
+pub fn published(m: &ModelSpec) -> WeightBytes {
+    let unquantized = m
+        .published_bytes
+        .embedding
+        .saturating_add(m.published_bytes.lm_head);
+    let total = m.checkpoint.bytes;
+    let params = m.checkpoint.params.max(1) as u128;
+    WeightBytes {
+        milli_bits: saturate((total as u128 * 8_000).div_ceil(params)),
+        metadata_centi_pct: 0,
+        body: total.saturating_sub(unquantized),
+        unquantized,
     }
 }
 

@@ -25,9 +25,9 @@
 //! Symbols: `P` parameters, `A` adapter parameters (rank `r`, 16 by
 //! default, on the attention and dense-MLP projections; attention only for
 //! mixture-of-experts models), `S` context tokens, `B` sequences at once
-//! (the scenario's batch), `T = S × B` tokens in one step on one GPU, `H`
-//! hidden size, `L` layers, `V` vocabulary, `n` GPUs of one server (at most
-//! 8). 1 GB = 10⁹ bytes.
+//! (one copy's share of the scenario's `sequences`), `T = S × B` tokens in
+//! one step on one GPU, `H` hidden size, `L` layers, `V` vocabulary, `n`
+//! GPUs of one copy of the model, in one server (at most 8). 1 GB = 10⁹ bytes.
 //!
 //! Every figure is **per GPU**, for the most loaded one: weights, cache and
 //! model states are split evenly (rounded up to the byte), the runtime
@@ -41,12 +41,15 @@
 //! - **The method needs a real model** (catalog id or `config.json`): the
 //!   embeddings, output head, per-layer attention kinds and projection
 //!   shapes come from it. Typed numbers are out of its scope.
-//! - **GPUs are the scenario's `gpus`**, all in one server; `tp` and `pp`
-//!   are not read (the seed has one number: GPUs, split evenly). More than
-//!   8 is out of its scope.
-//! - **Sequences are the scenario's `batch`** ("KV × batch"); `users` is
-//!   not read. In fine-tuning, each GPU holds the activations of `batch`
-//!   sequences of `S` tokens ("activaties gelden per GPU").
+//! - **`n` is the GPUs of one copy of the model**, `TP × PP` of the
+//!   scenario's layout, all in one server: the seed has one number, GPUs,
+//!   split evenly, so TP and PP are not told apart. More than 8 is out of
+//!   its scope. More GPUs than one copy uses are more copies, each with its
+//!   share of the sequences.
+//! - **Sequences are one copy's share of the scenario's `sequences`**
+//!   ("KV × batch"). In fine-tuning, each of the copy's `n` GPUs holds the
+//!   activations of its own `⌈sequences / n⌉` sequences of `S` tokens
+//!   ("activaties gelden per GPU").
 //! - **Any format below 16 bits keeps embeddings and head at 16 bits**,
 //!   typed bits as well as named formats, and NF4 in QLoRA too (it is a
 //!   4-bit format). "As published" takes the checkpoint's own bytes, which
@@ -190,10 +193,10 @@ pub const fn covers(mode: Mode) -> bool {
 /// `low_bytes` = total − margin.
 pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     let spec = s.model.as_deref().ok_or(Refusal::NeedsModel)?;
-    if s.gpus > MAX_GPUS {
+    if s.layout.per_replica() > MAX_GPUS {
         return Err(Refusal::TooManyGpus { max: MAX_GPUS });
     }
-    let gpus = s.gpus.max(1);
+    let gpus = s.layout.per_replica().max(1);
     let zero = Bytes::ZERO;
     let (mut weights, mut kv_cache, mut model_states, mut adapters) = (zero, zero, zero, zero);
     let (mut activations, mut logits) = (zero, zero);
@@ -223,8 +226,8 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
     Ok(MethodResult {
         low_bytes: Some(low),
         high_bytes: Some(high),
-        gpus: s.gpus,
-        seed_verdict: Some(seed_verdict(low, high, s.gpu_bytes)),
+        gpus: s.layout.gpus,
+        seed_verdict: Some(seed_verdict(low, high, s.gpu_bytes())),
         ..MethodResult::new(
             MethodId::Range,
             &[
@@ -238,7 +241,7 @@ pub fn estimate(s: &Scenario) -> Result<MethodResult, Refusal> {
                 (Term::Margin, margin),
             ],
             high,
-            s.gpu_bytes,
+            s.gpu_bytes(),
         )
     })
 }

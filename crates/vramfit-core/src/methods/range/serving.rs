@@ -16,7 +16,8 @@ use crate::units::{bytes_for_bits, Bytes};
 /// b_w < 16:  (E + O) × 16 / 8 + (P − E − O) × b_w / 8
 /// ```
 ///
-/// `P` parameters, `E` input embedding, `O` output head (0 when tied),
+/// `P` parameters (the text model and the vision tower an engine loads
+/// with it), `E` input embedding, `O` output head (0 when tied),
 /// `b_w` bits per weight. Source, seed 001: "Gewichten: parameters × bits
 /// per gewicht ÷ 8" (weights: parameters × bits per weight ÷ 8) and
 /// "8-bit en 4-bit formaten houden de embeddings en de output-head op 16
@@ -24,24 +25,25 @@ use crate::units::{bytes_for_bits, Bytes};
 /// 16 bits). Bits per weight follow the seed's table
 /// ([`WeightFormat::milli_bits`]).
 pub fn weights_at_bits(spec: &ModelSpec, milli_bits: u64) -> Bytes {
+    let all = spec.checkpoint.params;
     if milli_bits >= EMBEDDING_MILLI_BITS {
-        return Bytes(bytes_for_bits(spec.params_total, milli_bits));
+        return Bytes(bytes_for_bits(all, milli_bits));
     }
     let kept = spec.params.embedding.saturating_add(spec.params.lm_head);
-    let rest = spec.params_total.saturating_sub(kept);
+    let rest = all.saturating_sub(kept);
     Bytes(bytes_for_bits(kept, EMBEDDING_MILLI_BITS)) + Bytes(bytes_for_bits(rest, milli_bits))
 }
 
 /// Serving weights on all GPUs together: [`weights_at_bits`] at the
 /// scenario's bits, or, for "as published", the checkpoint's own bytes
 /// (quantized tensors with their scales, the rest at the checkpoint dtype;
-/// MXFP4 at 4.25 bits). Source, seed 001: "“Zoals gepubliceerd” gebruikt
+/// MXFP4 at 4.25 bits; the vision tower included). Source, seed 001: "“Zoals gepubliceerd” gebruikt
 /// de dtypes van de eigen checkpoint van het model, met MXFP4 op 4.25
 /// bits" ("as published" uses the dtypes of the model's own checkpoint,
 /// with MXFP4 at 4.25 bits).
 pub fn serving_weights_bytes(spec: &ModelSpec, s: &Scenario) -> Bytes {
     match s.weight_format {
-        Some(WeightFormat::AsPublished) => Bytes(spec.published_weight_bytes()),
+        Some(WeightFormat::AsPublished) => Bytes(spec.checkpoint.bytes),
         _ => weights_at_bits(spec, s.weight_milli_bits),
     }
 }
@@ -67,5 +69,5 @@ pub fn serving_weights_bytes(spec: &ModelSpec, s: &Scenario) -> Bytes {
 /// one compressed latent per token, linear-attention layers keep a fixed
 /// state per sequence).
 pub fn kv_cache_bytes(spec: &ModelSpec, s: &Scenario) -> Bytes {
-    Bytes(spec.kv_cache_bytes(s.context, s.batch, s.kv_milli_bits))
+    Bytes(spec.kv_cache_bytes(s.context, s.replica_sequences(), s.kv_milli_bits))
 }

@@ -412,7 +412,7 @@ fn seed_verdict_thresholds_at_90_percent_and_low_fits() {
     let s = input(LLAMA_8B).validate().unwrap();
     let check = |gpu: u64, want: SeedVerdict| {
         let on = Scenario {
-            gpu_bytes: Bytes(gpu),
+            gpu_memory: crate::scenario::GpuMemory::typed(Bytes(gpu)),
             ..s.clone()
         };
         assert_eq!(estimate(&on).unwrap().seed_verdict, Some(want), "{gpu}");
@@ -477,10 +477,10 @@ fn every_mode_runs_through_the_registry() {
 }
 
 #[test]
-fn kv_and_activations_grow_with_batch() {
+fn kv_and_activations_grow_with_sequences() {
     let one = run_input(input(LLAMA_8B));
     let four = run_input(ScenarioInput {
-        batch: 4,
+        sequences: 4,
         ..input(LLAMA_8B)
     });
     assert_eq!(get(&four, Term::KvCache), 4 * get(&one, Term::KvCache));
@@ -488,7 +488,7 @@ fn kv_and_activations_grow_with_batch() {
     let t4 = run_input(ScenarioInput {
         mode: Mode::Full,
         context: 4096,
-        batch: 4,
+        sequences: 4,
         gpu_memory_gb: 80.0,
         ..input(LLAMA_8B)
     });
@@ -513,7 +513,7 @@ fn largest_inputs_do_not_panic() {
         let r = run_input(ScenarioInput {
             mode,
             context: 100_000_000,
-            batch: 1_000_000,
+            sequences: 1_000_000,
             lora_rank: 4096,
             kv_bytes: 4.0,
             ..input("deepseek-ai/DeepSeek-V3")

@@ -34,9 +34,14 @@ pub fn frozen_weights_bytes(spec: &ModelSpec, mode: Mode) -> Bytes {
     }
 }
 
-/// Tokens in one step on one GPU: `T = S × B`.
+/// Tokens in one step on one GPU: `T = S × B`, with `B` the sequences of
+/// one copy of the model shared by its `n` GPUs (ZeRO-3 / FSDP: each GPU
+/// runs its own micro-batch), `⌈sequences per copy / n⌉`.
 fn tokens(s: &Scenario) -> u128 {
-    s.context as u128 * s.batch as u128
+    let per_gpu = s
+        .replica_sequences()
+        .div_ceil(s.layout.per_replica().max(1));
+    s.context as u128 * per_gpu as u128
 }
 
 /// Activations under full gradient checkpointing, on one GPU:

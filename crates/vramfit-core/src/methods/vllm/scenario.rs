@@ -51,7 +51,9 @@ pub const fn covers(mode: Mode) -> bool {
 pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     let run = run(s)?;
     let worker = &run.estimate.ranks[run.worker];
-    let kv = worker.kv_per_request_bytes.saturating_mul(s.batch);
+    let kv = worker
+        .kv_per_request_bytes
+        .saturating_mul(s.replica_sequences());
     let terms = [
         (Term::Weights, Bytes(worker.weights_bytes)),
         (Term::ActivationPeak, Bytes(worker.activation_peak_bytes)),
@@ -75,13 +77,13 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         notes: run.notes.clone(),
     };
     Ok(MethodResult {
-        gpus: s.gpus,
+        gpus: s.layout.gpus,
         outside_total: vec![Term::CudaGraphs],
         engine: Some(EngineReport::Vllm(report)),
         ..MethodResult::new(
             MethodId::Vllm,
             &terms,
-            Bytes(run.demand(worker, s.batch)),
+            Bytes(run.demand(worker, s.replica_sequences())),
             Bytes(est.requested_bytes),
         )
     })
@@ -126,14 +128,6 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         return Err(Refusal::Mode(s.mode));
     }
     let spec = s.model.clone().ok_or(Refusal::NeedsModel)?;
-    let per_replica = s.tp.saturating_mul(s.pp);
-    if per_replica == 0 || !s.gpus.is_multiple_of(per_replica) {
-        return Err(Refusal::Parallelism {
-            tp: s.tp,
-            pp: s.pp,
-            gpus: s.gpus,
-        });
-    }
     let model = VllmModel::shared(
         spec.clone(),
         s.model_config.as_ref().map(ConfigText::as_str),
@@ -167,8 +161,8 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         .is_none_or(|c| (c.major, c.minor) == (9, 0));
     let e = &s.engine;
     let inputs = VllmInputs {
-        tp: s.tp.min(u64::from(u32::MAX)) as u32,
-        pp: s.pp.min(u64::from(u32::MAX)) as u32,
+        tp: s.layout.tp.min(u64::from(u32::MAX)) as u32,
+        pp: s.layout.pp.min(u64::from(u32::MAX)) as u32,
         max_model_len: Some(s.context),
         gpu_memory_utilization: Utilization(e.utilization_ten_thousandths),
         max_num_batched_tokens: e.max_num_batched_tokens,
@@ -220,7 +214,7 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
     };
     // The most loaded worker: the largest demand.
     run.worker = (0..run.estimate.ranks.len())
-        .max_by_key(|i| run.demand(&run.estimate.ranks[*i], s.batch))
+        .max_by_key(|i| run.demand(&run.estimate.ranks[*i], s.replica_sequences()))
         .ok_or(engine(EngineRefusal::Input))?;
     Ok(run)
 }
