@@ -126,8 +126,8 @@ pub struct Suggestion {
     pub cost: Cost,
 }
 
-/// Answers for the selected method.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Answers for the selected method (the default: none given).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Answers {
     /// Longest context (tokens per sequence) that fits, if any does.
     pub max_context: Option<u64>,
