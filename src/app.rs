@@ -1,34 +1,30 @@
 //! The page: the steps on the left, results on the right. One memo holds
-//! the outcome of the core's `report::build`; the ring, the total, the
-//! breakdown, the methods table, the answers and the export all read the
-//! last good report from it. Two more memos hold the context curve and the
-//! speed figure, each from a pure helper.
+//! the outcome of the core's `report::build` (before the engine has loaded,
+//! of [`crate::first::report`]); the ring, the total, the breakdown, the
+//! methods table, the answers and the export all read the last good report
+//! from it. What the first result does not need arrives right after it
+//! ([`crate::parts`]): the engine, the panels below the breakdown, the
+//! model input, the details and the lesson.
 
-use crate::advice_panel::{AnswersView, SuggestionsView};
-use crate::components::chart::ContextChart;
 use crate::components::compact::CompactBar;
 use crate::components::formats::{KvDtypePicker, WeightFormatPicker};
 use crate::components::gpu::GpuPicker;
-use crate::components::interpretation::InterpretationPanel;
 use crate::components::lang::LangSwitch;
-use crate::components::speed::SpeedPanel;
-use crate::components::transfer::{
-    dragged_file, drags_files, import_file, TransferBar, TransferStatus,
-};
+use crate::components::transfer::{dragged_file, drags_files, TransferStatus};
 use crate::components::{
-    Breakdown, GpuRings, MethodPicker, MethodsTable, ModePicker, NumberField, TotalMemory,
-    UnitSwitch, UtilizationRing,
+    Breakdown, GpuRings, MethodPicker, ModePicker, NumberField, TotalMemory, UnitSwitch,
+    UtilizationRing,
 };
-use crate::curve::{self, ContextCurve};
 use crate::figures;
 use crate::i18n::{self, use_lang, LangContext};
 use crate::learn::LearnPanels;
-use crate::model_panel::{ModelFactsView, ModelInput};
+use crate::parts::{self, Deferred, Load, Parts};
 use crate::share;
 use crate::training_panel::TrainingKnobs;
+use crate::{details, first, model_part, split_call};
 use leptos::prelude::*;
 use vramfit_core::methods::MethodId;
-use vramfit_core::report::{self, Report, ShapeOrigin};
+use vramfit_core::report::Report;
 use vramfit_core::request::Request;
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{Field, ScenarioError};
@@ -41,17 +37,32 @@ use vramfit_core::verdict::Verdict;
 pub fn App() -> impl IntoView {
     let lang = RwSignal::new(i18n::initial_lang());
     provide_context(LangContext(lang));
+    let parts = Parts::provide();
     let status = RwSignal::new(None::<TransferStatus>);
-    let initial = match share::scenario_in_address() {
-        Some(Ok(input)) => input,
-        Some(Err(_)) => {
-            status.set(Some(TransferStatus::LinkBroken));
-            Request::default()
-        }
-        None => Request::default(),
-    };
-    let input = RwSignal::new(initial);
+    let input = RwSignal::new(Request::default());
     let unit = RwSignal::new(DisplayUnit::Gb);
+    // A scenario in the address is read by the engine (its JSON, checked
+    // against the catalogs): the first result waits for it.
+    let had_link = share::address_has_scenario();
+    let link_pending = RwSignal::new(had_link);
+    parts.start(had_link);
+    Effect::new(move |_| {
+        if !link_pending.get() {
+            return;
+        }
+        let Some(engine) = parts.engine.get().ready() else {
+            return;
+        };
+        if parts.catalog.with(|c| matches!(c, Load::Waiting)) {
+            return;
+        }
+        match (engine.read_link)() {
+            Some(Ok(request)) => input.set(request),
+            Some(Err(_)) => status.set(Some(TransferStatus::LinkBroken)),
+            None => {}
+        }
+        link_pending.set(false);
+    });
 
     Effect::new(move |_| {
         let l = lang.get();
@@ -59,35 +70,49 @@ pub fn App() -> impl IntoView {
         i18n::store_lang(l);
         i18n::apply_to_document(l);
     });
-    // The address follows the scenario, so a copied link reopens it.
-    Effect::new(move |first: Option<()>| {
+    // The address follows the scenario, so a copied link reopens it (once
+    // the engine, which writes it, is here; not before a link is read).
+    let wrote = StoredValue::new(had_link);
+    Effect::new(move |_| {
+        let Some(engine) = parts.engine.get().ready() else {
+            return;
+        };
+        if link_pending.get() {
+            return;
+        }
         input.with(|i| {
-            if first.is_some() || *i != Request::default() || share::scenario_in_address().is_some()
-            {
-                share::write_address(i);
+            if wrote.get_value() || *i != Request::default() {
+                (engine.write_link)(i);
+                wrote.set_value(true);
             }
         });
     });
 
-    let outcome = Memo::new(move |_| input.with(report::build));
+    // `None` while what the answer needs is still on its way.
+    let outcome = Memo::new(move |_| {
+        if link_pending.get() {
+            return None;
+        }
+        input.with(|i| {
+            if parts.can_answer(i) {
+                parts.engine.get().ready().map(|engine| (engine.report)(i))
+            } else {
+                first::report(i)
+            }
+        })
+    });
     // The last good report stays on screen while the input has a problem.
     let report = Memo::new(move |previous: Option<&Option<Report>>| {
-        outcome.get().ok().or_else(|| previous.cloned().flatten())
-    });
-    let max_context =
-        Memo::new(move |_| report.with(|r| r.as_ref().and_then(|r| r.answers.max_context)));
-    let curve = Memo::new(move |previous: Option<&Option<ContextCurve>>| {
-        let max = max_context.get();
-        input
-            .with(|i| curve::context_curve(i, max))
+        outcome
+            .get()
+            .and_then(Result::ok)
             .or_else(|| previous.cloned().flatten())
     });
-    let speed = Memo::new(move |_| report.with(|r| r.as_ref().map(figures::speed_view)));
     // The model's problems beside the model input, the others with the
     // results (a method that refuses the scenario among them).
     let errors = move |model: bool| {
         outcome.with(|o| match o {
-            Err(RequestError::Invalid(all)) => all
+            Some(Err(RequestError::Invalid(all))) => all
                 .iter()
                 .filter(|e| is_model_error(e) == model)
                 .cloned()
@@ -97,10 +122,12 @@ pub fn App() -> impl IntoView {
     };
     let refusal = move || {
         outcome.with(|o| match o {
-            Err(RequestError::Refused(e)) => Some(*e),
+            Some(Err(RequestError::Refused(e))) => Some(*e),
             _ => None,
         })
     };
+    // No answer yet: the engine (or the catalog) is on its way, or failed.
+    let waiting = Memo::new(move |_| outcome.with(Option::is_none));
     let method = Memo::new(move |_| input.with(|i| i.method));
     let has_model = Memo::new(move |_| input.with(|i| i.scenario.model.is_some()));
     let has_report = Memo::new(move |_| report.with(Option::is_some));
@@ -113,13 +140,6 @@ pub fn App() -> impl IntoView {
         report.with(|r| r.as_ref().map_or(Bytes::ZERO, |r| r.estimate.total_bytes))
     });
 
-    let model_summary = move || {
-        report.with(|r| {
-            r.as_ref()
-                .filter(|r| r.model.source != ShapeOrigin::Manual)
-                .map(|r| r.model.clone())
-        })
-    };
     let on_dragover = move |ev: leptos::ev::DragEvent| {
         if drags_files(&ev) {
             ev.prevent_default();
@@ -128,9 +148,21 @@ pub fn App() -> impl IntoView {
     let on_drop = move |ev: leptos::ev::DragEvent| {
         if let Some(file) = dragged_file(&ev) {
             ev.prevent_default();
-            import_file(file, input, status);
+            parts.with_engine(move |engine| (engine.import_file)(file, input, status));
         }
     };
+    let model_errors = Signal::derive(move || errors(true));
+    let model_input = parts::loader(move || async move {
+        // The picker lists the catalog: it comes first (or fails).
+        parts.fetch_catalog().await;
+        split_call!(model_part::model_input(input, model_errors, status))
+    });
+    let model_facts =
+        parts::loader(move || async move { split_call!(model_part::model_facts(report)) });
+    let more = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::more_panels(input, report, unit))
+    });
     let t = move || lang.get().t();
     view! {
         <header class="vf-header">
@@ -162,7 +194,7 @@ pub fn App() -> impl IntoView {
                 <section class="vf-step-card" aria-labelledby="vf-step-2">
                     <h2 id="vf-step-2" class="vf-step"><span class="vf-step__n">"02"</span>{move || t().step_input}</h2>
                     <p class="vf-note">{move || t().step_input_hint}</p>
-                    <ModelInput input model_errors=Signal::derive(move || errors(true)) status />
+                    <Deferred name="model-input" load=model_input />
                     <Show
                         when=move || has_model.get()
                         fallback=move || view! {
@@ -172,7 +204,7 @@ pub fn App() -> impl IntoView {
                             </div>
                         }
                     >
-                        {move || model_summary().map(|model| view! { <ModelFactsView model /> })}
+                        <Deferred name="model-facts" load=model_facts.clone() />
                     </Show>
                 </section>
             </div>
@@ -188,14 +220,18 @@ pub fn App() -> impl IntoView {
                 <Show when=move || has_report.get()>
                     <ResultsPanel report unit input verdict total status />
                 </Show>
+                <Show when=move || waiting.get() && !has_report.get()>
+                    {move || if parts.engine.with(Load::failed) {
+                        parts::unavailable("results", move || parts.load_engine())
+                    } else {
+                        view! {
+                            <p class="vf-note" role="status" data-testid="results-loading">{move || t().part_loading}</p>
+                        }.into_any()
+                    }}
+                </Show>
             </aside>
             <div class="vf-more">
-                <section class="vf-step-card" aria-labelledby="vf-details">
-                    <h2 id="vf-details" class="vf-step">{move || t().details_title}</h2>
-                    <ContextChart curve unit />
-                    <SpeedPanel speed />
-                </section>
-                <InterpretationPanel method />
+                <Deferred name="details" load=more />
                 <div class="vf-learn">
                     <LearnPanels input report />
                 </div>
@@ -280,7 +316,7 @@ fn ResultsPanel(
     /// Export, import and share outcome.
     status: RwSignal<Option<TransferStatus>>,
 ) -> impl IntoView {
-    let lang = use_lang();
+    let parts = parts::use_parts();
     let gpus = Signal::derive(move || report.with(|r| r.as_ref().map_or(1, |r| r.estimate.gpus)));
     let range = Signal::derive(move || {
         report.with(|r| {
@@ -295,19 +331,11 @@ fn ResultsPanel(
                 .unwrap_or_default()
         })
     });
-    let suggestions = Signal::derive(move || {
-        report.with(|r| {
-            r.as_ref()
-                .map(|r| r.suggestions.clone())
-                .unwrap_or_default()
-        })
-    });
-    let answers = Signal::derive(move || report.with(|r| r.as_ref().map(|r| r.answers.clone())));
-    let methods = Signal::derive(move || {
-        report.with(|r| r.as_ref().map(|r| r.methods.clone()).unwrap_or_default())
-    });
-    let selected = Signal::derive(move || {
-        report.with(|r| r.as_ref().map(|r| r.estimate.method).unwrap_or_default())
+    // The panels under the breakdown read the whole report: the engine
+    // comes first (their chunk holds it).
+    let more = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::results_more(report, input, unit, status))
     });
     view! {
         <UtilizationRing verdict unit />
@@ -315,10 +343,6 @@ fn ResultsPanel(
         <TotalMemory total range unit />
         <UnitSwitch unit />
         <Breakdown rows unit />
-        <SuggestionsView suggestions input unit />
-        <AnswersView answers />
-        <MethodsTable methods selected unit input />
-        <TransferBar report input status />
-        <p class="vf-note">{move || lang.get().t().truncated_note}</p>
+        <Deferred name="results-more" load=more />
     }
 }

@@ -356,6 +356,9 @@ pub fn ModePicker(
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
+    // Switching mode re-picks the method, which runs every method: the
+    // engine's work (crate::parts).
+    let parts = crate::parts::use_parts();
     view! {
         <div class="vf-seg" role="group" aria-label=move || t().mode_label>
             {Mode::ALL.into_iter().map(|m| view! {
@@ -364,7 +367,7 @@ pub fn ModePicker(
                     class="vf-seg__option"
                     data-testid=format!("mode-{}", m.id())
                     aria-pressed=move || (input.with(|i| i.scenario.mode) == m).to_string()
-                    on:click=move |_| input.update(|i| i.set_mode(m))
+                    on:click=move |_| parts.with_engine(move |e| input.update(|i| (e.set_mode)(i, m)))
                 >
                     {move || (t().mode_name)(m)}
                 </button>

@@ -17,6 +17,8 @@ pub fn GpuPicker(
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
+    // The GPU table comes with the engine (crate::parts).
+    let parts = crate::parts::use_parts();
     let text = RwSignal::new(input.get_untracked().scenario.gpu.unwrap_or_default());
     let problem = RwSignal::new(None::<NotFound>);
     // A GPU set elsewhere (an import, a link) or cleared by typing memory
@@ -88,6 +90,7 @@ pub fn GpuPicker(
                 </p>
                 <datalist id="vf-gpu-list">
                     {move || {
+                        parts.engine.track();
                         let style = t().number;
                         gpus::all().iter().map(|g| view! {
                             <option value=g.name.clone()>{format!("{} GB", format::plain(&style, g.memory_gb))}</option>
