@@ -188,7 +188,7 @@ pub fn App() -> impl IntoView {
                         {Field::WORKLOAD.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
                     </div>
                     <GpuPicker input />
-                    <AdvancedKnobs input />
+                    <AdvancedKnobs input link_pending />
                     <MethodSettings input method />
                 </section>
                 <section class="vf-step-card" aria-labelledby="vf-step-2">
@@ -254,14 +254,24 @@ fn is_model_error(e: &ScenarioError) -> bool {
 fn AdvancedKnobs(
     /// The scenario the knobs edit.
     input: RwSignal<Request>,
+    /// Whether a link in the address is still to be read.
+    #[prop(into)]
+    link_pending: Signal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
     let changed = Memo::new(move |_| input.with(figures::advanced_changed));
-    // Opened when a link or an import brings non-default knobs.
-    let open = input.with_untracked(figures::advanced_changed) > 0;
+    // Opened when a link brings non-default knobs: once, when it is read.
+    let open = RwSignal::new(false);
+    Effect::new(move |opened: Option<bool>| {
+        if opened == Some(true) || link_pending.get() {
+            return opened.unwrap_or(false);
+        }
+        open.set(input.with_untracked(figures::advanced_changed) > 0);
+        true
+    });
     view! {
-        <details class="vf-advanced" data-testid="advanced" open=open>
+        <details class="vf-advanced" data-testid="advanced" prop:open=open>
             <summary>
                 {move || t().advanced_label} " "
                 <span class="vf-advanced__count" data-testid="advanced-count" data-count=move || changed.get()>
