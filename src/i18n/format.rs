@@ -123,7 +123,7 @@ pub fn input_value(style: &NumberStyle, value: f64) -> String {
 /// (which no validated input reaches) and non-finite ones read `—`.
 pub fn fixed(value: f64, decimals: usize) -> String {
     let scaled = (value.abs() * 10f64.powi(decimals as i32)).round();
-    if !(scaled < 1e38) {
+    if !scaled.is_finite() || scaled >= 1e38 {
         return "—".to_string();
     }
     with_point(scaled as u128, decimals)

@@ -245,3 +245,33 @@ test('precompressed copies sit beside every text and wasm file, and decompress t
     assert.deepEqual(brotliDecompressSync(await readFile(join(DIST, `${f}.br`))), body, `${f}.br`);
   }
 });
+
+test('the catalog file holds models.json and every config it names, JSON unchanged, under the hash index.html gives', async () => {
+  const { createHash } = await import('node:crypto');
+  const data = join(import.meta.dirname, '..', '..', 'crates', 'vramfit-core', 'data');
+  const html = await readFile(join(DIST, 'index.html'), 'utf8');
+  const [, name, integrity] = html.match(/<meta name="vramfit-catalog" content="([^"]+)" data-integrity="([^"]+)">/);
+  const bytes = await readFile(join(DIST, name));
+  assert.equal(integrity, `sha384-${createHash('sha384').update(bytes).digest('base64')}`);
+  // The format of src/catalog_file.rs: a header, then NAME<TAB>LENGTH and the text.
+  const text = bytes.toString('utf8');
+  assert.ok(text.startsWith('vramfit-catalog 1\n'));
+  const entries = new Map();
+  let rest = Buffer.from(text.slice('vramfit-catalog 1\n'.length));
+  while (rest.length) {
+    const eol = rest.indexOf(10);
+    const [entry, length] = rest.subarray(0, eol).toString().split('\t');
+    entries.set(entry, rest.subarray(eol + 1, eol + 1 + Number(length)).toString());
+    rest = rest.subarray(eol + 1 + Number(length));
+  }
+  const models = JSON.parse(await readFile(join(data, 'models.json'), 'utf8'));
+  assert.deepEqual(JSON.parse(entries.get('models.json')), models);
+  assert.deepEqual([...entries.keys()].slice(1).sort(), models.models.map((m) => m.file).sort());
+  for (const { file } of models.models) {
+    const original = await readFile(join(data, 'configs', file), 'utf8');
+    // The same tokens: equal once every space outside strings is gone on both sides
+    // (NaN and Infinity, which JSON.parse refuses, included).
+    const tokens = (s) => s.match(/"(?:[^"\\]|\\.)*"|[^\s"]+/g).join('');
+    assert.equal(entries.get(file), tokens(original), file);
+  }
+});
