@@ -20,9 +20,10 @@ use crate::i18n::use_lang;
 use crate::parts::{ChunkUnavailable, Engine};
 use crate::share;
 use leptos::prelude::*;
-use vramfit_core::catalog::gpus;
+use vramfit_core::catalog::{self, gpus};
 use vramfit_core::report::{self, Report};
 use vramfit_core::request::Request;
+use vramfit_core::scenario::ScenarioInput;
 use vramfit_core::units::DisplayUnit;
 
 /// The engine: the core's functions the first result does not need. Also
@@ -47,6 +48,8 @@ pub fn local_engine() -> Engine {
         read_link: share::scenario_in_address,
         write_link: share::write_address,
         import_file,
+        find_gpu: catalog::find_gpu,
+        set_gpu: ScenarioInput::set_gpu,
     }
 }
 

@@ -30,9 +30,10 @@ use leptos::task::spawn_local;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use vramfit_core::catalog::{Gpu, NotFound};
 use vramfit_core::report::Report;
 use vramfit_core::request::{Request, RequestError};
-use vramfit_core::scenario::{Mode, ModelRef};
+use vramfit_core::scenario::{Mode, ModelRef, ScenarioInput};
 
 /// Calls a split function: awaits it where the build splits (feature
 /// `split`: the call first loads the function's chunk), calls it where it
@@ -76,6 +77,10 @@ pub struct Engine {
     /// Reads a dropped file and imports it
     /// ([`crate::components::transfer::import_file`]).
     pub import_file: fn(web_sys::File, RwSignal<Request>, RwSignal<Option<TransferStatus>>),
+    /// A GPU by the name people write ([`vramfit_core::catalog::find_gpu`]).
+    pub find_gpu: fn(&str) -> Result<&'static Gpu, NotFound>,
+    /// [`ScenarioInput::set_gpu`]: a catalog GPU and its memory.
+    pub set_gpu: fn(&mut ScenarioInput, &str),
 }
 
 /// Where a part stands.
