@@ -22,9 +22,10 @@ test: setup
 	@scripts/test.sh
 
 # Release build, then what a visitor downloads per response (raw, gzip -9,
-# brotli 11) and the wasm's sections; docs/size.md says where the bytes go.
+# brotli 11), the wasm modules' sections, and README.md's size table
+# rewritten; docs/size.md says where the bytes go.
 size: setup
-	@scripts/size.sh --sections
+	@scripts/size.sh --sections --readme
 
 cli:
 	cargo build --release -p vramfit-cli

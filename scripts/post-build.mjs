@@ -4,10 +4,17 @@
 // steps that must run in order are one hook:
 //   1. scripts/wasm-split.mjs: the app's wasm split into a main module and
 //      lazily loaded chunks (wasm-bindgen and wasm-opt run there);
-//   2. scripts/sw-release.mjs: the offline worker's release list, which
-//      must see the final files, chunks included.
+//   2. scripts/catalog-file.mjs: the model catalog as a file beside the
+//      app, named with its hash in index.html (the release build does not
+//      compile it in);
+//   3. scripts/sw-release.mjs: the offline worker's release list, which
+//      must see the final files, chunks and catalog included;
+//   4. scripts/precompress.mjs: `.gz` and `.br` copies of every text and
+//      wasm file, for hosts that serve them.
 import { splitSite } from './wasm-split.mjs';
+import { writeCatalog } from './catalog-file.mjs';
 import { writeWorker } from './sw-release.mjs';
+import { precompress } from './precompress.mjs';
 
 const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
 if (!dir) {
@@ -16,5 +23,8 @@ if (!dir) {
 }
 const split = await splitSite(dir, { profile: process.env.TRUNK_PROFILE ?? 'release' });
 console.log(`wasm-split: ${split.main} + ${split.chunks.join(', ')} (loader ${split.loader})`);
+const catalog = await writeCatalog(dir);
+console.log(`catalog: ${catalog.name}, ${catalog.bytes} bytes`);
 const release = await writeWorker(dir);
 console.log(`sw.js: release ${release.id}, ${release.files.length} files`);
+console.log(`precompressed: ${await precompress(dir)} files (.gz, .br)`);

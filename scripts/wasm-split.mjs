@@ -14,7 +14,8 @@
 //      code that several split points share, and `__wasm_split.js`, the
 //      loader that fetches and instantiates them against the main module's
 //      memory, table and exports (with two adaptations to wasm-bindgen
-//      0.2.130, `rooted` and `castsInTable` below);
+//      0.2.130, `rooted` and `castsInTable` below, and one to the loader,
+//      `handledFetches`);
 //   2. wasm-bindgen on main.wasm, with Trunk's arguments plus
 //      `--keep-lld-exports` (the exports the chunks import) and
 //      `--no-demangle`, as cargo-leptos does for the same tool;
@@ -141,6 +142,22 @@ function castsInTable(bytes) {
   return withElementsMapped(out, new Map(targets.map((t, n) => [t, indices[n]])))[0];
 }
 
+/**
+ * The loader with every chunk fetch's failure handled from the start.
+ * `wasm_split_cli` 0.2.2's loader starts a chunk's fetch, then awaits the
+ * shared chunks it needs, and only then hands the fetch to
+ * `WebAssembly.instantiateStreaming`: a fetch that fails meanwhile (offline,
+ * a host that lost the file) is an unhandled rejection, a page error, even
+ * though the load then fails cleanly (the split function returns its
+ * error). A no-op handler marks it handled; `instantiateStreaming` still
+ * sees the failure.
+ */
+function handledFetches(loader) {
+  const fetchLine = 'const src = fetch(srcUrl);';
+  if (loader.split(fetchLine).length !== 2) throw new Error(`__wasm_split.js: expected one \`${fetchLine}\``);
+  return loader.replace(fetchLine, `${fetchLine} src.catch(() => {});`);
+}
+
 /** `data-wasm-opt` and `data-wasm-opt-params` of the rust link in index.html. */
 function wasmOptOf(html) {
   const link = html.match(/<link\b[^>]*data-trunk[^>]*rel="rust"[^>]*>/)?.[0] ?? '';
@@ -221,17 +238,18 @@ export async function splitSite(dir, { profile = 'release', source = join(ROOT, 
   // module it was split from, so Trunk's name (the hash of cargo's output)
   // is not enough: every file takes one hash of all the final pieces.
   let glue = await readFile(join(work, 'bindgen', `${PACKAGE}.js`), 'utf8');
-  let loader = await readFile(join(work, 'split', '__wasm_split.js'), 'utf8');
+  let loader = handledFetches(await readFile(join(work, 'split', '__wasm_split.js'), 'utf8'));
   const hash = createHash('sha256');
   for (const m of modules) hash.update(await readFile(built(m)));
   const base = `${PACKAGE}-${hash.update(glue).update(loader).digest('hex').slice(0, 16)}`;
   const mainName = `${base}_bg.wasm`;
   const loaderName = `${base}_split.js`;
   const chunkName = (piece) => `${base}_${piece}`;
-  // The glue imports the loader; the loader imports the glue and fetches the chunks.
+  // The glue imports the loader (once per chunk); the loader imports the
+  // glue and fetches the chunks.
   const importLine = new RegExp(`(\\bfrom\\s*)(['"])${LOADER.replace(/[.]/g, '\\.')}\\2`, 'g');
   const imports = glue.match(importLine)?.length ?? 0;
-  if (imports !== 1) throw new Error(`the glue imports ${LOADER} ${imports} times, expected once (no split point?)`);
+  if (imports === 0) throw new Error(`the glue does not import ${LOADER} (no split point?)`);
   glue = glue.replace(importLine, `$1$2./${loaderName}$2`);
   const mainImport = /(\bfrom\s*)(['"])\.\/main\.js\2/;
   if (!mainImport.test(loader)) throw new Error('__wasm_split.js: no import of ./main.js');
@@ -259,7 +277,32 @@ export async function splitSite(dir, { profile = 'release', source = join(ROOT, 
   return { main: mainName, loader: loaderName, chunks: pieces.map(chunkName) };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/**
+ * For `scripts/size.sh --attribute`: splits cargo's output `input` as the
+ * release build does (steps 1 and 2, into `work`) and keeps the function
+ * names, demangled, in `work/bindgen/vramfit-app_bg.wasm` (the main
+ * module), for scripts/size_attribute.py.
+ */
+export async function splitWithNames(input, work) {
+  await rm(work, { recursive: true, force: true });
+  await mkdir(join(work, 'bindgen'), { recursive: true });
+  await writeFile(join(work, 'input.wasm'), rooted(await readFile(input)));
+  await tool('wasm_split_cli', [join(work, 'input.wasm'), join(work, 'split')]);
+  const mainSplit = join(work, 'split', 'main.wasm');
+  await writeFile(mainSplit, unrooted(await readFile(mainSplit)));
+  await tool('wasm-bindgen', [
+    '--target=web',
+    `--out-dir=${join(work, 'bindgen')}`,
+    `--out-name=${PACKAGE}`,
+    '--no-typescript',
+    '--keep-lld-exports',
+    mainSplit,
+  ]);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--names') {
+  await splitWithNames(resolve(process.argv[3]), resolve(process.argv[4]));
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
   if (!dir) {
     console.error('usage: node scripts/wasm-split.mjs DIR');

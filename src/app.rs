@@ -1,41 +1,37 @@
 //! The page: the steps on the left, results on the right. One memo holds
-//! the outcome of the core's `report::build`; the ring, the total, the
-//! breakdown, the methods table, the answers and the export all read the
-//! last good report from it. Two more memos hold the context curve and the
-//! speed figure, each from a pure helper.
+//! the outcome of the core's `report::build` (before the engine has loaded,
+//! of [`crate::first::report`]); the ring, the total, the breakdown, the
+//! methods table, the answers and the export all read the last good report
+//! from it. What the first result does not need arrives right after it
+//! ([`crate::parts`]): the engine, the panels below the breakdown, the
+//! model input, the details and the lesson.
 
-use crate::advice_panel::{AnswersView, SuggestionsView};
-use crate::components::chart::ContextChart;
 use crate::components::compact::CompactBar;
 use crate::components::engine::gguf::GgufPicker;
 use crate::components::engine::knobs::EngineKnobsPanel;
-use crate::components::engine::EnginePanel;
 use crate::components::formats::{KvDtypePicker, WeightFormatPicker};
 use crate::components::gpu::GpuPicker;
-use crate::components::interpretation::InterpretationPanel;
 use crate::components::lang::LangSwitch;
 use crate::components::method_note::MethodDescription;
 use crate::components::speed::SpeedPanel;
 use crate::components::stale::{self, InvalidFields, StaleNotice, WayOut};
 use crate::components::switch::{SwitchNotice, SwitchNoticeView};
-use crate::components::transfer::{
-    dragged_file, drags_files, import_file, TransferBar, TransferStatus,
-};
+use crate::components::transfer::{dragged_file, drags_files, TransferStatus};
 use crate::components::veil::{Veil, Veiled};
 use crate::components::{
-    Breakdown, GpuRings, MethodPicker, MethodsTable, ModePicker, NumberField, TotalMemory,
-    UnitSwitch, UtilizationRing,
+    Breakdown, GpuRings, MethodPicker, ModePicker, NumberField, TotalMemory, UnitSwitch,
+    UtilizationRing,
 };
-use crate::curve::{self, ContextCurve};
 use crate::figures;
 use crate::i18n::{self, use_lang, LangContext};
 use crate::learn::LearnPanels;
-use crate::model_panel::{ModelFactsView, ModelInput};
+use crate::parts::{self, Deferred, Load, Parts};
 use crate::share;
 use crate::training_panel::TrainingKnobs;
+use crate::{details, first, model_part, split_call};
 use leptos::prelude::*;
 use vramfit_core::methods::MethodId;
-use vramfit_core::report::{self, Report, ShapeOrigin};
+use vramfit_core::report::Report;
 use vramfit_core::request::Request;
 use vramfit_core::request::RequestError;
 use vramfit_core::scenario::{Field, ScenarioError};
@@ -51,20 +47,35 @@ pub fn App() -> impl IntoView {
     provide_context(LangContext(lang));
     // A blind prediction pending in the lesson veils every figure.
     provide_context(Veil(RwSignal::new(false)));
+    let parts = Parts::provide();
     let status = RwSignal::new(None::<TransferStatus>);
-    let initial = match share::scenario_in_address() {
-        Some(Ok(input)) => input,
-        Some(Err(_)) => {
-            status.set(Some(TransferStatus::LinkBroken));
-            Request::default()
-        }
-        None => Request::default(),
-    };
-    let input = RwSignal::new(initial);
+    let input = RwSignal::new(Request::default());
     let unit = RwSignal::new(DisplayUnit::Gb);
     provide_context(SwitchNotice(RwSignal::new(None)));
     let invalid_fields = RwSignal::new(Vec::<&'static str>::new());
     provide_context(InvalidFields(invalid_fields));
+    // A scenario in the address is read by the engine (its JSON, checked
+    // against the catalogs): the first result waits for it.
+    let had_link = share::address_has_scenario();
+    let link_pending = RwSignal::new(had_link);
+    parts.start(had_link);
+    Effect::new(move |_| {
+        if !link_pending.get() {
+            return;
+        }
+        let Some(engine) = parts.engine.get().ready() else {
+            return;
+        };
+        if parts.catalog.with(|c| matches!(c, Load::Waiting)) {
+            return;
+        }
+        match (engine.read_link)() {
+            Some(Ok(request)) => input.set(request),
+            Some(Err(_)) => status.set(Some(TransferStatus::LinkBroken)),
+            None => {}
+        }
+        link_pending.set(false);
+    });
 
     Effect::new(move |_| {
         let l = lang.get();
@@ -72,35 +83,49 @@ pub fn App() -> impl IntoView {
         i18n::store_lang(l);
         i18n::apply_to_document(l);
     });
-    // The address follows the scenario, so a copied link reopens it.
-    Effect::new(move |first: Option<()>| {
+    // The address follows the scenario, so a copied link reopens it (once
+    // the engine, which writes it, is here; not before a link is read).
+    let wrote = StoredValue::new(had_link);
+    Effect::new(move |_| {
+        let Some(engine) = parts.engine.get().ready() else {
+            return;
+        };
+        if link_pending.get() {
+            return;
+        }
         input.with(|i| {
-            if first.is_some() || *i != Request::default() || share::scenario_in_address().is_some()
-            {
-                share::write_address(i);
+            if wrote.get_value() || *i != Request::default() {
+                (engine.write_link)(i);
+                wrote.set_value(true);
             }
         });
     });
 
-    let outcome = Memo::new(move |_| input.with(report::build));
+    // `None` while what the answer needs is still on its way.
+    let outcome = Memo::new(move |_| {
+        if link_pending.get() {
+            return None;
+        }
+        input.with(|i| {
+            if parts.can_answer(i) {
+                parts.engine.get().ready().map(|engine| (engine.report)(i))
+            } else {
+                first::report(i)
+            }
+        })
+    });
     // The last good report stays on screen while the input has a problem.
     let report = Memo::new(move |previous: Option<&Option<Report>>| {
-        outcome.get().ok().or_else(|| previous.cloned().flatten())
-    });
-    let max_context =
-        Memo::new(move |_| report.with(|r| r.as_ref().and_then(|r| r.answers.max_context)));
-    let curve = Memo::new(move |previous: Option<&Option<ContextCurve>>| {
-        let max = max_context.get();
-        input
-            .with(|i| curve::context_curve(i, max))
+        outcome
+            .get()
+            .and_then(Result::ok)
             .or_else(|| previous.cloned().flatten())
     });
-    let speed = Memo::new(move |_| report.with(|r| r.as_ref().map(figures::speed_view)));
     // The model's problems beside the model input, the others with the
     // results (a method that refuses the scenario among them).
     let errors = move |model: bool| {
         outcome.with(|o| match o {
-            Err(RequestError::Invalid(all)) => all
+            Some(Err(RequestError::Invalid(all))) => all
                 .iter()
                 .filter(|e| is_model_error(e) == model)
                 .cloned()
@@ -110,21 +135,31 @@ pub fn App() -> impl IntoView {
     };
     let refusal = move || {
         outcome.with(|o| match o {
-            Err(RequestError::Refused(e)) => Some(*e),
+            Some(Err(RequestError::Refused(e))) => Some(*e),
             _ => None,
         })
     };
     // The figures on screen are the last good ones while the input has a
-    // problem: greyed, with the way out.
-    let stale =
-        Memo::new(move |_| outcome.with(Result::is_err) || invalid_fields.with(|f| !f.is_empty()));
+    // problem: greyed, with the way out (the methods that do estimate the
+    // scenario are the engine's to find).
+    let stale = Memo::new(move |_| {
+        outcome.with(|o| matches!(o, Some(Err(_)))) || invalid_fields.with(|f| !f.is_empty())
+    });
     let ways = Memo::new(move |_| {
-        let mut ways = input.with(|i| outcome.with(|o| stale::ways_out(i, o)));
+        let engine = parts.engine.get().ready();
+        let mut ways = input.with(|i| {
+            outcome.with(|o| match o {
+                Some(o) => stale::ways_out_with(o, || engine.map(|e| (e.working_methods)(i))),
+                None => Vec::new(),
+            })
+        });
         if invalid_fields.with(|f| !f.is_empty()) && !ways.contains(&WayOut::FixField) {
             ways.push(WayOut::FixField);
         }
         ways
     });
+    // No answer yet: the engine (or the catalog) is on its way, or failed.
+    let waiting = Memo::new(move |_| outcome.with(Option::is_none));
     let method = Memo::new(move |_| input.with(|i| i.method));
     let has_model = Memo::new(move |_| input.with(|i| i.scenario.model.is_some()));
     let has_report = Memo::new(move |_| report.with(Option::is_some));
@@ -137,13 +172,6 @@ pub fn App() -> impl IntoView {
         report.with(|r| r.as_ref().map_or(Bytes::ZERO, |r| r.estimate.total_bytes))
     });
 
-    let model_summary = move || {
-        report.with(|r| {
-            r.as_ref()
-                .filter(|r| r.model.source != ShapeOrigin::Manual)
-                .map(|r| r.model.clone())
-        })
-    };
     let on_dragover = move |ev: leptos::ev::DragEvent| {
         if drags_files(&ev) {
             ev.prevent_default();
@@ -152,13 +180,25 @@ pub fn App() -> impl IntoView {
     let on_drop = move |ev: leptos::ev::DragEvent| {
         if let Some(file) = dragged_file(&ev) {
             ev.prevent_default();
-            import_file(file, input, status);
+            parts.with_engine(move |engine| (engine.import_file)(file, input, status));
         }
     };
+    let model_errors = Signal::derive(move || errors(true));
+    let model_input = parts::loader(move || async move {
+        // The picker lists the catalog: it comes first (or fails).
+        parts.fetch_catalog().await;
+        split_call!(model_part::model_input(input, model_errors, status))
+    });
+    let model_facts =
+        parts::loader(move || async move { split_call!(model_part::model_facts(report)) });
+    let more = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::more_panels(input, report, unit, stale))
+    });
     let t = move || lang.get().t();
     // The context asked for is above the model's own maximum.
     let context_over_max = move || {
-        let max = outcome.with(|o| o.as_ref().ok()?.answers.model_max_context)?;
+        let max = outcome.with(|o| o.as_ref()?.as_ref().ok()?.answers.model_max_context)?;
         (input.with(|i| i.scenario.context) > max).then_some(max)
     };
     view! {
@@ -199,13 +239,17 @@ pub fn App() -> impl IntoView {
                         </p>
                     })}
                     <GpuPicker input />
-                    <AdvancedKnobs input layout=Signal::derive(move || outcome.with(|o| o.as_ref().ok().map(|r| r.layout))) />
+                    <AdvancedKnobs
+                        input
+                        link_pending
+                        layout=Signal::derive(move || outcome.with(|o| o.as_ref()?.as_ref().ok().map(|r| r.layout)))
+                    />
                     <MethodSettings input method />
                 </section>
                 <section class="vf-step-card" aria-labelledby="vf-step-2">
                     <h2 id="vf-step-2" class="vf-step"><span class="vf-step__n">"02"</span>{move || t().step_input}</h2>
                     <p class="vf-note">{move || t().step_input_hint}</p>
-                    <ModelInput input model_errors=Signal::derive(move || errors(true)) status />
+                    <Deferred name="model-input" load=model_input />
                     <Show
                         when=move || has_model.get()
                         fallback=move || view! {
@@ -215,7 +259,7 @@ pub fn App() -> impl IntoView {
                             </div>
                         }
                     >
-                        {move || model_summary().map(|model| view! { <ModelFactsView model /> })}
+                        <Deferred name="model-facts" load=model_facts.clone() />
                     </Show>
                 </section>
             </div>
@@ -236,16 +280,18 @@ pub fn App() -> impl IntoView {
                         </div>
                     </Veiled>
                 </Show>
+                <Show when=move || waiting.get() && !has_report.get()>
+                    {move || if parts.engine.with(Load::failed) {
+                        parts::unavailable("results", move || parts.load_engine())
+                    } else {
+                        view! {
+                            <p class="vf-note" role="status" data-testid="results-loading">{move || t().part_loading}</p>
+                        }.into_any()
+                    }}
+                </Show>
             </aside>
             <div class="vf-more">
-                <section class="vf-step-card" class:vf-stale=move || stale.get() data-stale=move || stale.get().to_string() data-testid="details" aria-labelledby="vf-details">
-                    <h2 id="vf-details" class="vf-step">{move || t().details_title}</h2>
-                    <Veiled testid="veiled-details">
-                        <ContextChart curve unit />
-                        <SpeedPanel speed />
-                    </Veiled>
-                </section>
-                <InterpretationPanel method />
+                <Deferred name="details" load=more />
                 <div class="vf-learn">
                     <LearnPanels input report />
                 </div>
@@ -268,6 +314,9 @@ fn is_model_error(e: &ScenarioError) -> bool {
 fn AdvancedKnobs(
     /// The scenario the knobs edit.
     input: RwSignal<Request>,
+    /// Whether a link in the address is still to be read.
+    #[prop(into)]
+    link_pending: Signal<bool>,
     /// How the GPUs are used, as the current report reads them.
     #[prop(into)]
     layout: Signal<Option<vramfit_core::scenario::Layout>>,
@@ -275,10 +324,17 @@ fn AdvancedKnobs(
     let lang = use_lang();
     let t = move || lang.get().t();
     let changed = Memo::new(move |_| input.with(figures::advanced_changed));
-    // Opened when a link or an import brings non-default knobs.
-    let open = input.with_untracked(figures::advanced_changed) > 0;
+    // Opened when a link brings non-default knobs: once, when it is read.
+    let open = RwSignal::new(false);
+    Effect::new(move |opened: Option<bool>| {
+        if opened == Some(true) || link_pending.get() {
+            return opened.unwrap_or(false);
+        }
+        open.set(input.with_untracked(figures::advanced_changed) > 0);
+        true
+    });
     view! {
-        <details class="vf-advanced" data-testid="advanced" open=open>
+        <details class="vf-advanced" data-testid="advanced" prop:open=open>
             <summary>
                 {move || t().advanced_label} " "
                 <span class="vf-advanced__count" data-testid="advanced-count" data-count=move || changed.get()>
@@ -338,6 +394,7 @@ fn ResultsPanel(
     status: RwSignal<Option<TransferStatus>>,
 ) -> impl IntoView {
     let lang = use_lang();
+    let parts = parts::use_parts();
     let gpus = Signal::derive(move || report.with(|r| r.as_ref().map_or(1, |r| r.estimate.gpus)));
     let range = Signal::derive(move || {
         report.with(|r| {
@@ -352,23 +409,12 @@ fn ResultsPanel(
                 .unwrap_or_default()
         })
     });
-    let suggestions = Signal::derive(move || {
-        report.with(|r| {
-            r.as_ref()
-                .map(|r| r.suggestions.clone())
-                .unwrap_or_default()
-        })
+    // The panels under the breakdown read the whole report: the engine
+    // comes first (their chunk holds it).
+    let more = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::results_more(report, input, unit, status))
     });
-    let answers = Signal::derive(move || report.with(|r| r.as_ref().map(|r| r.answers.clone())));
-    let methods = Signal::derive(move || {
-        report.with(|r| r.as_ref().map(|r| r.methods.clone()).unwrap_or_default())
-    });
-    let selected = Signal::derive(move || {
-        report.with(|r| r.as_ref().map(|r| r.estimate.method).unwrap_or_default())
-    });
-    let engine =
-        Signal::derive(move || report.with(|r| r.as_ref().and_then(|r| r.estimate.engine.clone())));
-    let context = Signal::derive(move || input.with(|i| i.scenario.context));
     // The weights hold the vision tower an engine loads with the model.
     let vision = Signal::derive(move || {
         report.with(|r| {
@@ -414,16 +460,11 @@ fn ResultsPanel(
         <TotalMemory total range unit gpus />
         <UnitSwitch unit />
         <Breakdown rows unit />
-        <EnginePanel engine context />
         {move || vision.get().map(|v| view! {
             <p class="vf-note" data-testid="weights-vision">
                 {move || (lang.get().t().weights_with_vision)(&crate::i18n::format::bytes(&lang.get().t().number, unit.get(), v))}
             </p>
         })}
-        <SuggestionsView suggestions input unit />
-        <AnswersView answers />
-        <MethodsTable methods selected unit input />
-        <TransferBar report input status />
-        <p class="vf-note">{move || lang.get().t().truncated_note}</p>
+        <Deferred name="results-more" load=more />
     }
 }

@@ -27,6 +27,9 @@ use vramfit_core::verdict::{FitStatus, Verdict};
 
 /// Radius of the ring's arc in SVG units (view box 0 0 120 120).
 const RING_RADIUS: f64 = 52.0;
+/// [`RING_RADIUS`] as the `r` attribute writes it (a text: no float
+/// printing on the first load, see `i18n::format`).
+const RING_R: &str = "52";
 
 /// One numeric input of the scenario, with label, unit, hint and inline
 /// validation. Only values the core accepts reach `input`; while the text
@@ -142,7 +145,13 @@ pub fn UtilizationRing(
     let first_lap = move || verdict.with(|v| v.utilization.clamp(0.0, 1.0)) * circumference;
     let second_lap =
         move || verdict.with(|v| (v.utilization - 1.0).clamp(0.0, 1.0)) * circumference;
-    let dash = move |len: f64| format!("{len:.2} {circumference:.2}");
+    let dash = move |len: f64| {
+        format!(
+            "{} {}",
+            format::fixed(len, 2),
+            format::fixed(circumference, 2)
+        )
+    };
     let percent_text = move || format::percent(&t().number, percent());
     // Inside the ring three digits at most; the exact figure beside it.
     let ring_text = move || format::ring_percent(&t().number, percent());
@@ -155,20 +164,20 @@ pub fn UtilizationRing(
             aria-label=move || t().ring_label
             aria-valuemin="0"
             aria-valuemax="100"
-            aria-valuenow=move || format!("{}", percent())
+            aria-valuenow=move || format::shortest(percent())
             aria-valuetext=move || format!("{}, {}, {}", percent_text(), (t().status_word)(status()), detail())
             data-status=move || status().id()
         >
             <svg class="vf-ring__svg" viewBox="0 0 120 120" aria-hidden="true">
-                <circle class="vf-ring__track" cx="60" cy="60" r=RING_RADIUS />
+                <circle class="vf-ring__track" cx="60" cy="60" r=RING_R />
                 <circle
                     class="vf-ring__arc"
-                    cx="60" cy="60" r=RING_RADIUS
+                    cx="60" cy="60" r=RING_R
                     stroke-dasharray=move || dash(first_lap())
                 />
                 <circle
                     class="vf-ring__overflow"
-                    cx="60" cy="60" r=RING_RADIUS
+                    cx="60" cy="60" r=RING_R
                     stroke-dasharray=move || dash(second_lap())
                 />
             </svg>
@@ -207,7 +216,11 @@ pub fn GpuRings(
     let circumference = 2.0 * std::f64::consts::PI * RING_RADIUS;
     let dash = move || {
         let lap = verdict.with(|v| v.utilization.clamp(0.0, 1.0)) * circumference;
-        format!("{lap:.2} {circumference:.2}")
+        format!(
+            "{} {}",
+            format::fixed(lap, 2),
+            format::fixed(circumference, 2)
+        )
     };
     let percent = move || format::percent(&t().number, verdict.with(Verdict::percent));
     move || {
@@ -219,8 +232,8 @@ pub fn GpuRings(
                         {(1..=n.min(MAX_GPU_RINGS)).map(|k| view! {
                             <li class="vf-gpu-ring" data-testid="gpu-ring" data-status=move || verdict.with(|v| v.status.id())>
                                 <svg viewBox="0 0 120 120" aria-hidden="true">
-                                    <circle class="vf-ring__track" cx="60" cy="60" r=RING_RADIUS />
-                                    <circle class="vf-ring__arc" cx="60" cy="60" r=RING_RADIUS stroke-dasharray=dash />
+                                    <circle class="vf-ring__track" cx="60" cy="60" r=RING_R />
+                                    <circle class="vf-ring__arc" cx="60" cy="60" r=RING_R stroke-dasharray=dash />
                                 </svg>
                                 <span>{move || (t().gpu_ring_label)(k)}</span>
                                 <span class="vf-num">{percent}</span>
@@ -311,7 +324,7 @@ pub fn Breakdown(
                     <span
                         class=format!("vf-breakdown__seg vf-c{}", row.colour)
                         class:vf-breakdown__seg--outside=row.outside_total
-                        style:width=format!("{:.3}%", row.share_pct)
+                        style:width=format!("{}%", format::fixed(row.share_pct, 3))
                     ></span>
                 }).collect_view()}
             </div>
@@ -394,6 +407,9 @@ pub fn ModePicker(
     let notice = switch::notice();
     let lang = use_lang();
     let t = move || lang.get().t();
+    // Switching mode re-picks the method, which runs every method: the
+    // engine's work (crate::parts).
+    let parts = crate::parts::use_parts();
     view! {
         <div class="vf-seg" role="group" aria-label=move || t().mode_label>
             {Mode::ALL.into_iter().map(|m| view! {
@@ -402,7 +418,9 @@ pub fn ModePicker(
                     class="vf-seg__option"
                     data-testid=format!("mode-{}", m.id())
                     aria-pressed=move || (input.with(|i| i.scenario.mode) == m).to_string()
-                    on:click=move |_| switch::edit_announcing(notice, input, |i| i.set_mode(m))
+                    on:click=move |_| parts.with_engine(move |e| {
+                        switch::edit_announcing(notice, input, |i| (e.set_mode)(i, m))
+                    })
                 >
                     {move || (t().mode_name)(m)}
                 </button>

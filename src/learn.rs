@@ -20,18 +20,7 @@ use leptos::prelude::*;
 use vramfit_core::report::Report;
 use vramfit_core::request::Request;
 
-/// The chunk holding the panels could not be fetched or instantiated (the
-/// loader has written why to the console). Not cached: a later call tries
-/// again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChunkUnavailable;
-
-#[cfg(feature = "split")]
-impl From<leptos::wasm_split::SplitLoaderError> for ChunkUnavailable {
-    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
-        ChunkUnavailable
-    }
-}
+pub use crate::parts::ChunkUnavailable;
 
 /// The lesson and the notebook panel, sharing the browser's notebook: the
 /// split point. With the feature `split` this is an `async fn` that first

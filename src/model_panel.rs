@@ -6,6 +6,7 @@ use crate::components::switch::{edit_announcing, notice};
 use crate::components::transfer::{import_text, TransferStatus};
 use crate::i18n::{format, use_lang};
 use crate::import::looks_like_export;
+use crate::model_part::CatalogStatus;
 use crate::net::{self, HubOutcome};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -31,6 +32,7 @@ pub fn ModelInput(
     let notice = notice();
     let lang = use_lang();
     let t = move || lang.get().t();
+    let parts = crate::parts::use_parts();
     let selected = move || match input.with(|i| i.scenario.model.clone()) {
         Some(ModelRef::Catalog(id)) => id,
         _ => String::new(),
@@ -66,8 +68,13 @@ pub fn ModelInput(
                 on:change=on_select
             >
                 <option value="">{move || t().model_manual_option}</option>
-                {models::all().iter().map(|m| view! { <option value=m.id.as_str()>{m.id.as_str()}</option> }).collect_view()}
+                {move || {
+                    // The catalog may arrive after the panel (a retry).
+                    parts.catalog.track();
+                    models::all().iter().map(|m| view! { <option value=m.id.as_str()>{m.id.as_str()}</option> }).collect_view()
+                }}
             </select>
+            <CatalogStatus />
             <HubFetch input />
             <label class="vf-field__label" for="vf-config">{move || t().config_label}</label>
             <textarea

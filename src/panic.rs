@@ -42,8 +42,38 @@ pub fn show_panic_message(detail: &str) {
     let _ = build(&document, detail);
 }
 
+/// The message's words: the language's, else (no language table has
+/// loaded: see [`i18n::tables`]) all three languages at once.
+struct Words {
+    panic_title: &'static str,
+    panic_body: &'static str,
+    panic_reload: &'static str,
+    panic_start_fresh: &'static str,
+    panic_details: &'static str,
+}
+
+fn words() -> Words {
+    let current = i18n::current();
+    match i18n::tables::loaded(current).or_else(|| i18n::Lang::ALL.into_iter().find_map(i18n::tables::loaded)) {
+        Some(t) => Words {
+            panic_title: t.panic_title,
+            panic_body: t.panic_body,
+            panic_reload: t.panic_reload,
+            panic_start_fresh: t.panic_start_fresh,
+            panic_details: t.panic_details,
+        },
+        None => Words {
+            panic_title: "La página no se pudo cargar. · The page could not be loaded. · De pagina kon niet worden geladen.",
+            panic_body: "¿Sin conexión? Recarga para intentarlo de nuevo. · Offline? Reload to try again. · Offline? Herlaad om het opnieuw te proberen.",
+            panic_reload: "Recargar · Reload · Herladen",
+            panic_start_fresh: "Escenario por defecto · Default scenario · Standaardscenario",
+            panic_details: "Detalles técnicos · Technical details · Technische details",
+        },
+    }
+}
+
 fn build(document: &web_sys::Document, detail: &str) -> Result<(), wasm_bindgen::JsValue> {
-    let t = i18n::current().t();
+    let t = words();
     let element =
         |tag: &str, class: &str, text: &str| -> Result<web_sys::Element, wasm_bindgen::JsValue> {
             let e = document.create_element(tag)?;

@@ -69,6 +69,14 @@ pub fn scenario_of(fragment: &str) -> Option<Result<Request, ImportError>> {
     Some(parsed)
 }
 
+/// Whether this page's address carries a scenario (`#s=…`), without
+/// reading it (which needs the engine: crate::parts).
+pub fn address_has_scenario() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .is_some_and(|hash| hash.trim_start_matches('#').starts_with(KEY))
+}
+
 /// The scenario in this page's address, if any.
 pub fn scenario_in_address() -> Option<Result<Request, ImportError>> {
     let hash = web_sys::window()?.location().hash().ok()?;

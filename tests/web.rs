@@ -549,7 +549,7 @@ async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
     settle().await;
     type_into(&root, "gpu-select", "H100");
     settle().await;
-    // The H100 SXM as nvidia-smi reports it: 81,559 MiB.
+    // The H100 SXM as nvidia-smi reports it: 81,559 MiB = 85,520,809,984 bytes.
     assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,520809984");
     assert_eq!(
         find(&root, "utilization-ring")
@@ -565,7 +565,7 @@ async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
         "{hint}"
     );
     // The last good GPU still holds.
-    // The H100 SXM as nvidia-smi reports it: 81,559 MiB.
+    // The H100 SXM as nvidia-smi reports it: 81,559 MiB = 85,520,809,984 bytes.
     assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,520809984");
     // Memory typed by hand drops the catalog card.
     type_into(&root, "field-gpu_memory_gb", "24");

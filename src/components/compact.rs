@@ -10,6 +10,8 @@ use vramfit_core::verdict::Verdict;
 
 /// Radius of the small ring (view box 0 0 40 40).
 const RADIUS: f64 = 16.0;
+/// [`RADIUS`] as the `r` attribute writes it (no float printing).
+const R: &str = "16";
 
 /// The compact result bar, shown on narrow screens only (by the style sheet).
 #[component]
@@ -29,14 +31,18 @@ pub fn CompactBar(
     let circumference = 2.0 * std::f64::consts::PI * RADIUS;
     let arc = move || {
         let share = verdict.with(|v| v.utilization.clamp(0.0, 1.0));
-        format!("{:.2} {circumference:.2}", share * circumference)
+        format!(
+            "{} {}",
+            format::fixed(share * circumference, 2),
+            format::fixed(circumference, 2)
+        )
     };
     let status = move || verdict.with(|v| v.status);
     view! {
         <div class="vf-compact" data-testid="compact-bar" aria-hidden="true" data-status=move || status().id()>
             <svg class="vf-compact__ring" viewBox="0 0 40 40">
-                <circle class="vf-ring__track" cx="20" cy="20" r=RADIUS />
-                <circle class="vf-ring__arc" cx="20" cy="20" r=RADIUS stroke-dasharray=arc />
+                <circle class="vf-ring__track" cx="20" cy="20" r=R />
+                <circle class="vf-ring__arc" cx="20" cy="20" r=R stroke-dasharray=arc />
             </svg>
             <span class="vf-compact__percent">{move || format::percent(&t().number, verdict.with(Verdict::percent))}</span>
             <span class="vf-compact__status">

@@ -5,7 +5,7 @@
 use crate::components::NumberField;
 use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
-use vramfit_core::catalog::{self, gpus, NotFound};
+use vramfit_core::catalog::{gpus, Gpu, NotFound};
 use vramfit_core::request::Request;
 use vramfit_core::scenario::Field;
 
@@ -17,6 +17,19 @@ pub fn GpuPicker(
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
+    // The GPU table and its lookup come with the engine (crate::parts), a
+    // moment after the first result: until then a name finds nothing, and
+    // a name typed meanwhile is looked up when it comes.
+    let parts = crate::parts::use_parts();
+    let find_gpu = move |name: &str| -> Result<&'static Gpu, NotFound> {
+        match parts.engine.with_untracked(|e| e.ready()) {
+            Some(engine) => (engine.find_gpu)(name),
+            None => Err(NotFound {
+                query: name.to_string(),
+                suggestions: Vec::new(),
+            }),
+        }
+    };
     let text = RwSignal::new(input.get_untracked().scenario.gpu.unwrap_or_default());
     let problem = RwSignal::new(None::<NotFound>);
     // A GPU set elsewhere (an import, a link) or cleared by typing memory
@@ -24,9 +37,10 @@ pub fn GpuPicker(
     let chosen = Memo::new(move |_| input.with(|i| i.scenario.gpu.clone()));
     Effect::new(move |_| {
         let chosen = chosen.get();
+        parts.engine.track();
         let typed = text.get_untracked();
-        let same = match (&chosen, catalog::find_gpu(&typed)) {
-            (Some(name), Ok(gpu)) => catalog::find_gpu(name).is_ok_and(|g| g.name == gpu.name),
+        let same = match (&chosen, find_gpu(&typed)) {
+            (Some(name), Ok(gpu)) => find_gpu(name).is_ok_and(|g| g.name == gpu.name),
             (None, _) => typed.trim().is_empty(),
             _ => false,
         };
@@ -43,19 +57,26 @@ pub fn GpuPicker(
             input.update(|i| i.scenario.gpu = None);
             return;
         }
-        match catalog::find_gpu(&raw) {
-            Ok(gpu) => {
-                problem.set(None);
-                if input.with_untracked(|i| i.scenario.gpu.as_deref() != Some(gpu.name.as_str())) {
-                    input.update(|i| i.scenario.set_gpu(&gpu.name));
-                }
+        parts.with_engine(move |engine| {
+            if text.get_untracked() != raw {
+                return;
             }
-            Err(miss) => problem.set(Some(miss)),
-        }
+            match (engine.find_gpu)(&raw) {
+                Ok(gpu) => {
+                    problem.set(None);
+                    if input
+                        .with_untracked(|i| i.scenario.gpu.as_deref() != Some(gpu.name.as_str()))
+                    {
+                        input.update(|i| (engine.set_gpu)(&mut i.scenario, &gpu.name));
+                    }
+                }
+                Err(miss) => problem.set(Some(miss)),
+            }
+        });
     };
     // Leaving the field writes the catalog's full name.
     let on_change = move |_| {
-        if let Ok(gpu) = catalog::find_gpu(&text.get_untracked()) {
+        if let Ok(gpu) = find_gpu(&text.get_untracked()) {
             text.set(gpu.name.clone());
         }
     };
@@ -88,6 +109,7 @@ pub fn GpuPicker(
                 </p>
                 <datalist id="vf-gpu-list">
                     {move || {
+                        parts.engine.track();
                         let style = t().number;
                         gpus::all().iter().map(|g| view! {
                             <option value=g.name.clone()>{format!("{} GB", format::plain(&style, g.memory_gb))}</option>

@@ -45,21 +45,36 @@ pub enum WayOut {
 
 /// The ways out of an outcome's problem; empty when there is none.
 pub fn ways_out(request: &Request, outcome: &Result<Report, RequestError>) -> Vec<WayOut> {
+    ways_out_with(outcome, || Some(working_methods(request)))
+}
+
+/// The methods other than the chosen one that estimate the request's
+/// scenario (none when it does not validate). It runs every method: the
+/// page asks the engine for it ([`crate::parts::Engine`]).
+pub fn working_methods(request: &Request) -> Vec<MethodId> {
+    let Ok(s) = request.scenario.validate() else {
+        return Vec::new();
+    };
+    MethodId::ALL
+        .into_iter()
+        .filter(|m| *m != request.method && methods::run(*m, &s).is_ok())
+        .collect()
+}
+
+/// [`ways_out`] with the methods that estimate a refused scenario given by
+/// `working` ([`working_methods`]); where it gives none yet (`None`: the
+/// engine is on its way) a refusal has no way out to show.
+pub fn ways_out_with(
+    outcome: &Result<Report, RequestError>,
+    working: impl FnOnce() -> Option<Vec<MethodId>>,
+) -> Vec<WayOut> {
     match outcome {
         Ok(_) => Vec::new(),
-        Err(RequestError::Refused(_)) => {
-            let Ok(s) = request.scenario.validate() else {
-                return Vec::new();
-            };
-            let working: Vec<MethodId> = MethodId::ALL
-                .into_iter()
-                .filter(|m| *m != request.method && methods::run(*m, &s).is_ok())
-                .collect();
-            vec![match working.is_empty() {
-                true => WayOut::NoMethod,
-                false => WayOut::Methods(working),
-            }]
-        }
+        Err(RequestError::Refused(_)) => match working() {
+            None => Vec::new(),
+            Some(working) if working.is_empty() => vec![WayOut::NoMethod],
+            Some(working) => vec![WayOut::Methods(working)],
+        },
         Err(RequestError::Invalid(errors)) => {
             let mut out: Vec<WayOut> = errors
                 .iter()

@@ -1,5 +1,9 @@
 //! Numbers written for a language. Pure functions: the values (bytes,
 //! percentages) come from the core; only their spelling is decided here.
+//!
+//! Digits are written from integers ([`fixed`], [`shortest`]; bytes exactly,
+//! [`bytes`]), never with the standard library's float printing, which the
+//! first load then does without (docs/size.md).
 
 use vramfit_core::units::{Bytes, DisplayUnit};
 
@@ -24,19 +28,10 @@ pub fn decimal(style: &NumberStyle, value: f64, decimals: usize) -> String {
     if !value.is_finite() {
         return "—".to_string();
     }
-    let digits = format!("{:.*}", decimals, value.abs());
-    let (int, frac) = digits.split_once('.').unwrap_or((digits.as_str(), ""));
+    let digits = fixed(value, decimals);
     let negative = value < 0.0 && digits.chars().any(|c| c.is_ascii_digit() && c != '0');
-    let mut out = String::with_capacity(digits.len() + 4);
-    if negative {
-        out.push('-');
-    }
-    out.push_str(&group(style, int));
-    if !frac.is_empty() {
-        out.push(style.decimal);
-        out.push_str(frac);
-    }
-    out
+    let sign = if negative { "-" } else { "" };
+    format!("{sign}{}", with_decimals(style, &digits))
 }
 
 /// A number with as many decimals as it needs, up to three (`"0,25"`,
@@ -54,11 +49,14 @@ pub fn integer(style: &NumberStyle, n: u64) -> String {
     group(style, &n.to_string())
 }
 
-/// Bytes in `unit` with two decimals and the unit label (`"18,78 GB"`).
+/// Bytes in `unit` with two decimals and the unit label (`"18,78 GB"`),
+/// rounded from the exact integer (half up).
 pub fn bytes(style: &NumberStyle, unit: DisplayUnit, bytes: Bytes) -> String {
+    let per_unit = Bytes::from_unit(1.0, unit).get().max(1) as u128;
+    let hundredths = (u128::from(bytes.get()) * 100 + per_unit / 2) / per_unit;
     format!(
         "{} {}",
-        decimal(style, bytes.in_unit(unit), 2),
+        with_decimals(style, &with_point(hundredths, 2)),
         unit.label()
     )
 }
@@ -142,9 +140,57 @@ pub fn input_value(style: &NumberStyle, value: f64) -> String {
     let text = if value.fract() == 0.0 && value.abs() < 1e15 {
         format!("{}", value as i64)
     } else {
-        format!("{value}")
+        shortest(value)
     };
     text.replace('.', &style.decimal.to_string())
+}
+
+/// `|value|` rounded to `decimals` decimals, as ASCII digits with a `.`
+/// and no grouping (`fixed(18.781, 2)` is `"18.78"`): `|value| × 10^decimals`
+/// rounded half away from zero, written as an integer. Values past 10³⁸
+/// (which no validated input reaches) and non-finite ones read `—`.
+pub fn fixed(value: f64, decimals: usize) -> String {
+    let scaled = (value.abs() * 10f64.powi(decimals as i32)).round();
+    if !scaled.is_finite() || scaled >= 1e38 {
+        return "—".to_string();
+    }
+    with_point(scaled as u128, decimals)
+}
+
+/// The shortest [`fixed`] text of `value` (with a `-` when negative) that
+/// reads back as the same number, up to 17 decimals: what `{}` prints for
+/// ordinary numbers (`0.5`, `78.3`, `125`), written from integers.
+pub fn shortest(value: f64) -> String {
+    let sign = if value < 0.0 { "-" } else { "" };
+    let text = (0..=17)
+        .map(|decimals| fixed(value, decimals))
+        .find(|text| text.parse::<f64>() == Ok(value.abs()))
+        .unwrap_or_else(|| fixed(value, 17));
+    format!("{sign}{text}")
+}
+
+/// `n` with a `.` before its last `decimals` digits (`with_point(1878, 2)`
+/// is `"18.78"`, `with_point(5, 2)` is `"0.05"`).
+fn with_point(n: u128, decimals: usize) -> String {
+    let digits = n.to_string();
+    if decimals == 0 {
+        return digits;
+    }
+    let digits = format!("{digits:0>width$}", width = decimals + 1);
+    let (int, frac) = digits.split_at(digits.len() - decimals);
+    format!("{int}.{frac}")
+}
+
+/// ASCII `int.frac` digits written in `style`: grouped, with its decimal
+/// separator.
+fn with_decimals(style: &NumberStyle, digits: &str) -> String {
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let mut out = group(style, int);
+    if !frac.is_empty() {
+        out.push(style.decimal);
+        out.push_str(frac);
+    }
+    out
 }
 
 /// Typed text made ready for the core's parser (which reads `.` or `,` as

@@ -17,6 +17,7 @@ pub mod engine;
 pub mod es;
 pub mod format;
 pub mod nl;
+pub mod tables;
 
 use crate::import::ImportError;
 use crate::lesson::texts::LessonTexts;
@@ -79,13 +80,32 @@ impl Lang {
             .unwrap_or_default()
     }
 
-    /// The app's texts.
+    /// The app's texts. With the feature `split`, from the tables loaded
+    /// so far ([`tables`]: one language per load).
     pub fn t(self) -> &'static Texts {
+        #[cfg(feature = "split")]
+        return tables::get(self);
+        #[cfg(not(feature = "split"))]
         match self {
             Lang::Es => &es::TEXTS,
             Lang::En => &en::TEXTS,
             Lang::Nl => &nl::TEXTS,
         }
+    }
+
+    /// The language's name in itself (its table's `name`), known before
+    /// its table is loaded: the language switch names every language.
+    pub const fn own_name(self) -> &'static str {
+        match self {
+            Lang::Es => "Español",
+            Lang::En => "English",
+            Lang::Nl => "Nederlands",
+        }
+    }
+
+    /// Index of the language in [`Lang::ALL`].
+    fn slot(self) -> usize {
+        self.index() as usize
     }
 
     /// The lesson's texts.
@@ -157,6 +177,12 @@ pub struct Texts {
     pub learn_unavailable: &'static str,
     /// Try fetching it again.
     pub learn_retry: &'static str,
+    /// Another part of the page on its way (after the first result).
+    pub part_loading: &'static str,
+    /// A part of the page could not be fetched; the calculator keeps working.
+    pub part_unavailable: &'static str,
+    /// The model catalog on its way (after the first result).
+    pub catalog_loading: &'static str,
     pub lang_label: &'static str,
 
     // The three steps.
@@ -411,31 +437,30 @@ pub fn initial_lang() -> Lang {
 }
 
 /// The language stored by an earlier visit, if storage works and holds one.
+/// The value is a JSON string (`"en"`), as gloo-storage wrote it; read here
+/// without a JSON parser, which the first load does not otherwise need.
 pub fn stored_lang() -> Option<Lang> {
-    use gloo_storage::Storage;
-    if !storage_available() {
-        return None;
-    }
-    gloo_storage::LocalStorage::get::<String>(STORAGE_KEY)
-        .ok()
-        .and_then(|code| Lang::from_tag(&code))
+    let stored = storage()?.get_item(STORAGE_KEY).ok()??;
+    let code = stored.trim();
+    let code = code
+        .strip_prefix('"')
+        .and_then(|c| c.strip_suffix('"'))
+        .unwrap_or(code);
+    Lang::from_tag(code)
 }
 
-/// Remembers `lang`; a full or blocked storage is ignored.
+/// Remembers `lang` (as a JSON string, see [`stored_lang`]); a full or
+/// blocked storage is ignored.
 pub fn store_lang(lang: Lang) {
-    use gloo_storage::Storage;
-    if storage_available() {
-        let _ = gloo_storage::LocalStorage::set(STORAGE_KEY, lang.code());
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(STORAGE_KEY, &format!("\"{}\"", lang.code()));
     }
 }
 
-/// Whether `localStorage` can be used. gloo-storage throws when it is
-/// missing or blocked (sandboxed frames, disabled site data), so every use
-/// asks first.
-fn storage_available() -> bool {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .is_some()
+/// `localStorage`, where it can be used (not in sandboxed frames or with
+/// site data disabled).
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
 }
 
 /// `navigator.languages`, else `navigator.language`.

@@ -19,6 +19,7 @@ const TYPES = {
   '.json': 'application/json',
   '.webmanifest': 'application/manifest+json',
   '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /**

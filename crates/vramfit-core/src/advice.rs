@@ -127,10 +127,11 @@ pub struct Suggestion {
 }
 
 /// What stops a "largest that fits" answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Limit {
     /// The memory: one more does not fit.
+    #[default]
     Memory,
     /// The model's own maximum context (`max_position_embeddings`): more
     /// would fit, but the model is not made for it.
@@ -139,8 +140,8 @@ pub enum Limit {
     InputMaximum,
 }
 
-/// Answers for the selected method.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Answers for the selected method (the default: none given).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Answers {
     /// Longest context (tokens per sequence) that fits, if any does, up to
     /// the model's own maximum; `None` too when the method's figure does

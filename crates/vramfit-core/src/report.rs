@@ -162,19 +162,48 @@ pub fn build_valid(request: &Request, scenario: &Scenario) -> Result<Report, Run
         .iter()
         .filter_map(|m| methods::run(*m, scenario).ok())
         .collect();
+    let suggestions = advice::suggestions(scenario, &estimate);
     Ok(Report {
+        suggestions,
+        answers: advice::answers(request.method, scenario),
+        speed: speed.as_ref().ok().cloned(),
+        speed_unavailable: speed.err(),
+        methods,
+        ..head(request, scenario, estimate)
+    })
+}
+
+/// The head of the document alone: the request, the model facts and the
+/// chosen method's `estimate`, with no other method, no suggestion, no
+/// answer and no speed ([`build_valid`] adds those). The web app shows the
+/// head's figures first, while the code that computes the rest is still
+/// loading; a head is never exported.
+///
+/// ```
+/// use vramfit_core::methods::{quick, MethodId};
+/// use vramfit_core::{report, request::Request};
+/// let request = Request::default();
+/// let scenario = request.scenario.validate().unwrap();
+/// let head = report::head(&request, &scenario, quick::estimate(&scenario).unwrap());
+/// let full = report::build(&request).unwrap();
+/// assert_eq!((head.estimate, head.model), (full.estimate, full.model));
+/// assert!(head.methods.is_empty() && head.speed.is_none());
+/// assert_eq!(request.method, MethodId::Quick);
+/// ```
+pub fn head(request: &Request, scenario: &Scenario, estimate: MethodResult) -> Report {
+    Report {
         schema: SCHEMA,
         app_version: APP_VERSION,
         inputs: request.clone(),
         model: ModelFacts::of(&request.scenario, scenario),
         layout: scenario.layout,
-        suggestions: advice::suggestions(scenario, &estimate),
-        answers: advice::answers(request.method, scenario),
-        speed: speed.as_ref().ok().cloned(),
-        speed_unavailable: speed.err(),
         estimate,
-        methods,
-    })
+        methods: Vec::new(),
+        suggestions: Vec::new(),
+        answers: Answers::default(),
+        speed: None,
+        speed_unavailable: None,
+    }
 }
 
 #[cfg(test)]

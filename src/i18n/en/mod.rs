@@ -47,6 +47,9 @@ pub static TEXTS: Texts = Texts {
     learn_unavailable:
         "The lesson and the notebook could not be loaded (offline?). The calculator keeps working.",
     learn_retry: "Try again",
+    part_loading: "Loading…",
+    part_unavailable: "This part could not be loaded (offline?). The calculator keeps working.",
+    catalog_loading: "Loading the model catalog…",
     lang_label: "Language",
 
     step_configure: "Configure",

@@ -46,6 +46,9 @@ pub static TEXTS: Texts = Texts {
     learn_loading: "Cargando la lección y el cuaderno…",
     learn_unavailable: "No se pudieron cargar la lección y el cuaderno (¿sin conexión?). La calculadora sigue funcionando.",
     learn_retry: "Reintentar",
+    part_loading: "Cargando…",
+    part_unavailable: "Esta parte no se pudo cargar (¿sin conexión?). La calculadora sigue funcionando.",
+    catalog_loading: "Cargando el catálogo de modelos…",
     lang_label: "Idioma",
 
     step_configure: "Configurar",

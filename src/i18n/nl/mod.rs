@@ -46,6 +46,9 @@ pub static TEXTS: Texts = Texts {
     learn_loading: "De les en het notitieboek worden geladen…",
     learn_unavailable: "De les en het notitieboek konden niet worden geladen (offline?). De calculator blijft werken.",
     learn_retry: "Opnieuw proberen",
+    part_loading: "Laden…",
+    part_unavailable: "Dit deel kon niet worden geladen (offline?). De calculator blijft werken.",
+    catalog_loading: "De modelcatalogus wordt geladen…",
     lang_label: "Taal",
 
     step_configure: "Instellen",

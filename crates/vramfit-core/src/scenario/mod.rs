@@ -340,11 +340,7 @@ impl ScenarioInput {
     /// estimate it (its modes, the model it needs, knobs that must agree
     /// with the model or the workload) each method decides when it runs.
     pub fn validate(&self) -> Result<Scenario, Vec<ScenarioError>> {
-        let mut errors: Vec<ScenarioError> = Field::ALL
-            .iter()
-            .filter_map(|f| f.check(self.get(*f)).err())
-            .map(ScenarioError::Field)
-            .collect();
+        let mut errors = Vec::new();
         let (model, model_config) = match self.model.as_ref().map(resolve_model).transpose() {
             Ok(Some((model, text))) => (Some(model), Some(text)),
             Ok(None) => (None, None),
@@ -360,6 +356,42 @@ impl ScenarioInput {
                 None
             }
         };
+        self.validate_resolved(model, model_config, gpu, errors)
+    }
+
+    /// [`ScenarioInput::validate`] for a scenario of typed numbers: one
+    /// that names neither a model nor a catalog GPU, which therefore needs
+    /// neither the config.json reader nor a catalog. `None` when it names
+    /// either. The web app computes its first result with this, before the
+    /// code that reads models and looks GPUs up has loaded.
+    ///
+    /// ```
+    /// use vramfit_core::scenario::ScenarioInput;
+    /// let typed = ScenarioInput::default();
+    /// assert_eq!(typed.validate_typed(), Some(typed.validate()));
+    /// let card = ScenarioInput { gpu: Some("RTX 4090".into()), ..typed };
+    /// assert_eq!(card.validate_typed(), None);
+    /// ```
+    pub fn validate_typed(&self) -> Option<Result<Scenario, Vec<ScenarioError>>> {
+        (self.model.is_none() && self.gpu.is_none())
+            .then(|| self.validate_resolved(None, None, None, Vec::new()))
+    }
+
+    /// The rest of [`ScenarioInput::validate`], once the model and the GPU
+    /// are looked up (`lookup_errors`: what went wrong looking them up).
+    fn validate_resolved(
+        &self,
+        model: Option<ModelSpec>,
+        model_config: Option<ConfigText>,
+        gpu: Option<&'static Gpu>,
+        lookup_errors: Vec<ScenarioError>,
+    ) -> Result<Scenario, Vec<ScenarioError>> {
+        let mut errors: Vec<ScenarioError> = Field::ALL
+            .iter()
+            .filter_map(|f| f.check(self.get(*f)).err())
+            .map(ScenarioError::Field)
+            .collect();
+        errors.extend(lookup_errors);
         let planner = match self.planner.settings() {
             Ok(settings) => settings,
             Err(bad) => {

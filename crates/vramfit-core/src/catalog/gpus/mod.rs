@@ -1,5 +1,6 @@
 //! The GPU catalog: `data/gpus.json`, embedded with `include_str!` and
-//! parsed once.
+//! parsed once (with the feature `embedded`), or a table installed at run
+//! time ([`install`], [`checked_in`]).
 //!
 //! # Memory
 //!
@@ -290,13 +291,49 @@ fn parse(text: &str) -> Result<Vec<Gpu>, serde_json::Error> {
     Ok(file.gpus.into_iter().map(Gpu::from).collect())
 }
 
-/// Every GPU of the catalog, in file order. Parsed on first use.
+/// The table [`install`] was given, if any.
+static INSTALLED: OnceLock<Vec<Gpu>> = OnceLock::new();
+
+/// Every GPU of the catalog in use, in file order: the table given to
+/// [`install`], else (feature `embedded`) the checked-in one, parsed on
+/// first use, else none.
 ///
 /// The checked-in file is guaranteed to parse by this module's tests; if
 /// it ever could not, this returns an empty list rather than panicking.
 pub fn all() -> &'static [Gpu] {
+    match INSTALLED.get() {
+        Some(installed) => installed,
+        None => compiled_in(),
+    }
+}
+
+#[cfg(feature = "embedded")]
+fn compiled_in() -> &'static [Gpu] {
     static CATALOG: OnceLock<Vec<Gpu>> = OnceLock::new();
-    CATALOG.get_or_init(|| parse(GPUS_JSON).unwrap_or_default())
+    CATALOG.get_or_init(checked_in)
+}
+
+#[cfg(not(feature = "embedded"))]
+fn compiled_in() -> &'static [Gpu] {
+    &[]
+}
+
+/// The checked-in table (`data/gpus.json`), parsed: what a front end built
+/// without the feature `embedded` gives to [`install`] once it has loaded
+/// the code that calls this (the web app: with its `details` chunk, so that
+/// the table is not part of the first load). Empty if the file could not
+/// be parsed, which this module's tests rule out.
+pub fn checked_in() -> Vec<Gpu> {
+    parse(GPUS_JSON).unwrap_or_default()
+}
+
+/// Makes `gpus` the catalog of [`all`], [`find_gpu`] and everything that
+/// uses them, for the rest of the process. Only the first call counts: a
+/// later one gives its table back as the error. Install before the first
+/// lookup: a lookup made earlier found the checked-in table (feature
+/// `embedded`) or nothing.
+pub fn install(gpus: Vec<Gpu>) -> Result<(), Vec<Gpu>> {
+    INSTALLED.set(gpus)
 }
 
 /// The full names of every GPU, in file order.

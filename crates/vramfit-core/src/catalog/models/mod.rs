@@ -15,9 +15,9 @@
 //! A catalog is built from `(metadata, config text)` pairs
 //! ([`ModelCatalog::from_records`]) or from the metadata document and a
 //! lookup of config texts by file name ([`ModelCatalog::from_parts`]), so
-//! it can be made from data fetched at run time as well as from the copy
-//! embedded in the binary ([`all`], see the `embedded` module), which a
-//! test keeps equal to the folder.
+//! it can be made from data fetched at run time ([`install`]) as well as
+//! from the copy embedded in the binary (feature `embedded`, see the
+//! `embedded` module), which a test keeps equal to the folder.
 //!
 //! # Calculable or excluded
 //!
@@ -53,6 +53,7 @@
 //! 3. **Miss**: up to three ids close by edit distance
 //!    ([`fuzzy::suggest`]), possibly none.
 
+#[cfg(feature = "embedded")]
 mod embedded;
 mod figure;
 mod listing;
@@ -483,21 +484,57 @@ impl ModelCatalog {
     }
 }
 
-/// The catalog embedded in the binary, built at first use.
+/// The catalog [`install`] was given, if any.
+static INSTALLED: OnceLock<ModelCatalog> = OnceLock::new();
+
+/// The catalog in use: the one given to [`install`], else (feature
+/// `embedded`) the one embedded in the binary, built at first use, else an
+/// empty one.
 ///
 /// The embedded data is guaranteed to build by this module's tests; if it
 /// ever could not, this is an empty catalog rather than a panic.
 pub fn catalog() -> &'static ModelCatalog {
+    match INSTALLED.get() {
+        Some(installed) => installed,
+        None => compiled_in(),
+    }
+}
+
+#[cfg(feature = "embedded")]
+fn compiled_in() -> &'static ModelCatalog {
     static CATALOG: OnceLock<ModelCatalog> = OnceLock::new();
     CATALOG.get_or_init(|| embedded::catalog().unwrap_or_default())
 }
 
-/// Every model of the embedded catalog, in catalog order.
+#[cfg(not(feature = "embedded"))]
+fn compiled_in() -> &'static ModelCatalog {
+    static EMPTY: ModelCatalog = ModelCatalog {
+        entries: Vec::new(),
+    };
+    &EMPTY
+}
+
+/// Makes `catalog` the one [`catalog`], [`all`], [`find_model`] and
+/// [`list_models`] use (and so every scenario that names a catalog model),
+/// for the rest of the process: a front end built without the feature
+/// `embedded` installs the catalog it fetched
+/// ([`ModelCatalog::from_parts`]). Only the first call counts: a later one
+/// gives its catalog back as the error.
+pub fn install(catalog: ModelCatalog) -> Result<(), ModelCatalog> {
+    INSTALLED.set(catalog)
+}
+
+/// Whether a catalog was installed ([`install`]).
+pub fn installed() -> bool {
+    INSTALLED.get().is_some()
+}
+
+/// Every model of the catalog in use ([`catalog`]), in catalog order.
 pub fn all() -> &'static [ModelEntry] {
     catalog().entries()
 }
 
-/// One [`ModelListing`] per model of the embedded catalog, in catalog
+/// One [`ModelListing`] per model of the catalog in use, in catalog
 /// order: what `vramfit models` prints.
 pub fn list_models() -> Vec<ModelListing> {
     catalog().listing()

@@ -1,0 +1,132 @@
+//! The `details` chunk: the engine and the panels below the first result.
+//!
+//! With the feature `split` each function here is a split point of the
+//! chunk `details`, which the main module fetches right after the first
+//! result ([`crate::parts`]); everything only they reach leaves the main
+//! module: the core's whole report (every method, the advice, the speed,
+//! the config.json reader), the GPU table, the link in the address, export
+//! and import, the chart and the speed and interpretation panels. Without
+//! the feature they are plain functions.
+
+use crate::advice_panel::{AnswersView, SuggestionsView};
+use crate::components::chart::ContextChart;
+use crate::components::interpretation::InterpretationPanel;
+use crate::components::speed::SpeedPanel;
+use crate::components::transfer::{import_file, TransferBar, TransferStatus};
+use crate::components::veil::Veiled;
+use crate::components::MethodsTable;
+use crate::curve::{self, ContextCurve};
+use crate::figures;
+use crate::i18n::use_lang;
+use crate::parts::{ChunkUnavailable, Engine};
+use crate::share;
+use leptos::prelude::*;
+use vramfit_core::catalog::{self, gpus};
+use vramfit_core::report::{self, Report};
+use vramfit_core::request::Request;
+use vramfit_core::scenario::ScenarioInput;
+use vramfit_core::units::DisplayUnit;
+
+/// The engine: the core's functions the first result does not need. Also
+/// installs the GPU table in the core when the build has not compiled it in
+/// (the release build: it comes with this chunk).
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn engine() -> Result<Engine, ChunkUnavailable> {
+    Ok(local_engine())
+}
+
+/// [`engine`] as a plain function (the build without chunks starts with it).
+pub fn local_engine() -> Engine {
+    if gpus::all().is_empty() {
+        let _ = gpus::install(gpus::checked_in());
+    }
+    Engine {
+        report: report::build,
+        set_mode: Request::set_mode,
+        working_methods: crate::components::stale::working_methods,
+        read_link: share::scenario_in_address,
+        write_link: share::write_address,
+        import_file,
+        find_gpu: catalog::find_gpu,
+        set_gpu: ScenarioInput::set_gpu,
+    }
+}
+
+/// The results under the breakdown: suggestions, answers, every method
+/// side by side, export / import / link, and the note on rounding.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn results_more(
+    report: Memo<Option<Report>>,
+    input: RwSignal<Request>,
+    unit: RwSignal<DisplayUnit>,
+    status: RwSignal<Option<TransferStatus>>,
+) -> Result<AnyView, ChunkUnavailable> {
+    let lang = use_lang();
+    let suggestions = Signal::derive(move || {
+        report.with(|r| {
+            r.as_ref()
+                .map(|r| r.suggestions.clone())
+                .unwrap_or_default()
+        })
+    });
+    let answers = Signal::derive(move || report.with(|r| r.as_ref().map(|r| r.answers.clone())));
+    let methods = Signal::derive(move || {
+        report.with(|r| r.as_ref().map(|r| r.methods.clone()).unwrap_or_default())
+    });
+    let selected = Signal::derive(move || {
+        report.with(|r| r.as_ref().map(|r| r.estimate.method).unwrap_or_default())
+    });
+    Ok(view! {
+        <SuggestionsView suggestions input unit />
+        <AnswersView answers />
+        <MethodsTable methods selected unit input />
+        <TransferBar report input status />
+        <p class="vf-note">{move || lang.get().t().truncated_note}</p>
+    }
+    .into_any())
+}
+
+/// Below the results: memory against context length, the speed, and how
+/// to read the selected method's figure. The chart and the speed are
+/// greyed while `stale` (the last good figures), and veiled while a blind
+/// prediction is pending in the lesson.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn more_panels(
+    input: RwSignal<Request>,
+    report: Memo<Option<Report>>,
+    unit: RwSignal<DisplayUnit>,
+    stale: Memo<bool>,
+) -> Result<AnyView, ChunkUnavailable> {
+    let lang = use_lang();
+    let t = move || lang.get().t();
+    let max_context =
+        Memo::new(move |_| report.with(|r| r.as_ref().and_then(|r| r.answers.max_context)));
+    let curve = Memo::new(move |previous: Option<&Option<ContextCurve>>| {
+        let max = max_context.get();
+        input
+            .with(|i| curve::context_curve(i, max))
+            .or_else(|| previous.cloned().flatten())
+    });
+    let speed = Memo::new(move |_| report.with(|r| r.as_ref().map(figures::speed_view)));
+    let method = Memo::new(move |_| input.with(|i| i.method));
+    Ok(view! {
+        <section class="vf-step-card" class:vf-stale=move || stale.get() data-stale=move || stale.get().to_string() data-testid="details" aria-labelledby="vf-details">
+            <h2 id="vf-details" class="vf-step">{move || t().details_title}</h2>
+            <Veiled testid="veiled-details">
+                <ContextChart curve unit />
+                <SpeedPanel speed />
+            </Veiled>
+        </section>
+        <InterpretationPanel method=Signal::from(method) />
+    }
+    .into_any())
+}
