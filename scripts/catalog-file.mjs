@@ -44,7 +44,10 @@ export function compact(text) {
 /** The catalog file's text for the data folder `data`. */
 export async function catalogText(data = DATA) {
   const models = await readFile(join(data, 'models.json'), 'utf8');
-  const files = JSON.parse(models).models.map((m) => m.file);
+  const rows = JSON.parse(models).models;
+  // Each config, and the hf_quant_config.json a row reads beside it
+  // (`hf_quant/<file>`, as ModelCatalog::from_parts asks for it).
+  const files = rows.flatMap((m) => [m.file, ...(m.hf_quant_config?.file ? [`hf_quant/${m.hf_quant_config.file}`] : [])]);
   const entries = [['models.json', compact(models)]];
   for (const file of files) entries.push([file, compact(await readFile(join(data, 'configs', file), 'utf8'))]);
   return HEADER + entries.map(([name, text]) => `${name}\t${Buffer.byteLength(text)}\n${text}`).join('');

@@ -7,13 +7,10 @@
 //! model input, the details and the lesson.
 
 use crate::components::compact::CompactBar;
-use crate::components::engine::gguf::GgufPicker;
-use crate::components::engine::knobs::EngineKnobsPanel;
 use crate::components::formats::{KvDtypePicker, WeightFormatPicker};
 use crate::components::gpu::GpuPicker;
 use crate::components::lang::LangSwitch;
 use crate::components::method_note::MethodDescription;
-use crate::components::speed::SpeedPanel;
 use crate::components::stale::{self, InvalidFields, StaleNotice, WayOut};
 use crate::components::switch::{SwitchNotice, SwitchNoticeView};
 use crate::components::transfer::{dragged_file, drags_files, TransferStatus};
@@ -102,25 +99,34 @@ pub fn App() -> impl IntoView {
     });
 
     // `None` while what the answer needs is still on its way.
-    let outcome = Memo::new(move |_| {
-        if link_pending.get() {
-            return None;
-        }
-        input.with(|i| {
-            if parts.can_answer(i) {
-                parts.engine.get().ready().map(|engine| (engine.report)(i))
-            } else {
-                first::report(i)
+    // Every recomputation counts as a change: the outcome and the report
+    // follow the input, and comparing whole reports would cost the first
+    // load their equality code for nothing.
+    let outcome = Memo::new_with_compare(
+        move |_| {
+            if link_pending.get() {
+                return None;
             }
-        })
-    });
+            input.with(|i| {
+                if parts.can_answer(i) {
+                    parts.engine.get().ready().map(|engine| (engine.report)(i))
+                } else {
+                    first::report(i)
+                }
+            })
+        },
+        always_changed,
+    );
     // The last good report stays on screen while the input has a problem.
-    let report = Memo::new(move |previous: Option<&Option<Report>>| {
-        outcome
-            .get()
-            .and_then(Result::ok)
-            .or_else(|| previous.cloned().flatten())
-    });
+    let report = Memo::new_with_compare(
+        move |previous: Option<&Option<Report>>| {
+            outcome
+                .get()
+                .and_then(Result::ok)
+                .or_else(|| previous.cloned().flatten())
+        },
+        always_changed,
+    );
     // The model's problems beside the model input, the others with the
     // results (a method that refuses the scenario among them).
     let errors = move |model: bool| {
@@ -191,6 +197,11 @@ pub fn App() -> impl IntoView {
     });
     let model_facts =
         parts::loader(move || async move { split_call!(model_part::model_facts(report)) });
+    // llama.cpp's file types: only its method shows them (the details chunk).
+    let gguf_picker = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::gguf_picker(input))
+    });
     let more = parts::loader(move || async move {
         parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
         split_call!(details::more_panels(input, report, unit, stale))
@@ -226,7 +237,7 @@ pub fn App() -> impl IntoView {
                         when=move || method.get() == MethodId::Llamacpp
                         fallback=move || view! { <WeightFormatPicker input has_model /> }
                     >
-                        <GgufPicker input />
+                        <Deferred name="gguf-picker" load=gguf_picker.clone() />
                     </Show>
                     <KvDtypePicker input />
                     <h3 class="vf-subhead">{move || t().workload_label}</h3>
@@ -359,8 +370,14 @@ fn MethodSettings(
     method: Signal<MethodId>,
 ) -> impl IntoView {
     let lang = use_lang();
+    let parts = parts::use_parts();
     let fields = Memo::new(move |_| figures::method_fields(method.get()));
     let engine = move || matches!(method.get(), MethodId::Vllm | MethodId::Llamacpp);
+    // The engines' knobs come with the details chunk.
+    let engine_knobs = StoredValue::new(parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::engine_knobs(input, method))
+    }));
     let shown =
         move || method.get() == MethodId::Allocator || engine() || !fields.with(Vec::is_empty);
     view! {
@@ -372,7 +389,9 @@ fn MethodSettings(
             <div class="vf-fields">
                 {move || fields.get().into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
             </div>
-            <EngineKnobsPanel input method />
+            <Show when=engine>
+                <Deferred name="engine-knobs" load=engine_knobs.get_value() />
+            </Show>
         </Show>
     }
 }
@@ -467,4 +486,9 @@ fn ResultsPanel(
         })}
         <Deferred name="results-more" load=more />
     }
+}
+
+/// A memo's comparison that takes every new value as a change.
+fn always_changed<T>(_: Option<&T>, _: Option<&T>) -> bool {
+    true
 }

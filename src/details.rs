@@ -10,6 +10,9 @@
 
 use crate::advice_panel::{AnswersView, SuggestionsView};
 use crate::components::chart::ContextChart;
+use crate::components::engine::gguf::GgufPicker;
+use crate::components::engine::knobs::EngineKnobsPanel;
+use crate::components::engine::EnginePanel;
 use crate::components::interpretation::InterpretationPanel;
 use crate::components::speed::SpeedPanel;
 use crate::components::transfer::{import_file, TransferBar, TransferStatus};
@@ -22,6 +25,7 @@ use crate::parts::{ChunkUnavailable, Engine};
 use crate::share;
 use leptos::prelude::*;
 use vramfit_core::catalog::{self, gpus};
+use vramfit_core::methods::MethodId;
 use vramfit_core::report::{self, Report};
 use vramfit_core::request::Request;
 use vramfit_core::scenario::ScenarioInput;
@@ -40,6 +44,8 @@ pub fn engine() -> Result<Engine, ChunkUnavailable> {
 
 /// [`engine`] as a plain function (the build without chunks starts with it).
 pub fn local_engine() -> Engine {
+    crate::i18n::install_engine_texts();
+    crate::styles::load(crate::styles::ENGINE);
     if gpus::all().is_empty() {
         let _ = gpus::install(gpus::checked_in());
     }
@@ -82,7 +88,11 @@ pub fn results_more(
     let selected = Signal::derive(move || {
         report.with(|r| r.as_ref().map(|r| r.estimate.method).unwrap_or_default())
     });
+    let engine =
+        Signal::derive(move || report.with(|r| r.as_ref().and_then(|r| r.estimate.engine.clone())));
+    let context = Signal::derive(move || input.with(|i| i.scenario.context));
     Ok(view! {
+        <EnginePanel engine context />
         <SuggestionsView suggestions input unit />
         <AnswersView answers />
         <MethodsTable methods selected unit input />
@@ -90,6 +100,29 @@ pub fn results_more(
         <p class="vf-note">{move || lang.get().t().truncated_note}</p>
     }
     .into_any())
+}
+
+/// llama.cpp's GGUF file types, in place of the weight formats while its
+/// method is selected.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn gguf_picker(input: RwSignal<Request>) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <GgufPicker input /> }.into_any())
+}
+
+/// The engines' own knobs (vLLM's and llama.cpp's), under the method's
+/// settings while an engine method is selected.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn engine_knobs(
+    input: RwSignal<Request>,
+    method: Signal<MethodId>,
+) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <EngineKnobsPanel input method /> }.into_any())
 }
 
 /// Below the results: memory against context length, the speed, and how

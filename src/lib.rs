@@ -26,6 +26,7 @@ pub mod notebook;
 pub mod panic;
 pub mod parts;
 pub mod share;
+pub mod styles;
 pub mod training_panel;
 
 pub use app::App;

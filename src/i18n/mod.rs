@@ -163,6 +163,18 @@ pub struct Interpretation {
     pub leaves_out: &'static [&'static str],
 }
 
+impl Interpretation {
+    /// Nothing to say yet: an engine method's reading before the engine's
+    /// tables have come ([`engine_texts`]; the panel that shows it comes
+    /// with them).
+    pub const NOT_LOADED: Interpretation = Interpretation {
+        summary: "",
+        assumptions: &[],
+        units: "",
+        leaves_out: &[],
+    };
+}
+
 /// Every user-facing text of the app, in one language.
 pub struct Texts {
     /// The language's own name, for the switch.
@@ -488,4 +500,29 @@ pub fn apply_to_document(lang: Lang) {
         }
         document.set_title(lang.t().page_title);
     }
+}
+
+/// The engine methods' tables as a page table reaches them (an engine's
+/// refusal, a knob's error). In the release build the tables come with the
+/// `details` chunk, which installs them when it loads
+/// ([`install_engine_texts`]); no engine method runs before it, so a page
+/// table need not carry them into the first load. Before then (a link
+/// whose engine knobs are out of range) `None`: the core's own sentence
+/// is shown.
+pub fn engine_texts(lang: Lang) -> Option<&'static engine::EngineTexts> {
+    #[cfg(feature = "split")]
+    return ENGINE_TABLES.get().map(|tables| tables(lang));
+    #[cfg(not(feature = "split"))]
+    Some(lang.engine())
+}
+
+#[cfg(feature = "split")]
+static ENGINE_TABLES: std::sync::OnceLock<fn(Lang) -> &'static engine::EngineTexts> =
+    std::sync::OnceLock::new();
+
+/// Makes the engine tables reachable from the page tables (the `details`
+/// chunk calls it when it loads).
+pub fn install_engine_texts() {
+    #[cfg(feature = "split")]
+    let _ = ENGINE_TABLES.set(Lang::engine);
 }

@@ -7,40 +7,50 @@ use crate::i18n::{FieldText, Interpretation};
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
 
+/// The vllm method in one line (also the page table's, which reads it
+/// without the rest of this table).
+pub(super) const VLLM_SUMMARY: &str = "What vLLM reports when it starts: weights, profiling peak, KV cache tokens and concurrency, and whether it starts at all (GiB).";
+/// The llamacpp method in one line.
+pub(super) const LLAMACPP_SUMMARY: &str = "Where llama.cpp puts a GGUF file: model buffer, K and V caches, compute buffer, split between the GPU and host memory by -ngl (GiB).";
+/// How to read the vllm method's figures.
+pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
+    summary: "What vLLM (V1 engine, 0.19) prints at start-up for `vllm serve` with these options, and the error it would stop with.",
+    assumptions: &[
+        "vLLM asks for total × gpu_memory_utilization of each GPU; the KV cache gets what the weights, the profiling peak and the memory outside PyTorch leave of it.",
+        "The ring compares that requested memory with what the scenario needs of it: weights + peak + non-torch memory + the KV cache of the sequences at once, each of the full context (--max-model-len). It fits exactly when vLLM starts and holds them all.",
+        "The KV cache, its tokens and the concurrency are the ones vLLM allocates in full; CUDA graphs are captured after it, outside the requested memory.",
+        "The GPU's total is the one CUDA reports where the catalog has it (79.19 GiB for an H100 80GB), else the driver's or the nominal figure, said so below.",
+        "Checked against 47 real vLLM 0.19 start-up logs on an H100: weights within 1 %, KV memory within 0.21 GiB, KV tokens within 0.34 %.",
+    ],
+    units: "GiB (2³⁰ bytes), as vLLM prints them; the figures are per GPU, on the most loaded one.",
+    leaves_out: &[
+        "Non-torch memory and CUDA graphs are measured constants from an H100; other GPUs, NCCL without NVLink and ROCm differ.",
+        "Mamba and linear-attention hybrids, speculative decoding, LoRA, expert and data parallelism.",
+        "Speed: vLLM's throughput is not estimated here.",
+    ],
+};
+/// How to read the llamacpp method's figures.
+pub(super) const LLAMACPP_INTERPRETATION: Interpretation = Interpretation {
+    summary: "The GGUF file llama.cpp's tools would write for the model and the type chosen, and where llama.cpp puts each byte of it.",
+    assumptions: &[
+        "Model size: llama-quantize's type for every tensor (Q4_K_M keeps some in Q6_K, norms in F32), exact to the byte.",
+        "K and V caches: n_ctx cells (the context, padded to 256) for every layer, each with its own type (-ctk, -ctv); sliding-window layers keep their window.",
+        "The ring is the GPU: model buffer + K + V + compute buffer against the GPU's memory less the 1 GiB llama.cpp keeps free. With -ngl on auto the ring is the whole model on the GPU, and the panel shows the split llama.cpp would choose.",
+        "One slot per sequence at once (-np), sharing one cache.",
+    ],
+    units: "GiB (2³⁰ bytes), as llama.cpp prints them.",
+    leaves_out: &[
+        "Compute buffers are an approximation of ggml's graph allocator, not measured.",
+        "Several GPUs (--tensor-split), multimodal projectors, LoRA adapters, speculative decoding.",
+        "The CUDA context and cuBLAS workspaces outside llama.cpp's buffers (the 1 GiB margin covers them).",
+    ],
+};
+
 pub static ENGINE: EngineTexts = EngineTexts {
-    vllm_summary: "What vLLM reports when it starts: weights, profiling peak, KV cache tokens and concurrency, and whether it starts at all (GiB).",
-    llamacpp_summary: "Where llama.cpp puts a GGUF file: model buffer, K and V caches, compute buffer, split between the GPU and host memory by -ngl (GiB).",
-    vllm_interpretation: Interpretation {
-        summary: "What vLLM (V1 engine, 0.19) prints at start-up for `vllm serve` with these options, and the error it would stop with.",
-        assumptions: &[
-            "vLLM asks for total × gpu_memory_utilization of each GPU; the KV cache gets what the weights, the profiling peak and the memory outside PyTorch leave of it.",
-            "The ring compares that requested memory with what the scenario needs of it: weights + peak + non-torch memory + the KV cache of the sequences at once, each of the full context (--max-model-len). It fits exactly when vLLM starts and holds them all.",
-            "The KV cache, its tokens and the concurrency are the ones vLLM allocates in full; CUDA graphs are captured after it, outside the requested memory.",
-            "The GPU's total is the one CUDA reports where the catalog has it (79.19 GiB for an H100 80GB), else the driver's or the nominal figure, said so below.",
-            "Checked against 47 real vLLM 0.19 start-up logs on an H100: weights within 1 %, KV memory within 0.21 GiB, KV tokens within 0.34 %.",
-        ],
-        units: "GiB (2³⁰ bytes), as vLLM prints them; the figures are per GPU, on the most loaded one.",
-        leaves_out: &[
-            "Non-torch memory and CUDA graphs are measured constants from an H100; other GPUs, NCCL without NVLink and ROCm differ.",
-            "Mamba and linear-attention hybrids, speculative decoding, LoRA, expert and data parallelism.",
-            "Speed: vLLM's throughput is not estimated here.",
-        ],
-    },
-    llamacpp_interpretation: Interpretation {
-        summary: "The GGUF file llama.cpp's tools would write for the model and the type chosen, and where llama.cpp puts each byte of it.",
-        assumptions: &[
-            "Model size: llama-quantize's type for every tensor (Q4_K_M keeps some in Q6_K, norms in F32), exact to the byte.",
-            "K and V caches: n_ctx cells (the context, padded to 256) for every layer, each with its own type (-ctk, -ctv); sliding-window layers keep their window.",
-            "The ring is the GPU: model buffer + K + V + compute buffer against the GPU's memory less the 1 GiB llama.cpp keeps free. With -ngl on auto the ring is the whole model on the GPU, and the panel shows the split llama.cpp would choose.",
-            "One slot per sequence at once (-np), sharing one cache.",
-        ],
-        units: "GiB (2³⁰ bytes), as llama.cpp prints them.",
-        leaves_out: &[
-            "Compute buffers are an approximation of ggml's graph allocator, not measured.",
-            "Several GPUs (--tensor-split), multimodal projectors, LoRA adapters, speculative decoding.",
-            "The CUDA context and cuBLAS workspaces outside llama.cpp's buffers (the 1 GiB margin covers them).",
-        ],
-    },
+    vllm_summary: VLLM_SUMMARY,
+    llamacpp_summary: LLAMACPP_SUMMARY,
+    vllm_interpretation: VLLM_INTERPRETATION,
+    llamacpp_interpretation: LLAMACPP_INTERPRETATION,
 
     vllm_title: "What vLLM reports at start-up",
     llamacpp_title: "Where llama.cpp puts the model",

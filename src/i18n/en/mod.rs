@@ -371,7 +371,11 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
-        ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
+        ScenarioError::Engine(e) => match super::engine_texts(super::Lang::En) {
+            Some(t) => (t.knob_error)(e),
+            // Before the engine's tables have come (see engine_texts).
+            None => "This engine setting is out of its range.".into(),
+        },
         ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "The “as published” format needs a real model (catalog or config.json).".into()
@@ -455,8 +459,8 @@ fn method_summary(method: MethodId) -> &'static str {
         MethodId::Planner => {
             "Per-GPU budget over TP/PP, replicas and concurrent sequences, margin and reserve, with an indicative speed (decimal GB)."
         }
-        MethodId::Vllm => ENGINE.vllm_summary,
-        MethodId::Llamacpp => ENGINE.llamacpp_summary,
+        MethodId::Vllm => engine::VLLM_SUMMARY,
+        MethodId::Llamacpp => engine::LLAMACPP_SUMMARY,
     }
 }
 
@@ -528,7 +532,10 @@ fn out_of_scope(reason: &Refusal) -> String {
             trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
-        Refusal::Engine(e) => (ENGINE.refusal)(e),
+        Refusal::Engine(e) => match super::engine_texts(super::Lang::En) {
+            Some(t) => (t.refusal)(e),
+            None => "The engine does not take this scenario.".into(),
+        },
     }
 }
 
@@ -672,8 +679,10 @@ fn interpretation(method: MethodId) -> Interpretation {
                 "Kernels and fragmentation beyond the margin and the reserve.",
             ],
         },
-        MethodId::Vllm => ENGINE.vllm_interpretation,
-        MethodId::Llamacpp => ENGINE.llamacpp_interpretation,
+        MethodId::Vllm => super::engine_texts(super::Lang::En)
+            .map_or(super::Interpretation::NOT_LOADED, |t| t.vllm_interpretation),
+        MethodId::Llamacpp => super::engine_texts(super::Lang::En)
+            .map_or(super::Interpretation::NOT_LOADED, |t| t.llamacpp_interpretation),
     }
 }
 

@@ -7,40 +7,50 @@ use crate::i18n::{FieldText, Interpretation};
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
 
+/// The vllm method in one line (also the page table's, which reads it
+/// without the rest of this table).
+pub(super) const VLLM_SUMMARY: &str = "Lo que vLLM informa al arrancar: pesos, pico del perfilado, tokens de caché KV y concurrencia, y si arranca (GiB).";
+/// The llamacpp method in one line.
+pub(super) const LLAMACPP_SUMMARY: &str = "Dónde coloca llama.cpp un archivo GGUF: búfer del modelo, cachés K y V, búfer de cómputo, repartidos entre la GPU y la memoria del host con -ngl (GiB).";
+/// How to read the vllm method's figures.
+pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
+    summary: "Lo que vLLM (motor V1, 0.19) imprime al arrancar `vllm serve` con estas opciones, y el error con el que se detendría.",
+    assumptions: &[
+        "vLLM pide total × gpu_memory_utilization de cada GPU; la caché KV recibe lo que le dejan los pesos, el pico del perfilado y la memoria fuera de PyTorch.",
+        "El anillo compara esa memoria pedida con lo que el escenario necesita de ella: pesos + pico + memoria fuera de torch + la caché KV de las secuencias simultáneas, cada una con el contexto completo (--max-model-len). Cabe exactamente cuando vLLM arranca y las aloja todas.",
+        "La caché KV, sus tokens y la concurrencia son los que vLLM reserva completos; los grafos CUDA se capturan después, fuera de la memoria pedida.",
+        "El total de la GPU es el que informa CUDA cuando el catálogo lo tiene (79,19 GiB en una H100 80GB); si no, el del controlador o el nominal, como se indica abajo.",
+        "Contrastado con 47 registros reales de arranque de vLLM 0.19 en una H100: pesos dentro del 1 %, memoria KV dentro de 0,21 GiB, tokens KV dentro del 0,34 %.",
+    ],
+    units: "GiB (2³⁰ bytes), como los imprime vLLM; las cifras son por GPU, la más cargada.",
+    leaves_out: &[
+        "La memoria fuera de torch y los grafos CUDA son constantes medidas en una H100; otras GPU, NCCL sin NVLink y ROCm difieren.",
+        "Híbridos con Mamba o atención lineal, decodificación especulativa, LoRA, paralelismo de expertos y de datos.",
+        "La velocidad: aquí no se estima el rendimiento de vLLM.",
+    ],
+};
+/// How to read the llamacpp method's figures.
+pub(super) const LLAMACPP_INTERPRETATION: Interpretation = Interpretation {
+    summary: "El archivo GGUF que escribirían las herramientas de llama.cpp para el modelo y el tipo elegido, y dónde coloca llama.cpp cada byte.",
+    assumptions: &[
+        "Tamaño del modelo: el tipo que llama-quantize da a cada tensor (Q4_K_M deja algunos en Q6_K, las normas en F32), exacto al byte.",
+        "Cachés K y V: n_ctx celdas (el contexto, redondeado a 256) por capa, cada una con su tipo (-ctk, -ctv); las capas de ventana deslizante guardan su ventana.",
+        "El anillo es la GPU: búfer del modelo + K + V + búfer de cómputo frente a la memoria de la GPU menos el 1 GiB que llama.cpp deja libre. Con -ngl en automático el anillo es el modelo entero en la GPU, y el panel muestra el reparto que elegiría llama.cpp.",
+        "Una ranura por secuencia simultánea (-np), compartiendo una caché.",
+    ],
+    units: "GiB (2³⁰ bytes), como los imprime llama.cpp.",
+    leaves_out: &[
+        "Los búferes de cómputo son una aproximación del asignador de grafos de ggml, no una medida.",
+        "Varias GPU (--tensor-split), proyectores multimodales, adaptadores LoRA, decodificación especulativa.",
+        "El contexto CUDA y los espacios de cuBLAS fuera de los búferes de llama.cpp (el margen de 1 GiB los cubre).",
+    ],
+};
+
 pub static ENGINE: EngineTexts = EngineTexts {
-    vllm_summary: "Lo que vLLM informa al arrancar: pesos, pico del perfilado, tokens de caché KV y concurrencia, y si arranca (GiB).",
-    llamacpp_summary: "Dónde coloca llama.cpp un archivo GGUF: búfer del modelo, cachés K y V, búfer de cómputo, repartidos entre la GPU y la memoria del host con -ngl (GiB).",
-    vllm_interpretation: Interpretation {
-        summary: "Lo que vLLM (motor V1, 0.19) imprime al arrancar `vllm serve` con estas opciones, y el error con el que se detendría.",
-        assumptions: &[
-            "vLLM pide total × gpu_memory_utilization de cada GPU; la caché KV recibe lo que le dejan los pesos, el pico del perfilado y la memoria fuera de PyTorch.",
-            "El anillo compara esa memoria pedida con lo que el escenario necesita de ella: pesos + pico + memoria fuera de torch + la caché KV de las secuencias simultáneas, cada una con el contexto completo (--max-model-len). Cabe exactamente cuando vLLM arranca y las aloja todas.",
-            "La caché KV, sus tokens y la concurrencia son los que vLLM reserva completos; los grafos CUDA se capturan después, fuera de la memoria pedida.",
-            "El total de la GPU es el que informa CUDA cuando el catálogo lo tiene (79,19 GiB en una H100 80GB); si no, el del controlador o el nominal, como se indica abajo.",
-            "Contrastado con 47 registros reales de arranque de vLLM 0.19 en una H100: pesos dentro del 1 %, memoria KV dentro de 0,21 GiB, tokens KV dentro del 0,34 %.",
-        ],
-        units: "GiB (2³⁰ bytes), como los imprime vLLM; las cifras son por GPU, la más cargada.",
-        leaves_out: &[
-            "La memoria fuera de torch y los grafos CUDA son constantes medidas en una H100; otras GPU, NCCL sin NVLink y ROCm difieren.",
-            "Híbridos con Mamba o atención lineal, decodificación especulativa, LoRA, paralelismo de expertos y de datos.",
-            "La velocidad: aquí no se estima el rendimiento de vLLM.",
-        ],
-    },
-    llamacpp_interpretation: Interpretation {
-        summary: "El archivo GGUF que escribirían las herramientas de llama.cpp para el modelo y el tipo elegido, y dónde coloca llama.cpp cada byte.",
-        assumptions: &[
-            "Tamaño del modelo: el tipo que llama-quantize da a cada tensor (Q4_K_M deja algunos en Q6_K, las normas en F32), exacto al byte.",
-            "Cachés K y V: n_ctx celdas (el contexto, redondeado a 256) por capa, cada una con su tipo (-ctk, -ctv); las capas de ventana deslizante guardan su ventana.",
-            "El anillo es la GPU: búfer del modelo + K + V + búfer de cómputo frente a la memoria de la GPU menos el 1 GiB que llama.cpp deja libre. Con -ngl en automático el anillo es el modelo entero en la GPU, y el panel muestra el reparto que elegiría llama.cpp.",
-            "Una ranura por secuencia simultánea (-np), compartiendo una caché.",
-        ],
-        units: "GiB (2³⁰ bytes), como los imprime llama.cpp.",
-        leaves_out: &[
-            "Los búferes de cómputo son una aproximación del asignador de grafos de ggml, no una medida.",
-            "Varias GPU (--tensor-split), proyectores multimodales, adaptadores LoRA, decodificación especulativa.",
-            "El contexto CUDA y los espacios de cuBLAS fuera de los búferes de llama.cpp (el margen de 1 GiB los cubre).",
-        ],
-    },
+    vllm_summary: VLLM_SUMMARY,
+    llamacpp_summary: LLAMACPP_SUMMARY,
+    vllm_interpretation: VLLM_INTERPRETATION,
+    llamacpp_interpretation: LLAMACPP_INTERPRETATION,
 
     vllm_title: "Lo que vLLM informa al arrancar",
     llamacpp_title: "Dónde coloca llama.cpp el modelo",

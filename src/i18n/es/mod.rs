@@ -381,7 +381,11 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json no se puede usar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
-        ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
+        ScenarioError::Engine(e) => match super::engine_texts(super::Lang::Es) {
+            Some(t) => (t.knob_error)(e),
+            // Before the engine's tables have come (see engine_texts).
+            None => "Este ajuste del motor está fuera de su rango.".into(),
+        },
         ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "El formato «como se publicó» necesita un modelo real (catálogo o config.json).".into()
@@ -469,8 +473,8 @@ fn method_summary(method: MethodId) -> &'static str {
         MethodId::Planner => {
             "Presupuesto por GPU con TP/PP, réplicas y secuencias simultáneas, margen y reserva, y una velocidad orientativa (GB decimales)."
         }
-        MethodId::Vllm => ENGINE.vllm_summary,
-        MethodId::Llamacpp => ENGINE.llamacpp_summary,
+        MethodId::Vllm => engine::VLLM_SUMMARY,
+        MethodId::Llamacpp => engine::LLAMACPP_SUMMARY,
     }
 }
 
@@ -542,7 +546,10 @@ fn out_of_scope(reason: &Refusal) -> String {
             trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
-        Refusal::Engine(e) => (ENGINE.refusal)(e),
+        Refusal::Engine(e) => match super::engine_texts(super::Lang::Es) {
+            Some(t) => (t.refusal)(e),
+            None => "El motor no acepta este escenario.".into(),
+        },
     }
 }
 
@@ -684,8 +691,10 @@ fn interpretation(method: MethodId) -> Interpretation {
                 "Kernels y fragmentación más allá del margen y la reserva.",
             ],
         },
-        MethodId::Vllm => ENGINE.vllm_interpretation,
-        MethodId::Llamacpp => ENGINE.llamacpp_interpretation,
+        MethodId::Vllm => super::engine_texts(super::Lang::Es)
+            .map_or(super::Interpretation::NOT_LOADED, |t| t.vllm_interpretation),
+        MethodId::Llamacpp => super::engine_texts(super::Lang::Es)
+            .map_or(super::Interpretation::NOT_LOADED, |t| t.llamacpp_interpretation),
     }
 }
 

@@ -7,40 +7,50 @@ use crate::i18n::{FieldText, Interpretation};
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
 
+/// The vllm method in one line (also the page table's, which reads it
+/// without the rest of this table).
+pub(super) const VLLM_SUMMARY: &str = "Wat vLLM bij het opstarten meldt: gewichten, profileringspiek, KV-cachetokens en gelijktijdigheid, en of het opstart (GiB).";
+/// The llamacpp method in one line.
+pub(super) const LLAMACPP_SUMMARY: &str = "Waar llama.cpp een GGUF-bestand neerzet: modelbuffer, K- en V-cache, rekenbuffer, verdeeld over de GPU en het hostgeheugen met -ngl (GiB).";
+/// How to read the vllm method's figures.
+pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
+    summary: "Wat vLLM (V1-engine, 0.19) bij het opstarten van `vllm serve` met deze opties afdrukt, en de fout waarmee het zou stoppen.",
+    assumptions: &[
+        "vLLM vraagt totaal × gpu_memory_utilization van elke GPU; de KV-cache krijgt wat de gewichten, de profileringspiek en het geheugen buiten PyTorch ervan overlaten.",
+        "De ring vergelijkt dat gevraagde geheugen met wat het scenario ervan nodig heeft: gewichten + piek + geheugen buiten torch + de KV-cache van de gelijktijdige sequenties, elk met de volle context (--max-model-len). Het past precies als vLLM opstart en ze allemaal kwijt kan.",
+        "De KV-cache, zijn tokens en de gelijktijdigheid zijn wat vLLM volledig reserveert; CUDA-graphs worden daarna vastgelegd, buiten het gevraagde geheugen.",
+        "Het totaal van de GPU is wat CUDA meldt waar de catalogus het heeft (79,19 GiB voor een H100 80GB), anders dat van de driver of het nominale, zoals hieronder vermeld.",
+        "Getoetst aan 47 echte opstartlogs van vLLM 0.19 op een H100: gewichten binnen 1 %, KV-geheugen binnen 0,21 GiB, KV-tokens binnen 0,34 %.",
+    ],
+    units: "GiB (2³⁰ bytes), zoals vLLM ze afdrukt; de cijfers zijn per GPU, de zwaarst belaste.",
+    leaves_out: &[
+        "Geheugen buiten torch en CUDA-graphs zijn constanten gemeten op een H100; andere GPU's, NCCL zonder NVLink en ROCm wijken af.",
+        "Hybrides met Mamba of lineaire attention, speculatieve decodering, LoRA, expert- en dataparallellisme.",
+        "Snelheid: de doorvoer van vLLM wordt hier niet geschat.",
+    ],
+};
+/// How to read the llamacpp method's figures.
+pub(super) const LLAMACPP_INTERPRETATION: Interpretation = Interpretation {
+    summary: "Het GGUF-bestand dat de tools van llama.cpp voor het model en het gekozen type zouden schrijven, en waar llama.cpp elke byte ervan neerzet.",
+    assumptions: &[
+        "Modelgrootte: het type dat llama-quantize elke tensor geeft (Q4_K_M houdt er enkele in Q6_K, de normen in F32), exact tot op de byte.",
+        "K- en V-cache: n_ctx cellen (de context, afgerond op 256) per laag, elk met een eigen type (-ctk, -ctv); lagen met een schuivend venster houden hun venster.",
+        "De ring is de GPU: modelbuffer + K + V + rekenbuffer tegen het GPU-geheugen min de 1 GiB die llama.cpp vrijhoudt. Met -ngl op automatisch is de ring het hele model op de GPU, en toont het paneel de verdeling die llama.cpp zou kiezen.",
+        "Eén slot per gelijktijdige sequentie (-np), met één gedeelde cache.",
+    ],
+    units: "GiB (2³⁰ bytes), zoals llama.cpp ze afdrukt.",
+    leaves_out: &[
+        "Rekenbuffers zijn een benadering van de grafallocator van ggml, niet gemeten.",
+        "Meerdere GPU's (--tensor-split), multimodale projectoren, LoRA-adapters, speculatieve decodering.",
+        "De CUDA-context en cuBLAS-werkruimten buiten de buffers van llama.cpp (de marge van 1 GiB dekt ze).",
+    ],
+};
+
 pub static ENGINE: EngineTexts = EngineTexts {
-    vllm_summary: "Wat vLLM bij het opstarten meldt: gewichten, profileringspiek, KV-cachetokens en gelijktijdigheid, en of het opstart (GiB).",
-    llamacpp_summary: "Waar llama.cpp een GGUF-bestand neerzet: modelbuffer, K- en V-cache, rekenbuffer, verdeeld over de GPU en het hostgeheugen met -ngl (GiB).",
-    vllm_interpretation: Interpretation {
-        summary: "Wat vLLM (V1-engine, 0.19) bij het opstarten van `vllm serve` met deze opties afdrukt, en de fout waarmee het zou stoppen.",
-        assumptions: &[
-            "vLLM vraagt totaal × gpu_memory_utilization van elke GPU; de KV-cache krijgt wat de gewichten, de profileringspiek en het geheugen buiten PyTorch ervan overlaten.",
-            "De ring vergelijkt dat gevraagde geheugen met wat het scenario ervan nodig heeft: gewichten + piek + geheugen buiten torch + de KV-cache van de gelijktijdige sequenties, elk met de volle context (--max-model-len). Het past precies als vLLM opstart en ze allemaal kwijt kan.",
-            "De KV-cache, zijn tokens en de gelijktijdigheid zijn wat vLLM volledig reserveert; CUDA-graphs worden daarna vastgelegd, buiten het gevraagde geheugen.",
-            "Het totaal van de GPU is wat CUDA meldt waar de catalogus het heeft (79,19 GiB voor een H100 80GB), anders dat van de driver of het nominale, zoals hieronder vermeld.",
-            "Getoetst aan 47 echte opstartlogs van vLLM 0.19 op een H100: gewichten binnen 1 %, KV-geheugen binnen 0,21 GiB, KV-tokens binnen 0,34 %.",
-        ],
-        units: "GiB (2³⁰ bytes), zoals vLLM ze afdrukt; de cijfers zijn per GPU, de zwaarst belaste.",
-        leaves_out: &[
-            "Geheugen buiten torch en CUDA-graphs zijn constanten gemeten op een H100; andere GPU's, NCCL zonder NVLink en ROCm wijken af.",
-            "Hybrides met Mamba of lineaire attention, speculatieve decodering, LoRA, expert- en dataparallellisme.",
-            "Snelheid: de doorvoer van vLLM wordt hier niet geschat.",
-        ],
-    },
-    llamacpp_interpretation: Interpretation {
-        summary: "Het GGUF-bestand dat de tools van llama.cpp voor het model en het gekozen type zouden schrijven, en waar llama.cpp elke byte ervan neerzet.",
-        assumptions: &[
-            "Modelgrootte: het type dat llama-quantize elke tensor geeft (Q4_K_M houdt er enkele in Q6_K, de normen in F32), exact tot op de byte.",
-            "K- en V-cache: n_ctx cellen (de context, afgerond op 256) per laag, elk met een eigen type (-ctk, -ctv); lagen met een schuivend venster houden hun venster.",
-            "De ring is de GPU: modelbuffer + K + V + rekenbuffer tegen het GPU-geheugen min de 1 GiB die llama.cpp vrijhoudt. Met -ngl op automatisch is de ring het hele model op de GPU, en toont het paneel de verdeling die llama.cpp zou kiezen.",
-            "Eén slot per gelijktijdige sequentie (-np), met één gedeelde cache.",
-        ],
-        units: "GiB (2³⁰ bytes), zoals llama.cpp ze afdrukt.",
-        leaves_out: &[
-            "Rekenbuffers zijn een benadering van de grafallocator van ggml, niet gemeten.",
-            "Meerdere GPU's (--tensor-split), multimodale projectoren, LoRA-adapters, speculatieve decodering.",
-            "De CUDA-context en cuBLAS-werkruimten buiten de buffers van llama.cpp (de marge van 1 GiB dekt ze).",
-        ],
-    },
+    vllm_summary: VLLM_SUMMARY,
+    llamacpp_summary: LLAMACPP_SUMMARY,
+    vllm_interpretation: VLLM_INTERPRETATION,
+    llamacpp_interpretation: LLAMACPP_INTERPRETATION,
 
     vllm_title: "Wat vLLM bij het opstarten meldt",
     llamacpp_title: "Waar llama.cpp het model neerzet",

@@ -377,7 +377,11 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json is niet bruikbaar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
-        ScenarioError::Engine(e) => (ENGINE.knob_error)(e),
+        ScenarioError::Engine(e) => match super::engine_texts(super::Lang::Nl) {
+            Some(t) => (t.knob_error)(e),
+            // Before the engine's tables have come (see engine_texts).
+            None => "Deze motorinstelling valt buiten haar bereik.".into(),
+        },
         ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
         ScenarioError::NeedsModel(_) => {
             "Het formaat ‘zoals gepubliceerd’ heeft een echt model nodig (catalogus of config.json)."
@@ -469,8 +473,8 @@ fn method_summary(method: MethodId) -> &'static str {
         MethodId::Planner => {
             "Budget per GPU over TP/PP, replica's en gelijktijdige sequenties, marge en reserve, met een indicatieve snelheid (decimale GB)."
         }
-        MethodId::Vllm => ENGINE.vllm_summary,
-        MethodId::Llamacpp => ENGINE.llamacpp_summary,
+        MethodId::Vllm => engine::VLLM_SUMMARY,
+        MethodId::Llamacpp => engine::LLAMACPP_SUMMARY,
     }
 }
 
@@ -544,7 +548,10 @@ fn out_of_scope(reason: &Refusal) -> String {
             trust::optimizer_name(*optimizer)
         ),
         Refusal::Knob(e) => planner_error(e),
-        Refusal::Engine(e) => (ENGINE.refusal)(e),
+        Refusal::Engine(e) => match super::engine_texts(super::Lang::Nl) {
+            Some(t) => (t.refusal)(e),
+            None => "De engine neemt dit scenario niet aan.".into(),
+        },
     }
 }
 
@@ -688,8 +695,10 @@ fn interpretation(method: MethodId) -> Interpretation {
                 "Kernels en fragmentatie buiten de marge en de reserve.",
             ],
         },
-        MethodId::Vllm => ENGINE.vllm_interpretation,
-        MethodId::Llamacpp => ENGINE.llamacpp_interpretation,
+        MethodId::Vllm => super::engine_texts(super::Lang::Nl)
+            .map_or(super::Interpretation::NOT_LOADED, |t| t.vllm_interpretation),
+        MethodId::Llamacpp => super::engine_texts(super::Lang::Nl)
+            .map_or(super::Interpretation::NOT_LOADED, |t| t.llamacpp_interpretation),
     }
 }
 

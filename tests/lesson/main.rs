@@ -16,135 +16,10 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// A tiny evaluator of what the lesson writes with the numbers in place
-/// (English digits: `,` groups thousands, `.` is the decimal point, `;`
-/// separates arguments): `+ − × /`, parentheses, `⌈ ⌉`, `⌊ ⌋`, `min`,
-/// `max`, and a square `²`.
-struct Eval<'a> {
-    chars: Vec<char>,
-    at: usize,
-    text: &'a str,
-}
+mod engines;
+mod eval;
 
-impl Eval<'_> {
-    fn new(text: &str) -> Eval<'_> {
-        Eval {
-            chars: text.chars().filter(|c| !c.is_whitespace()).collect(),
-            at: 0,
-            text,
-        }
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, c: char) {
-        assert!(self.eat(c), "expected {c} at {} in {}", self.at, self.text);
-    }
-
-    fn expr(&mut self) -> f64 {
-        let mut v = self.term();
-        loop {
-            if self.eat('+') {
-                v += self.term();
-            } else if self.eat('−') {
-                v -= self.term();
-            } else {
-                return v;
-            }
-        }
-    }
-
-    fn term(&mut self) -> f64 {
-        let mut v = self.factor();
-        loop {
-            if self.eat('×') {
-                v *= self.factor();
-            } else if self.eat('/') {
-                v /= self.factor();
-            } else {
-                return v;
-            }
-        }
-    }
-
-    fn factor(&mut self) -> f64 {
-        let v = self.primary();
-        if self.eat('²') {
-            v * v
-        } else {
-            v
-        }
-    }
-
-    fn call(&mut self, f: fn(f64, f64) -> f64) -> f64 {
-        self.expect('(');
-        let mut v = self.expr();
-        while self.eat(';') {
-            v = f(v, self.expr());
-        }
-        self.expect(')');
-        v
-    }
-
-    fn primary(&mut self) -> f64 {
-        let rest: String = self.chars[self.at..].iter().take(3).collect();
-        if rest == "min" {
-            self.at += 3;
-            return self.call(f64::min);
-        }
-        if rest == "max" {
-            self.at += 3;
-            return self.call(f64::max);
-        }
-        if self.eat('(') {
-            let v = self.expr();
-            self.expect(')');
-            return v;
-        }
-        if self.eat('⌈') {
-            let v = self.expr();
-            self.expect('⌉');
-            return v.ceil();
-        }
-        if self.eat('⌊') {
-            let v = self.expr();
-            self.expect('⌋');
-            return v.floor();
-        }
-        let start = self.at;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_digit() || c == ',' || c == '.')
-        {
-            self.at += 1;
-        }
-        let number: String = self.chars[start..self.at]
-            .iter()
-            .filter(|c| **c != ',')
-            .collect();
-        number
-            .parse()
-            .unwrap_or_else(|_| panic!("a number at {start} in {}", self.text))
-    }
-
-    fn value(text: &str) -> f64 {
-        let mut e = Eval::new(text);
-        let v = e.expr();
-        assert_eq!(e.at, e.chars.len(), "left over in {text}");
-        v
-    }
-}
+use eval::Eval;
 
 fn catalog(model: &str) -> ScenarioInput {
     ScenarioInput {
@@ -704,15 +579,18 @@ fn the_methodology_pages_read_safely_and_link_only_within_the_lesson() {
     use vramfit_app::lesson::markdown::{inline, parse, plain_text, Block, Inline, Target};
     use vramfit_app::lesson::methodology::Doc;
     let pages = [
-        (Doc::Methodology, include_str!("../docs/methodology.md")),
-        (Doc::Range, include_str!("../docs/methods/range.md")),
-        (Doc::Planner, include_str!("../docs/methods/planner.md")),
+        (Doc::Methodology, include_str!("../../docs/methodology.md")),
+        (Doc::Range, include_str!("../../docs/methods/range.md")),
+        (Doc::Planner, include_str!("../../docs/methods/planner.md")),
         (
             Doc::Allocator,
-            include_str!("../docs/allocator-derivation.md"),
+            include_str!("../../docs/allocator-derivation.md"),
         ),
-        (Doc::Vllm, include_str!("../docs/methods/vllm.md")),
-        (Doc::Llamacpp, include_str!("../docs/methods/llamacpp.md")),
+        (Doc::Vllm, include_str!("../../docs/methods/vllm.md")),
+        (
+            Doc::Llamacpp,
+            include_str!("../../docs/methods/llamacpp.md"),
+        ),
     ];
     fn links(runs: &[Inline], out: &mut Vec<Target>) {
         for r in runs {
@@ -785,121 +663,4 @@ fn the_methodology_pages_read_safely_and_link_only_within_the_lesson() {
             }
         ]
     );
-}
-
-/// The engine methods' terms, ready for the registry: every substituted
-/// formula gives the engine estimate's own bytes.
-#[wasm_bindgen_test]
-fn the_engine_terms_give_the_engines_own_bytes() {
-    use vramfit_app::lesson::formulas::engines::{self, LlamaCppPart, Num, VllmPart};
-    use vramfit_app::lesson::symbols::Symbol;
-    use vramfit_core::catalog::find_model;
-    use vramfit_core::methods::{llamacpp, vllm};
-    let n = Num(&Lang::En.t().number);
-    let close = |text: &str, want: u64, what: &str| {
-        let got = Eval::value(text);
-        assert!(
-            (got - want as f64).abs() <= 2.0,
-            "{what}: {text} = {got}, the engine says {want}"
-        );
-    };
-    let h100 = 7919 * (1u64 << 30) / 100;
-    for (model, tp, pp) in [
-        ("meta-llama/Llama-3.1-8B", 1, 1),
-        ("meta-llama/Llama-3.1-8B", 2, 1),
-        ("meta-llama/Llama-3.1-8B", 1, 2),
-        ("Qwen/Qwen2.5-7B-Instruct", 1, 1),
-        ("google/gemma-2-9b-it", 1, 1),
-        ("deepseek-ai/DeepSeek-V2-Lite", 1, 1),
-        ("mistralai/Mixtral-8x7B-Instruct-v0.1", 2, 1),
-    ] {
-        let spec = find_model(model).unwrap().spec().unwrap();
-        let inputs = vllm::VllmInputs {
-            tp: tp as _,
-            pp: pp as _,
-            max_model_len: Some(8192),
-            gpu_memory_utilization: vllm::Utilization(9500),
-            ..vllm::VllmInputs::default()
-        };
-        let e = vllm::estimate(&vllm::VllmModel::from_spec(spec), h100, &inputs)
-            .unwrap_or_else(|r| panic!("{model}: {r}"));
-        for (part, want) in [
-            (VllmPart::Weights, e.weights_bytes),
-            (VllmPart::ActivationPeak, e.activation_peak_bytes),
-            (VllmPart::NonTorch, e.non_torch_bytes),
-            (VllmPart::KvCache, e.kv_cache_bytes),
-            (VllmPart::CudaGraphs, e.cuda_graph_bytes),
-        ] {
-            let (formula, _, numbers) = engines::vllm(part, &e, &inputs, &n).unwrap();
-            assert!(formula.contains('='));
-            close(
-                &numbers.unwrap(),
-                want,
-                &format!("{model} tp{tp} pp{pp} {part:?}"),
-            );
-        }
-    }
-    for model in [
-        "meta-llama/Llama-3.1-8B",
-        "Qwen/Qwen2.5-7B-Instruct",
-        "google/gemma-2-9b-it",
-    ] {
-        let spec = find_model(model).unwrap().spec().unwrap();
-        let inputs = llamacpp::LlamaCppInputs {
-            n_ctx: Some(8192),
-            ..llamacpp::LlamaCppInputs::default()
-        };
-        let e = llamacpp::estimate(&spec, &inputs, Some(24 << 30)).unwrap();
-        for (part, want) in [
-            (LlamaCppPart::ModelSize, e.model_size_bytes),
-            (LlamaCppPart::KCache, e.k_bytes),
-            (LlamaCppPart::VCache, e.v_bytes),
-            (LlamaCppPart::OutputBuffer, e.output_buffer_bytes),
-        ] {
-            let layers = (Symbol::Layers, spec.num_layers);
-            let (formula, symbols, numbers) =
-                engines::llamacpp(part, &e, &inputs, &spec, layers, &n);
-            assert!(formula.contains('=') && !symbols.is_empty());
-            match numbers {
-                Some(text) => close(&text, want, &format!("{model} {part:?}")),
-                // Sliding-window layers keep a second cache: described by
-                // its symbols, not on one line.
-                None => assert!(model.contains("gemma-2"), "{model} {part:?}"),
-            }
-        }
-    }
-}
-
-/// The engine lessons' counterexamples quote the figures the page shows.
-#[wasm_bindgen_test]
-fn the_engine_counterexamples_quote_the_figures_shown() {
-    use vramfit_app::i18n::format;
-    let c = cases::counterexample(MethodId::Vllm);
-    let a = c.assumed.run().unwrap();
-    let Some(EngineReport::Vllm(v)) = &a.engine else {
-        panic!("vLLM's figures");
-    };
-    let log = c.logged.unwrap();
-    for lang in Lang::ALL {
-        let n = &lang.t().number;
-        let text = (lang.lesson().method)(MethodId::Vllm).counterexample;
-        for tokens in [v.kv_cache_tokens, log.kv_cache_tokens] {
-            let written = format::integer(n, tokens);
-            assert!(text.contains(&written), "{lang:?}: {written} in {text}");
-        }
-    }
-    let c = cases::counterexample(MethodId::Llamacpp);
-    let (range, gguf) = (c.assumed.run().unwrap(), c.broken.run().unwrap());
-    let Some(EngineReport::Llamacpp(e)) = &gguf.engine else {
-        panic!("llama.cpp's figures");
-    };
-    let weights = range.components.get(Term::Weights).unwrap();
-    for lang in Lang::ALL {
-        let n = &lang.t().number;
-        let text = (lang.lesson().method)(MethodId::Llamacpp).counterexample;
-        for bytes in [weights, vramfit_core::units::Bytes(e.model_size_bytes)] {
-            let written = format::bytes(n, vramfit_core::units::DisplayUnit::Gb, bytes);
-            assert!(text.contains(&written), "{lang:?}: {written} in {text}");
-        }
-    }
 }
