@@ -59,7 +59,7 @@ function purpose(name, chunks) {
   if (name.startsWith('favicon')) return 'icon';
   if (name.endsWith('.css')) return 'styles';
   if (name === 'sw.js') return 'offline worker (registered after the first result)';
-  if (/^catalog-.*\.txt$/.test(name)) return 'the model catalog: 158 configs and models.json';
+  if (/^catalog-.*\.txt$/.test(name)) return 'the model catalog: models.json, every config and side file';
   if (name.endsWith('_split.js')) return 'chunk loader';
   if (name.endsWith('.js')) return 'wasm-bindgen glue';
   if (name.endsWith('_bg.wasm')) return 'main module: inputs, ring, total, breakdown, `quick`, Leptos';
