@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes the model catalog beside the app, for the release build, which
-// does not compile it into the wasm (docs/size.md): `models.json` and every
-// config it names, in one file `catalog-HASH.txt`, and a
+// does not compile it into the wasm (docs/size.md): `models.json`, every
+// config it names and their hf_quant_config.json side files, in one file `catalog-HASH.txt`, and a
 // `<meta name="vramfit-catalog" content="catalog-HASH.txt"
 // data-integrity="sha384-…">` in index.html, which the page reads to fetch
 // and check it (src/catalog_file.rs describes the format and reads it).
@@ -45,11 +45,14 @@ export function compact(text) {
 export async function catalogText(data = DATA) {
   const models = await readFile(join(data, 'models.json'), 'utf8');
   const rows = JSON.parse(models).models;
-  // Each config, and the hf_quant_config.json a row reads beside it
-  // (`hf_quant/<file>`, as ModelCatalog::from_parts asks for it).
-  const files = rows.flatMap((m) => [m.file, ...(m.hf_quant_config?.file ? [`hf_quant/${m.hf_quant_config.file}`] : [])]);
   const entries = [['models.json', compact(models)]];
-  for (const file of files) entries.push([file, compact(await readFile(join(data, 'configs', file), 'utf8'))]);
+  for (const { file } of rows) entries.push([file, compact(await readFile(join(data, 'configs', file), 'utf8'))]);
+  // A row's hf_quant_config.json side file (a ModelOpt export whose
+  // config.json has no quantization_config), as `hf_quant/FILE`.
+  for (const side of rows.map((m) => m.hf_quant_config).filter(Boolean)) {
+    const name = `hf_quant/${side.file}`;
+    entries.push([name, compact(await readFile(join(data, 'configs', name), 'utf8'))]);
+  }
   return HEADER + entries.map(([name, text]) => `${name}\t${Buffer.byteLength(text)}\n${text}`).join('');
 }
 

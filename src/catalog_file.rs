@@ -21,7 +21,8 @@
 //! A first line `vramfit-catalog 1`, then one entry per file: a line
 //! `NAME<TAB>LENGTH` and the file's text, exactly `LENGTH` bytes of UTF-8,
 //! with nothing between entries. `models.json` is the metadata document;
-//! every other entry is a config, under its file name in `data/configs/`.
+//! every other entry is a config, under its file name in `data/configs/`
+//! (a row's `hf_quant_config.json` side file as `hf_quant/FILE`).
 
 /// The first line of a catalog file.
 pub const HEADER: &str = "vramfit-catalog 1\n";

@@ -33,21 +33,25 @@ pub fn GpuPicker(
     let text = RwSignal::new(input.get_untracked().scenario.gpu.unwrap_or_default());
     let problem = RwSignal::new(None::<NotFound>);
     // A GPU set elsewhere (an import, a link) or cleared by typing memory
-    // by hand shows up here, unless the typed text already names it.
+    // by hand shows up here, unless the typed text already names it. When
+    // only the engine has come (the GPU set is the same, and already
+    // shown), the text typed meanwhile stays, with its hint.
     let chosen = Memo::new(move |_| input.with(|i| i.scenario.gpu.clone()));
-    Effect::new(move |_| {
+    Effect::new(move |previous: Option<Option<String>>| {
         let chosen = chosen.get();
         parts.engine.track();
+        let changed = previous.as_ref() != Some(&chosen);
         let typed = text.get_untracked();
         let same = match (&chosen, find_gpu(&typed)) {
             (Some(name), Ok(gpu)) => find_gpu(name).is_ok_and(|g| g.name == gpu.name),
             (None, _) => typed.trim().is_empty(),
             _ => false,
         };
-        if !same {
-            text.set(chosen.unwrap_or_default());
+        if !same && changed {
+            text.set(chosen.clone().unwrap_or_default());
             problem.set(None);
         }
+        chosen
     });
     let on_input = move |ev| {
         let raw = event_target_value(&ev);

@@ -73,6 +73,21 @@ test('a broken config.json is explained; clearing it goes back to typed numbers'
   await page.close();
 });
 
+test('a GPU name typed before the engine has come is looked up when it comes, and a miss keeps its text', async () => {
+  const page = await browser.newPage({ locale: 'es-ES' });
+  // The engine's chunk arrives late, as on a slow line.
+  await page.route(/_split_details\.wasm$/, async (route) => {
+    await new Promise((ok) => setTimeout(ok, 2000));
+    await route.continue();
+  });
+  await page.goto(server.url);
+  await page.getByTestId('total-memory').waitFor();
+  await page.getByTestId('gpu-select').fill('RTX 4909');
+  await page.getByTestId('gpu-hint').filter({ hasText: '¿Quizá NVIDIA GeForce RTX 4090' }).waitFor();
+  assert.equal(await page.getByTestId('gpu-select').inputValue(), 'RTX 4909');
+  await page.close();
+});
+
 test('an unknown catalog GPU is explained with suggestions', async () => {
   const { page } = await openApp(browser, server.url);
   await page.getByTestId('gpu-select').fill('RTX 4909');

@@ -246,7 +246,7 @@ test('precompressed copies sit beside every text and wasm file, and decompress t
   }
 });
 
-test('the catalog file holds models.json and every config it names, JSON unchanged, under the hash index.html gives', async () => {
+test('the catalog file holds models.json, every config it names and their side files, JSON unchanged, under the hash index.html gives', async () => {
   const { createHash } = await import('node:crypto');
   const data = join(import.meta.dirname, '..', '..', 'crates', 'vramfit-core', 'data');
   const html = await readFile(join(DIST, 'index.html'), 'utf8');
@@ -266,8 +266,14 @@ test('the catalog file holds models.json and every config it names, JSON unchang
   }
   const models = JSON.parse(await readFile(join(data, 'models.json'), 'utf8'));
   assert.deepEqual(JSON.parse(entries.get('models.json')), models);
-  assert.deepEqual([...entries.keys()].slice(1).sort(), models.models.map((m) => m.file).sort());
-  for (const { file } of models.models) {
+  // Every config, and every hf_quant_config.json side file as hf_quant/FILE.
+  const files = [
+    ...models.models.map((m) => m.file),
+    ...models.models.filter((m) => m.hf_quant_config).map((m) => `hf_quant/${m.hf_quant_config.file}`),
+  ];
+  assert.ok(files.some((f) => f.startsWith('hf_quant/')), 'the catalog has side files');
+  assert.deepEqual([...entries.keys()].slice(1).sort(), [...files].sort());
+  for (const file of files) {
     const original = await readFile(join(data, 'configs', file), 'utf8');
     // The same tokens: equal once every space outside strings is gone on both sides
     // (NaN and Infinity, which JSON.parse refuses, included).
