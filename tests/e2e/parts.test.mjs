@@ -66,6 +66,33 @@ test('every part arrives after the first result and none is left loading', async
   await context.close();
 });
 
+test('the lesson\'s and the engines\' style sheets come with the parts that use them, not with the first load', async () => {
+  const { context, page, errors, requests } = await open();
+  await page.goto(server.url);
+  await page.getByTestId('total-memory').filter({ hasText: '18,78 GB' }).waitFor();
+  await page.getByTestId('lesson-panel').first().waitFor();
+  await page.getByTestId('methods-table').first().waitFor();
+  // Linked in the head once their chunks have loaded, each read with its rules.
+  const sheets = () =>
+    page.evaluate(() =>
+      [...document.styleSheets].filter((s) => s.href && s.cssRules.length > 0).map((s) => new URL(s.href).pathname),
+    );
+  await page.waitForFunction(
+    () => ['/style/notebook.css', '/style/engine.css'].every((p) => [...document.styleSheets].some((s) => s.href && new URL(s.href).pathname === p && s.cssRules.length > 0)),
+  );
+  const loaded = await sheets();
+  for (const path of ['/style/notebook.css', '/style/engine.css']) {
+    assert.ok(loaded.includes(path), `${path} in ${loaded}`);
+    assert.equal(await page.locator(`link[rel=stylesheet][href="${path.slice(1)}"]`).count(), 1, path);
+    assert.equal(requests.filter((p) => p === path).length, 1, path);
+  }
+  // Not named by the page itself: the first load does not wait for them.
+  const html = await readFile(join(DIST, 'index.html'), 'utf8');
+  assert.ok(!html.includes('notebook.css') && !html.includes('engine.css'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('picking a catalog model loads the catalog and the reader, then computes as the CLI does', async () => {
   const { context, page, errors, requests } = await open();
   await page.goto(server.url);

@@ -12,20 +12,19 @@
 use super::engines::{self, LlamaCppPart, Num};
 use super::{Ctx, Derivation};
 use crate::lesson::symbols::Symbol;
-use vramfit_core::methods::llamacpp::{self, layer_split, DeviceBytes, LlamacppRun};
+use vramfit_core::methods::llamacpp::{layer_split, DeviceBytes, LlamacppRun};
 use vramfit_core::model::ModelSpec;
 use vramfit_core::term::Term;
 
-pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
-    let run = llamacpp::run(c.s).ok()?;
+pub(super) fn derive(term: Term, c: &Ctx, run: &LlamacppRun) -> Option<Derivation> {
     let spec = c.s.model.as_deref()?;
     let (gpu, host) = run.ring();
     let want = c.bytes(term);
     let (formula, symbols, substituted) = match term {
-        Term::Weights => weights(&run, spec, &gpu, &host, c),
-        Term::KCache => cache(LlamaCppPart::KCache, &run, spec, c),
-        Term::VCache => cache(LlamaCppPart::VCache, &run, spec, c),
-        Term::ComputeBuffer => compute(&gpu, &run, c),
+        Term::Weights => weights(run, spec, &gpu, &host, c),
+        Term::KCache => cache(LlamaCppPart::KCache, run, spec, c),
+        Term::VCache => cache(LlamaCppPart::VCache, run, spec, c),
+        Term::ComputeBuffer => compute(&gpu, run, c),
         Term::OutputBuffer => engines::llamacpp(
             LlamaCppPart::OutputBuffer,
             &run.estimate,
@@ -62,7 +61,7 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
         term,
         formula,
         symbols,
-        substituted: substituted.filter(|_| checks(term, &run, spec, &gpu, &host, want)),
+        substituted: substituted.filter(|_| checks(term, run, spec, &gpu, &host, want)),
     })
 }
 

@@ -24,6 +24,8 @@ mod vllm;
 
 use super::symbols::{term_sign, Symbol};
 use crate::i18n::format::{self, NumberStyle};
+use vramfit_core::methods::llamacpp::{run as llamacpp_run, LlamacppRun};
+use vramfit_core::methods::vllm::{run as vllm_run, VllmRun};
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::scenario::Scenario;
 use vramfit_core::term::Term;
@@ -108,29 +110,60 @@ pub(super) fn derived(
     })
 }
 
+/// What an engine method's terms are derived from: the engine's own run
+/// behind the result (`vramfit_core::methods::vllm::run`, `llamacpp::run`),
+/// computed once for all of its terms.
+enum EngineRun {
+    Vllm(Box<VllmRun>),
+    Llamacpp(Box<LlamacppRun>),
+    /// Not an engine method, or the engine did not take the scenario.
+    None,
+}
+
+impl EngineRun {
+    fn of(method: MethodId, ctx: &Ctx) -> EngineRun {
+        let run = match method {
+            MethodId::Vllm => vllm_run(ctx.s).map(|run| EngineRun::Vllm(Box::new(run))),
+            MethodId::Llamacpp => llamacpp_run(ctx.s).map(|run| EngineRun::Llamacpp(Box::new(run))),
+            MethodId::Quick
+            | MethodId::Lesson
+            | MethodId::Range
+            | MethodId::Planner
+            | MethodId::Allocator => return EngineRun::None,
+        };
+        run.unwrap_or(EngineRun::None)
+    }
+}
+
 /// `term` of `method` for the scenario, or `None` where the method does
 /// not report the term.
 pub fn derive_term(method: MethodId, term: Term, ctx: &Ctx) -> Option<Derivation> {
-    match method {
-        MethodId::Quick => quick::derive(term, ctx),
-        MethodId::Lesson => lesson::derive(term, ctx),
-        MethodId::Range => range::derive(term, ctx),
-        MethodId::Planner => planner::derive(term, ctx),
-        MethodId::Allocator => allocator::derive(term, ctx),
-        MethodId::Vllm => vllm::derive(term, ctx),
-        MethodId::Llamacpp => llamacpp::derive(term, ctx),
+    derive_with(method, term, ctx, &EngineRun::of(method, ctx))
+}
+
+fn derive_with(method: MethodId, term: Term, ctx: &Ctx, run: &EngineRun) -> Option<Derivation> {
+    match (method, run) {
+        (MethodId::Quick, _) => quick::derive(term, ctx),
+        (MethodId::Lesson, _) => lesson::derive(term, ctx),
+        (MethodId::Range, _) => range::derive(term, ctx),
+        (MethodId::Planner, _) => planner::derive(term, ctx),
+        (MethodId::Allocator, _) => allocator::derive(term, ctx),
+        (MethodId::Vllm, EngineRun::Vllm(run)) => vllm::derive(term, ctx, run),
+        (MethodId::Llamacpp, EngineRun::Llamacpp(run)) => llamacpp::derive(term, ctx, run),
+        (MethodId::Vllm | MethodId::Llamacpp, _) => None,
     }
 }
 
 /// The terms that apply to this scenario (those with bytes, and a term the
 /// method keeps outside its total), each derived.
 pub fn derive_all(ctx: &Ctx) -> Vec<Derivation> {
+    let run = EngineRun::of(ctx.r.method, ctx);
     ctx.r
         .components
         .0
         .iter()
         .filter(|c| c.bytes.get() > 0 || ctx.r.outside_total.contains(&c.term))
-        .filter_map(|c| derive_term(ctx.r.method, c.term, ctx))
+        .filter_map(|c| derive_with(ctx.r.method, c.term, ctx, &run))
         .collect()
 }
 

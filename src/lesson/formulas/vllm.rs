@@ -6,16 +6,16 @@
 use super::engines::{self, Num, VllmPart};
 use super::{derived, Ctx, Derivation};
 use crate::lesson::symbols::Symbol;
-use vramfit_core::methods::vllm;
+use vramfit_core::methods::vllm::VllmRun;
 use vramfit_core::term::Term;
 
-pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
+pub(super) fn derive(term: Term, c: &Ctx, run: &VllmRun) -> Option<Derivation> {
     let part = match term {
         Term::Weights => VllmPart::Weights,
         Term::ActivationPeak => VllmPart::ActivationPeak,
         Term::NonTorch => VllmPart::NonTorch,
         Term::CudaGraphs => VllmPart::CudaGraphs,
-        Term::KvCache => return demand(c),
+        Term::KvCache => return demand(c, run),
         Term::Overhead
         | Term::TrainingStates
         | Term::Runtime
@@ -40,7 +40,6 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
         | Term::OutputBuffer
         | Term::HostPart => return None,
     };
-    let run = vllm::run(c.s).ok()?;
     let rank = run.estimate.ranks.get(run.worker)?;
     let (formula, symbols, substituted) =
         engines::vllm_on(part, &run.estimate, rank, &run.inputs, &Num(c.n));
@@ -54,8 +53,7 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
 
 /// `KV = B × kv_req`: the scenario's requests at once, each of the
 /// context, in the blocks vLLM gives one request on the worker.
-fn demand(c: &Ctx) -> Option<Derivation> {
-    let run = vllm::run(c.s).ok()?;
+fn demand(c: &Ctx, run: &VllmRun) -> Option<Derivation> {
     let per_request = run.estimate.ranks.get(run.worker)?.kv_per_request_bytes;
     derived(
         Term::KvCache,

@@ -384,6 +384,20 @@ mod tests {
     }
 
     #[test]
+    fn a_mac_is_recognised_by_its_wired_limit() {
+        // The scenario's memory on Apple silicon is the GPU's wired limit;
+        // the catalog card stays the engine's GPU.
+        let mut input = ScenarioInput::default();
+        input.set_gpu("M4 Max 128GB");
+        let s = input.validate().unwrap();
+        assert_eq!(s.gpu_bytes().get(), 96 << 30);
+        let gpu = engine_gpu(&s, true);
+        assert!(gpu.catalog.is_some());
+        assert_eq!(gpu.total_bytes, 96 << 30);
+        assert_eq!(gpu.notes, [EngineNote::WiredLimitUsed]);
+    }
+
+    #[test]
     fn typed_memory_is_what_cuda_reports() {
         let mut input = ScenarioInput::default();
         input.set_capacity_gib(79.19);
