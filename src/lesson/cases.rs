@@ -9,7 +9,7 @@ use vramfit_core::methods::{lesson, MethodId};
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{Mode, ModelRef, ScenarioInput, WeightFormat};
 use vramfit_core::term::Term;
-use vramfit_core::units::{Bytes, GIB};
+use vramfit_core::units::Bytes;
 
 /// A prepared counterexample: the case as the method assumes it, the case
 /// where the assumption breaks, and the term that shows the difference
@@ -44,7 +44,7 @@ impl Logged {
             .iter()
             .find(|r| r.model == model && r.tp == 1 && r.pp == 1)?;
         // GiB to two decimals, as vLLM prints them, in bytes.
-        let bytes = |gib: f64| Bytes((gib * 100.0).round() as u64 * GIB / 100);
+        let bytes = |gib: f64| Bytes(validation::log_bytes(gib));
         Some(Logged {
             terms: vec![
                 (Term::Weights, bytes(run.weights_gib)),

@@ -52,10 +52,15 @@ pub struct Run {
     pub cuda_graph_gib: f64,
 }
 
+/// A figure vLLM prints in GiB to two decimals, in bytes.
+pub fn log_bytes(gib: f64) -> u64 {
+    crate::units::saturate((gib * 100.0).round() as u128 * GIB as u128 / 100)
+}
+
 impl Run {
     /// Total GPU memory in bytes: the log's GiB figure, to the byte.
     pub fn total_bytes(&self) -> u64 {
-        ((self.total_gib * 100.0).round() as u128 * GIB as u128 / 100) as u64
+        log_bytes(self.total_gib)
     }
 
     /// The `vllm serve` options of this run.
