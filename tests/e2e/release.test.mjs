@@ -151,7 +151,9 @@ test('a new release waits while another page of the old one is open', async () =
   assert.deepEqual(await shown(other), { page: 'A', loader: 'A', style: 'A' });
   // Once the other page is closed, the next reload takes B.
   await other.close();
-  await page.reload();
+  // The page that takes the new release may hold its load event while the
+  // worker takes over: wait for the document, then for what it shows.
+  await page.reload({ waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => document.querySelector('meta[name=test-release]'), null, { timeout: 30_000 });
   await page.getByTestId('total-memory').waitFor();
   assert.deepEqual(await shown(page), { page: 'B', loader: 'B', style: 'B' });
