@@ -18,8 +18,9 @@
 //   whenever the server has a release the worker has not installed yet.)
 // - A new release waits while pages of the old one are open. When the
 //   person reloads the last such page, the worker answers that navigation
-//   with a page that reloads itself at once and hands over to the new
-//   release, whose worker then serves the reloaded page entirely. So a
+//   with a page that hands over to the new release and reloads as soon as
+//   the new worker has taken it, which then serves the reloaded page
+//   entirely. So a
 //   release is taken one reload after it was first seen. (A worker cannot
 //   tell a reload from a new tab opened beside one open page: that page
 //   is handed over too. It keeps running the code it loaded; the app asks
@@ -134,6 +135,30 @@ async function fromCache(url, request) {
   return cached ?? fetch(request);
 }
 
+// The hand-over page reloads once the new release's worker is active (it
+// claims the page, or the registration shows it activated), so that the
+// reload is that worker's; after three seconds at the latest (no take-over
+// came: this release serves it again). It must not reload at once: a page
+// that reloads itself in a loop keeps this worker busy with navigations,
+// and a worker that skips waiting is activated only when the running one
+// has no pending events (the Service Worker specification's Try Activate).
+// location.reload(), not a meta refresh: a refresh to an address with a
+// fragment (#s=) is a jump within the page, not a load.
+const HAND_OVER =
+  '<!DOCTYPE html><meta charset="utf-8"><script>' +
+  'let gone = false;' +
+  'const go = () => { if (!gone) { gone = true; location.reload(); } };' +
+  'const sw = navigator.serviceWorker;' +
+  "sw.addEventListener('controllerchange', go);" +
+  'const check = async () => {' +
+  '  const r = await sw.getRegistration().catch(() => null);' +
+  "  if (!r || (!r.waiting && r.active && r.active.state === 'activated')) go();" +
+  '  else if (!gone) setTimeout(check, 50);' +
+  '};' +
+  'check();' +
+  'setTimeout(go, 3000);' +
+  '</script>';
+
 /** The page: this release's, or a hand-over to a waiting release. */
 async function navigate() {
   const waiting = self.registration.waiting;
@@ -143,9 +168,7 @@ async function navigate() {
     const pages = await self.clients.matchAll({ type: 'window' });
     if (pages.length <= 1) {
       waiting.postMessage('take-over');
-      // location.reload(), not a meta refresh: a refresh to an address
-      // with a fragment (#s=) is a jump within the page, not a load.
-      return new Response('<!DOCTYPE html><script>location.reload()</script>', {
+      return new Response(HAND_OVER, {
         headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
       });
     }

@@ -88,5 +88,13 @@ else
   failed=$((failed + 1))
 fi
 
+# The failing tests' names, last, where a short tail of the output shows them.
+if [ "$failed" -ne 0 ]; then
+  printf 'failing:\n'
+  grep -hE '^test .* FAILED$|^---- .* stdout ----$' "$LOGS/native.log" "$LOGS/wasm.log" 2>/dev/null | head -n 20
+  # node:test's TAP: each top-level failure with the first line of its error.
+  awk '/^not ok / { print; want = 1; next }
+       want && /^  error: / { if ($0 ~ /\|-?$/) getline; sub(/^ +/, "   "); print; want = 0 }' "$LOGS/e2e.log" 2>/dev/null | head -n 20
+fi
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]
