@@ -7,12 +7,15 @@
 //   2. scripts/catalog-file.mjs: the model catalog as a file beside the
 //      app, named with its hash in index.html (the release build does not
 //      compile it in);
-//   3. scripts/sw-release.mjs: the offline worker's release list, which
-//      must see the final files, chunks and catalog included;
-//   4. scripts/precompress.mjs: `.gz` and `.br` copies of every text and
+//   3. scripts/sheets.mjs: the style sheets that parts add later, renamed
+//      with their hash and named in index.html;
+//   4. scripts/sw-release.mjs: the offline worker's release list, which
+//      must see the final files, chunks, catalog and sheets included;
+//   5. scripts/precompress.mjs: `.gz` and `.br` copies of every text and
 //      wasm file, for hosts that serve them.
 import { splitSite } from './wasm-split.mjs';
 import { writeCatalog } from './catalog-file.mjs';
+import { hashSheets } from './sheets.mjs';
 import { writeWorker } from './sw-release.mjs';
 import { precompress } from './precompress.mjs';
 
@@ -25,6 +28,7 @@ const split = await splitSite(dir, { profile: process.env.TRUNK_PROFILE ?? 'rele
 console.log(`wasm-split: ${split.main} + ${split.chunks.join(', ')} (loader ${split.loader})`);
 const catalog = await writeCatalog(dir);
 console.log(`catalog: ${catalog.name}, ${catalog.bytes} bytes`);
+console.log(`sheets: ${(await hashSheets(dir)).join(', ')}`);
 const release = await writeWorker(dir);
 console.log(`sw.js: release ${release.id}, ${release.files.length} files`);
 console.log(`precompressed: ${await precompress(dir)} files (.gz, .br)`);

@@ -12,7 +12,8 @@
 // visitor's language table (`*_split_lang_XX.wasm`, `--lang`, Spanish by
 // default) with the shared chunks it needs, as the chunk loader lists them.
 // After the first result: every other chunk (`*_split_NAME.wasm`,
-// `*_chunk_N.wasm`), the model catalog (`catalog-*.txt`) and the offline
+// `*_chunk_N.wasm`), the model catalog (`catalog-*.txt`), the style sheets
+// the lesson and the engine add (`style/*-HASH.css`) and the offline
 // worker (sw.js). The install icons (icons/) are not listed: only the
 // browser fetches them, when the app is installed; nor are the `.gz`/`.br`
 // copies, which a host serves in place of the files.
@@ -57,6 +58,8 @@ function purpose(name, chunks) {
   if (name === 'boot.js') return 'starts the app';
   if (name === 'manifest.webmanifest') return 'installing the app';
   if (name.startsWith('favicon')) return 'icon';
+  if (name.startsWith('style/notebook-')) return 'styles of the lesson and the notebook (added with them)';
+  if (name.startsWith('style/engine-')) return 'styles of the engine panel and knobs (added with them)';
   if (name.endsWith('.css')) return 'styles';
   if (name === 'sw.js') return 'offline worker (registered after the first result)';
   if (/^catalog-.*\.txt$/.test(name)) return 'the model catalog: models.json, every config and side file';
@@ -76,19 +79,23 @@ function purpose(name, chunks) {
  * gzip, brotli }]`, for a visitor whose language is `lang`.
  */
 export async function responses(dir, lang = 'es') {
-  const files = (await readdir(dir, { withFileTypes: true }))
-    .filter((e) => e.isFile() && !e.name.startsWith('.') && !/\.(gz|br)$/.test(e.name))
-    .map((e) => e.name)
+  const served = (e) => e.isFile() && !e.name.startsWith('.') && !/\.(gz|br)$/.test(e.name);
+  const files = (await readdir(dir, { withFileTypes: true })).filter(served).map((e) => e.name).sort();
+  // The sheets the lesson and the engine add when they load (scripts/sheets.mjs).
+  const sheets = (await readdir(join(dir, 'style'), { withFileTypes: true }).catch(() => []))
+    .filter((e) => served(e) && e.name.endsWith('.css'))
+    .map((e) => `style/${e.name}`)
     .sort();
   const loaderName = files.find((f) => f.endsWith('_split.js'));
   const chunks = loaderName ? chunksOf(await readFile(join(dir, loaderName), 'utf8')) : { points: new Map(), shared: [] };
   const language = chunks.points.get(`lang_${lang}`);
   const firstChunks = new Set(language ? [language.file, ...language.needs] : []);
   const deferred = (name) =>
-    name === 'sw.js' || /^catalog-.*\.txt$/.test(name) || (/_(split_\w+|chunk_\d+)\.wasm$/.test(name) && !firstChunks.has(name));
+    name === 'sw.js' ||
+    name.startsWith('style/') || /^catalog-.*\.txt$/.test(name) || (/_(split_\w+|chunk_\d+)\.wasm$/.test(name) && !firstChunks.has(name));
   const first = [];
   const later = [];
-  for (const name of files) {
+  for (const name of [...files, ...sheets]) {
     const body = await readFile(join(dir, name));
     const row = { name, purpose: purpose(name, chunks), raw: body.length, gzip: gzipSize(body), brotli: brotliSize(body) };
     (deferred(name) ? later : first).push(row);

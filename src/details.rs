@@ -45,7 +45,7 @@ pub fn engine() -> Result<Engine, ChunkUnavailable> {
 /// [`engine`] as a plain function (the build without chunks starts with it).
 pub fn local_engine() -> Engine {
     crate::i18n::install_engine_texts();
-    crate::styles::load(crate::styles::ENGINE);
+    crate::styles::load(crate::styles::Sheet::Engine);
     if gpus::all().is_empty() {
         let _ = gpus::install(gpus::checked_in());
     }

@@ -34,7 +34,7 @@ fn learn_panels(
     input: RwSignal<Request>,
     report: Memo<Option<Report>>,
 ) -> Result<AnyView, ChunkUnavailable> {
-    crate::styles::load(crate::styles::NOTEBOOK);
+    crate::styles::load(crate::styles::Sheet::Notebook);
     let notebook = Notebook::open();
     Ok(view! {
         <LessonPanel input report notebook />

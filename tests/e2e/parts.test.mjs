@@ -72,23 +72,31 @@ test('the lesson\'s and the engines\' style sheets come with the parts that use 
   await page.getByTestId('total-memory').filter({ hasText: '18,78 GB' }).waitFor();
   await page.getByTestId('lesson-panel').first().waitFor();
   await page.getByTestId('methods-table').first().waitFor();
+  // Each sheet under a name with its hash (no cache keeps an old copy across
+  // a release), given by index.html with its integrity.
+  const html = await readFile(join(DIST, 'index.html'), 'utf8');
+  const named = {};
+  for (const name of ['notebook', 'engine']) {
+    const meta = html.match(new RegExp(`<meta name="vramfit-sheet-${name}" content="(style/${name}-[0-9a-f]{16}\\.css)" data-integrity="(sha384-[^"]+)">`));
+    assert.ok(meta, `index.html names the ${name} sheet`);
+    named[name] = { path: `/${meta[1]}`, integrity: meta[2] };
+  }
+  const built = await readdir(join(DIST, 'style'));
+  assert.ok(!built.includes('notebook.css') && !built.includes('engine.css'), built.join(' '));
   // Linked in the head once their chunks have loaded, each read with its rules.
-  const sheets = () =>
-    page.evaluate(() =>
-      [...document.styleSheets].filter((s) => s.href && s.cssRules.length > 0).map((s) => new URL(s.href).pathname),
-    );
+  const paths = Object.values(named).map((n) => n.path);
   await page.waitForFunction(
-    () => ['/style/notebook.css', '/style/engine.css'].every((p) => [...document.styleSheets].some((s) => s.href && new URL(s.href).pathname === p && s.cssRules.length > 0)),
+    (paths) => paths.every((p) => [...document.styleSheets].some((s) => s.href && new URL(s.href).pathname === p && s.cssRules.length > 0)),
+    paths,
   );
-  const loaded = await sheets();
-  for (const path of ['/style/notebook.css', '/style/engine.css']) {
-    assert.ok(loaded.includes(path), `${path} in ${loaded}`);
-    assert.equal(await page.locator(`link[rel=stylesheet][href="${path.slice(1)}"]`).count(), 1, path);
+  for (const { path, integrity } of Object.values(named)) {
+    const link = page.locator(`link[rel=stylesheet][href="${path.slice(1)}"]`);
+    assert.equal(await link.count(), 1, path);
+    assert.equal(await link.getAttribute('integrity'), integrity, path);
     assert.equal(requests.filter((p) => p === path).length, 1, path);
   }
-  // Not named by the page itself: the first load does not wait for them.
-  const html = await readFile(join(DIST, 'index.html'), 'utf8');
-  assert.ok(!html.includes('notebook.css') && !html.includes('engine.css'));
+  // Not linked by the page itself: the first load does not wait for them.
+  assert.ok(!/<link[^>]*style\/(notebook|engine)/.test(html));
   assert.deepEqual(errors, []);
   await context.close();
 });
