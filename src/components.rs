@@ -46,12 +46,20 @@ pub fn NumberField(
     let key = field.key();
     let id = format!("vf-field-{key}");
     let hint_id = format!("{id}-hint");
-    // A field with an automatic value shows nothing (and says "auto") at 0.
+    // A field with an automatic value shows nothing (and says "auto") at 0;
+    // a long value from a catalog or a config reads rounded, the exact one
+    // in the tooltip (`exact`) and in the scenario.
+    // (`exact` is empty when the field shows its value whole.)
     let shown = move |value: f64| match field.auto() && value == 0.0 {
-        true => String::new(),
-        false => format::input_value(&lang.get_untracked().t().number, value),
+        true => (String::new(), String::new()),
+        false => {
+            let (text, exact) = format::input_value_brief(&lang.get_untracked().t().number, value);
+            (text, exact.unwrap_or_default())
+        }
     };
-    let text_value = RwSignal::new(shown(input.get_untracked().scenario.get(field)));
+    let (first_text, first_exact) = shown(input.get_untracked().scenario.get(field));
+    let text_value = RwSignal::new(first_text);
+    let exact = RwSignal::new(first_exact);
     let error = RwSignal::new(None::<InputError>);
     // The page greys its figures while a field holds text it does not take.
     let invalid = use_context::<stale::InvalidFields>();
@@ -79,7 +87,9 @@ pub fn NumberField(
         let text = text_value.get_untracked();
         let relabel = previous.is_some_and(|p| p != now) && error.get_untracked().is_none();
         if parse(&text).ok() != Some(value) || relabel {
-            text_value.set(shown(value));
+            let (text, exact_text) = shown(value);
+            text_value.set(text);
+            exact.set(exact_text);
             error.set(None);
         }
         now
@@ -87,6 +97,7 @@ pub fn NumberField(
     let on_input = move |ev| {
         let raw = event_target_value(&ev);
         text_value.set(raw.clone());
+        exact.set(String::new());
         match parse(&raw) {
             Ok(value) => {
                 error.set(None);
@@ -110,6 +121,7 @@ pub fn NumberField(
                     placeholder=move || field.auto().then(|| t().field_auto)
                     aria-describedby=hint_id.clone()
                     aria-invalid=move || error.get().is_some().to_string()
+                    prop:title=move || exact.get()
                     prop:value=move || text_value.get()
                     on:input=on_input
                 />

@@ -82,6 +82,20 @@ fn numbers_are_written_for_each_language() {
     }
     assert_eq!(format::input_value(&es, 0.5), "0,5");
     assert_eq!(format::input_value(&en, 8192.0), "8192");
+    // A catalog's or config's long value reads rounded, the exact text apart.
+    let brief = |style, value| format::input_value_brief(style, value);
+    assert_eq!(brief(&es, 0.95), ("0,95".to_string(), None));
+    assert_eq!(brief(&es, 4.8125), ("4,8125".to_string(), None));
+    assert_eq!(brief(&en, 24.0), ("24".to_string(), None));
+    assert_eq!(
+        brief(&es, 85.520809984),
+        ("85,52".to_string(), Some("85,520809984".to_string()))
+    );
+    assert_eq!(brief(&en, 8.030261248).0, "8.03");
+    assert_eq!(brief(&nl, 0.124439808).0, "0,1244");
+    assert_eq!(brief(&en, 0.000123456789).0, "0.0001235");
+    assert_eq!(brief(&en, 1234.56789).0, "1234.57");
+    assert_eq!(brief(&en, 80.000001).0, "80");
     assert_eq!(format::plain(&es, 0.25), "0,25");
     assert_eq!(format::plain(&es, 100_000.0), format!("100{NS}000"));
 }

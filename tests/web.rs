@@ -549,8 +549,15 @@ async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
     settle().await;
     type_into(&root, "gpu-select", "H100");
     settle().await;
-    // The H100 SXM as nvidia-smi reports it: 81,559 MiB = 85,520,809,984 bytes.
-    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,520809984");
+    // The H100 SXM as nvidia-smi reports it: 81,559 MiB = 85,520,809,984
+    // bytes, read rounded with the exact figure in the tooltip.
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,52");
+    assert_eq!(
+        find(&root, "field-gpu_memory_gb")
+            .get_attribute("title")
+            .as_deref(),
+        Some("85,520809984")
+    );
     assert_eq!(
         find(&root, "utilization-ring")
             .get_attribute("data-status")
@@ -565,11 +572,16 @@ async fn gpu_picker_finds_catalog_cards_and_explains_a_miss() {
         "{hint}"
     );
     // The last good GPU still holds.
-    // The H100 SXM as nvidia-smi reports it: 81,559 MiB = 85,520,809,984 bytes.
-    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,520809984");
-    // Memory typed by hand drops the catalog card.
+    assert_eq!(input_value(&root, "field-gpu_memory_gb"), "85,52");
+    // Memory typed by hand drops the catalog card (and the tooltip).
     type_into(&root, "field-gpu_memory_gb", "24");
     settle().await;
+    assert_eq!(
+        find(&root, "field-gpu_memory_gb")
+            .get_attribute("title")
+            .unwrap_or_default(),
+        ""
+    );
     assert_eq!(input_value(&root, "gpu-select"), "");
     assert_eq!(text(&root, "total-memory"), "18,78 GB");
 }

@@ -145,6 +145,37 @@ pub fn input_value(style: &NumberStyle, value: f64) -> String {
     text.replace('.', &style.decimal.to_string())
 }
 
+/// Most decimals a field shows before it rounds: a value typed by hand
+/// (`0.95`, `4.85`) shows as typed; one that came from a catalog or a
+/// config (`85.520809984` GB, the H100's driver total) rounds.
+const FIELD_DECIMALS: usize = 4;
+
+/// A field's value for reading: [`input_value`] when that has at most
+/// [`FIELD_DECIMALS`] decimals, else rounded to four significant digits
+/// with at least two decimals and no trailing zeros (`85.520809984` →
+/// `"85,52"`, `8.030261248` → `"8,03"`, `0.124439808` → `"0,1244"`), with
+/// the exact text beside it for a tooltip. The field's value itself stays
+/// exact until the person types.
+pub fn input_value_brief(style: &NumberStyle, value: f64) -> (String, Option<String>) {
+    let exact = input_value(style, value);
+    let (int, frac) = exact.split_once(style.decimal).unwrap_or((&exact, ""));
+    if frac.len() <= FIELD_DECIMALS {
+        return (exact, None);
+    }
+    // Four significant digits: after the integer's digits, or after the
+    // zeros that follow the point.
+    let int = int.trim_start_matches('-');
+    let keep = match int {
+        "0" => frac.len() - frac.trim_start_matches('0').len() + 4,
+        _ => 4usize.saturating_sub(int.len()).max(2),
+    };
+    let sign = if value < 0.0 { "-" } else { "" };
+    let short = fixed(value, keep);
+    let short = short.trim_end_matches('0').trim_end_matches('.');
+    let short = format!("{sign}{short}").replace('.', &style.decimal.to_string());
+    (short, Some(exact))
+}
+
 /// `|value|` rounded to `decimals` decimals, as ASCII digits with a `.`
 /// and no grouping (`fixed(18.781, 2)` is `"18.78"`): `|value| × 10^decimals`
 /// rounded half away from zero, written as an integer. Values past 10³⁸

@@ -147,10 +147,12 @@ test('four GPUs spread the model: per-GPU figures, all GPUs beside them', async 
 test('GPU memory in exact bytes: a catalog card as its driver reports it', async () => {
   const { page, errors } = await openApp(browser, server.url);
   await page.getByTestId('gpu-select').fill('RTX 4090');
-  // 24,564 MiB as nvidia-smi reports it, in decimal GB.
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=field-gpu_memory_gb]').value === '25,757220864',
-  );
+  // 24,564 MiB as nvidia-smi reports it, in decimal GB: read rounded, the
+  // exact figure in the field's tooltip.
+  await page.waitForFunction(() => {
+    const field = document.querySelector('[data-testid=field-gpu_memory_gb]');
+    return field.value === '25,76' && field.title === '25,757220864';
+  });
   const cli = cliJson(['--gpu', 'NVIDIA GeForce RTX 4090', '--method', 'quick']);
   assert.equal(cli.estimate.verdict.usable_bytes, 24_564 * 2 ** 20);
   assert.deepEqual(errors, []);
