@@ -37,9 +37,23 @@ pub fn ModelInput(
         Some(ModelRef::Catalog(id)) => id,
         _ => String::new(),
     };
-    let config_text = move || match input.with(|i| i.scenario.model.clone()) {
-        Some(ModelRef::Config(text)) => text,
-        _ => String::new(),
+    let config_text = move || {
+        input.with(|i| {
+            i.scenario
+                .model
+                .as_ref()
+                .and_then(ModelRef::config_text)
+                .map(str::to_string)
+        })
+    };
+    let side_text = move || {
+        input.with(|i| {
+            i.scenario
+                .model
+                .as_ref()
+                .and_then(ModelRef::hf_quant_config)
+                .map(str::to_string)
+        })
     };
     let on_select = move |ev| {
         let id = event_target_value(&ev);
@@ -53,8 +67,18 @@ pub fn ModelInput(
             import_text(&text, input, status);
             return;
         }
+        // The side file stays with a new config text (it is on screen
+        // just below, and pasting the two files in either order works).
+        let side = side_text();
         edit_announcing(notice, input, |i| {
-            i.set_model((!text.trim().is_empty()).then_some(ModelRef::Config(text)))
+            i.set_model((!text.trim().is_empty()).then(|| ModelRef::config_with(text, side)))
+        });
+    };
+    let on_side = move |ev| {
+        let side = event_target_value(&ev);
+        let Some(config) = config_text() else { return };
+        edit_announcing(notice, input, |i| {
+            i.set_model(Some(ModelRef::config_with(config, Some(side))))
         });
     };
     view! {
@@ -85,10 +109,26 @@ pub fn ModelInput(
                 placeholder="{ \"model_type\": \"llama\", \"hidden_size\": 4096, ... }"
                 data-testid="config-input"
                 aria-describedby="vf-config-error vf-config-hint"
-                prop:value=config_text
+                prop:value=move || config_text().unwrap_or_default()
                 on:input=on_paste
             ></textarea>
             <p id="vf-config-hint" class="vf-field__hint">{move || t().config_hint}</p>
+            // An NVIDIA ModelOpt export's quantization, once a config is in.
+            {move || config_text().is_some().then(|| view! {
+                <label class="vf-field__label" for="vf-side">{move || t().side_label}</label>
+                <textarea
+                    id="vf-side"
+                    class="vf-config vf-config--side"
+                    rows="2"
+                    spellcheck="false"
+                    placeholder="{ \"producer\": { \"name\": \"modelopt\" }, \"quantization\": { \"quant_algo\": \"FP8\" } }"
+                    data-testid="side-input"
+                    aria-describedby="vf-side-hint"
+                    prop:value=move || side_text().unwrap_or_default()
+                    on:input=on_side
+                ></textarea>
+                <p id="vf-side-hint" class="vf-field__hint">{move || t().side_hint}</p>
+            })}
             <p id="vf-config-error" class="vf-error" data-testid="config-error" role="alert">
                 {move || model_errors.get().iter().map(|e| (t().scenario_error)(e)).collect::<Vec<_>>().join(" ")}
             </p>
@@ -96,7 +136,8 @@ pub fn ModelInput(
     }
 }
 
-/// A model id and a button that fetches its `config.json` from the Hub.
+/// A model id and a button that fetches its `config.json` from the Hub
+/// (with its `hf_quant_config.json` when [`net::wants_side_file`]).
 #[component]
 fn HubFetch(
     /// The scenario the fetched config goes into.
@@ -125,14 +166,29 @@ fn HubFetch(
             if generation.get_value() != mine {
                 return;
             }
-            busy.set(false);
-            match answer {
-                Ok(text) => {
-                    edit_announcing(notice, input, |i| i.set_model(Some(ModelRef::Config(text))));
-                    outcome.set(Some(HubOutcome::Loaded { id: wanted }));
+            let text = match answer {
+                Ok(text) => text,
+                Err(why) => {
+                    busy.set(false);
+                    return outcome.set(Some(why));
                 }
-                Err(why) => outcome.set(Some(why)),
+            };
+            let side = match net::wants_side_file(&wanted, &text) {
+                true => net::fetch_side_file(&net::hub_base(), &wanted).await,
+                false => None,
+            };
+            if generation.get_value() != mine {
+                return;
             }
+            busy.set(false);
+            let loaded = HubOutcome::Loaded {
+                id: wanted,
+                side: side.is_some(),
+            };
+            edit_announcing(notice, input, |i| {
+                i.set_model(Some(ModelRef::config_with(text, side)))
+            });
+            outcome.set(Some(loaded));
         });
     };
     let on_submit = move |ev: leptos::ev::SubmitEvent| {

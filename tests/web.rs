@@ -784,3 +784,53 @@ async fn a_quantized_name_without_a_quantization_config_is_said_on_the_page() {
         "{note}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_modelopt_export_is_read_with_its_hf_quant_config() {
+    let root = mount_app(Lang::En);
+    settle().await;
+    assert!(
+        !exists(&root, "side-input"),
+        "no side file without a config"
+    );
+    // NVIDIA's FP8 export of Llama-3.1-70B-Instruct under its Hub name:
+    // config.json alone reads 16-bit weights, and the page says why.
+    let config =
+        include_str!("../crates/vramfit-core/data/configs/nvidia__Llama-3.1-70B-Instruct-FP8.json");
+    let mut doc: serde_json::Value = serde_json::from_str(config).unwrap();
+    doc["_name_or_path"] = "nvidia/Llama-3.1-70B-Instruct-FP8".into();
+    type_into(&root, "config-input", &doc.to_string());
+    settle().await;
+    let note = text(&root, "model-quant-note");
+    assert!(
+        note.contains("FP8") && note.contains("field below"),
+        "{note}"
+    );
+    // Its hf_quant_config.json in the field below: FP8, as the catalog row.
+    type_into(
+        &root,
+        "side-input",
+        include_str!(
+            "../crates/vramfit-core/data/configs/hf_quant/nvidia__Llama-3.1-70B-Instruct-FP8.json"
+        ),
+    );
+    settle().await;
+    assert!(!exists(&root, "model-quant-note"));
+    let published = text(&root, "model-published");
+    assert!(
+        published.contains("FP8") && published.contains("72.66 GB"),
+        "{published}"
+    );
+    // A new config text keeps the side file; emptying the side file drops it.
+    type_into(&root, "config-input", &doc.to_string());
+    settle().await;
+    assert!(text(&root, "model-published").contains("FP8"));
+    type_into(&root, "side-input", "");
+    settle().await;
+    assert!(exists(&root, "model-quant-note"));
+    // Not a side file: a clear error under the config, nothing lost.
+    type_into(&root, "side-input", "{\"producer\": {}}");
+    settle().await;
+    let error = text(&root, "config-error");
+    assert!(error.contains("hf_quant_config.json"), "{error}");
+}

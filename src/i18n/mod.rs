@@ -233,6 +233,9 @@ pub struct Texts {
     pub model_manual_option: &'static str,
     pub config_label: &'static str,
     pub config_hint: &'static str,
+    /// The `hf_quant_config.json` field beside a pasted config.
+    pub side_label: &'static str,
+    pub side_hint: &'static str,
     pub hub_label: &'static str,
     pub hub_placeholder: &'static str,
     pub hub_button: &'static str,

@@ -15,10 +15,10 @@ pub(super) fn Example(input: RwSignal<Request>, lang: Memo<Lang>) -> impl IntoVi
         Memo::new(move |_| input.with(|i| serde_json::to_string_pretty(i).unwrap_or_default()));
     let has_config = move || {
         input.with(|i| {
-            matches!(
-                i.scenario.model,
-                Some(vramfit_core::scenario::ModelRef::Config(_))
-            )
+            i.scenario
+                .model
+                .as_ref()
+                .is_some_and(|m| m.config_text().is_some())
         })
     };
     let copy_block = move |key: &'static str,

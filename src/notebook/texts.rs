@@ -123,7 +123,7 @@ pub fn scenario_summary(lang: Lang, request: &Request) -> String {
     let n = &t.number;
     let model = match &s.model {
         Some(ModelRef::Catalog(id)) => id.clone(),
-        Some(ModelRef::Config(_)) => "config.json".to_string(),
+        Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => "config.json".to_string(),
         None => format!("{}B", format::plain(n, s.params_b)),
     };
     let weights = match s.weight_format {

@@ -4,15 +4,21 @@
 // too, with the request answered by the test, never the network.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, openApp, cliJson, exportJson, useServerAndBrowser } from './helpers.mjs';
 
 const CONFIG = join(ROOT, 'crates', 'vramfit-core', 'data', 'configs', 'Qwen__Qwen3-8B.json');
+// NVIDIA's FP8 export: its quantization is stated only in hf_quant_config.json.
+const FP8 = 'nvidia__Llama-3.1-70B-Instruct-FP8.json';
+const FP8_CONFIG = join(ROOT, 'crates', 'vramfit-core', 'data', 'configs', FP8);
+const FP8_SIDE = join(ROOT, 'crates', 'vramfit-core', 'data', 'configs', 'hf_quant', FP8);
 
 let server;
 let browser;
 let config;
+let fp8;
 const seen = [];
 
 /** The fixture Hub: one repository of each kind, mounted at /hub/. */
@@ -29,6 +35,8 @@ function fixtureHub(req, res) {
     '/someone/private-model/resolve/main/config.json': [401, 'Unauthorized', {}],
     '/nobody/nothing/resolve/main/config.json': [404, 'Entry not found', { 'x-error-code': 'EntryNotFound' }],
     '/flaky/server/resolve/main/config.json': [500, 'oops', {}],
+    '/nvidia/Llama-3.1-70B-Instruct-FP8/resolve/main/config.json': [200, fp8?.config, {}],
+    '/nvidia/Llama-3.1-70B-Instruct-FP8/resolve/main/hf_quant_config.json': [200, fp8?.side, {}],
   };
   if (path === '/down/hub/resolve/main/config.json') {
     req.socket.destroy();
@@ -40,6 +48,7 @@ function fixtureHub(req, res) {
 
 before(async () => {
   config = await readFile(CONFIG, 'utf8');
+  fp8 = { config: await readFile(FP8_CONFIG, 'utf8'), side: await readFile(FP8_SIDE, 'utf8') };
 });
 useServerAndBrowser(
   (s, b) => {
@@ -93,6 +102,35 @@ test('each Hub answer has its own clear message, and a config loads', async () =
     errors.filter((e) => !/Failed to load resource|ERR_EMPTY_RESPONSE|Failed to fetch/.test(e.message)),
     [],
   );
+  await page.close();
+});
+
+test('a ModelOpt export comes with its hf_quant_config.json and weighs as the CLI reads its folder', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}?hub=${server.url}hub`, { locale: 'en-GB' });
+  seen.length = 0;
+  const loaded = await fetchModel(page, 'nvidia/Llama-3.1-70B-Instruct-FP8');
+  assert.equal(loaded.outcome, 'loaded');
+  assert.match(loaded.text, /config\.json and hf_quant_config\.json of nvidia\/Llama-3\.1-70B-Instruct-FP8/);
+  assert.deepEqual(seen, [
+    '/nvidia/Llama-3.1-70B-Instruct-FP8/resolve/main/config.json',
+    '/nvidia/Llama-3.1-70B-Instruct-FP8/resolve/main/hf_quant_config.json',
+  ]);
+  await page.getByTestId('model-published').filter({ hasText: 'FP8' }).waitFor();
+  assert.equal(await page.getByTestId('config-input').inputValue(), fp8.config);
+  assert.equal(await page.getByTestId('side-input').inputValue(), fp8.side);
+  assert.equal(await page.getByTestId('model-quant-note').count(), 0);
+  // The CLI reads the same two files from a checkpoint's folder.
+  const dir = await mkdtemp(join(tmpdir(), 'vramfit-modelopt-'));
+  await writeFile(join(dir, 'config.json'), fp8.config);
+  await writeFile(join(dir, 'hf_quant_config.json'), fp8.side);
+  const { doc } = await exportJson(page);
+  assert.deepEqual(doc, cliJson([dir]));
+  await rm(dir, { recursive: true, force: true });
+  // An ordinary model costs one request: no side file is asked for.
+  seen.length = 0;
+  assert.equal((await fetchModel(page, 'Qwen/Qwen3-8B')).outcome, 'loaded');
+  assert.deepEqual(seen, ['/Qwen/Qwen3-8B/resolve/main/config.json']);
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

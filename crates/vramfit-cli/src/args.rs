@@ -67,7 +67,8 @@ usage:
   vramfit --help | --version
 
 MODEL is a path to a config.json, a folder holding one, or a catalog id such
-as meta-llama/Llama-3.1-8B. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
+as meta-llama/Llama-3.1-8B; an hf_quant_config.json beside the config.json
+(NVIDIA ModelOpt exports) is read with it. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
 q5_k_m q4_k_m mxfp4 nf4 as_published, or a GGUF type for llamacpp (q6_k,
 q4_k_s, iq4_xs, q3_k_m, q2_k, mxfp4_moe, ...). DTYPE: fp32 bf16 fp16 fp8 int8
 int4. A MODEL is weighed as published (its checkpoint's own format: FP8,
@@ -442,7 +443,9 @@ fn method(text: &str) -> Result<MethodId, String> {
     })
 }
 
-/// MODEL: a config.json, a folder holding one, or a catalog id.
+/// MODEL: a config.json, a folder holding one, or a catalog id. An
+/// `hf_quant_config.json` in the config's folder (where NVIDIA ModelOpt
+/// exports state their quantization) is read with it, as vLLM does.
 fn model_ref(arg: &str) -> Result<ModelRef, String> {
     let path = Path::new(arg);
     let file = if path.is_dir() {
@@ -451,9 +454,16 @@ fn model_ref(arg: &str) -> Result<ModelRef, String> {
         path.to_path_buf()
     };
     if file.is_file() {
-        return std::fs::read_to_string(&file)
-            .map(ModelRef::Config)
-            .map_err(|e| format!("cannot read {}: {e}", file.display()));
+        let read = |f: &Path| {
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))
+        };
+        let config = read(&file)?;
+        let side = file.with_file_name("hf_quant_config.json");
+        let side = match side.is_file() {
+            true => Some(read(&side)?),
+            false => None,
+        };
+        return Ok(ModelRef::config_with(config, side));
     }
     if path.is_dir() {
         return Err(format!("{arg} holds no config.json"));

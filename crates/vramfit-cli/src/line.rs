@@ -132,14 +132,17 @@ impl Opt {
 /// subcommand, the model, every value that differs from the defaults, then
 /// the method and the mode (always named, so that nothing depends on the
 /// command line's own choice of method). A pasted `config.json` is named
-/// `config.json`: save it under that name next to where the command runs.
+/// `config.json`: save it under that name next to where the command runs
+/// (and its `hf_quant_config.json`, if one was given, beside it).
 pub fn args(request: &Request) -> Vec<String> {
     let input = &request.scenario;
     let default = ScenarioInput::default();
     let mut out = vec!["estimate".to_string()];
     match &input.model {
         Some(ModelRef::Catalog(id)) => out.push(id.clone()),
-        Some(ModelRef::Config(_)) => out.push("config.json".into()),
+        Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => {
+            out.push("config.json".into())
+        }
         None => {}
     }
     let mut set = |flag: &str, value: String| {

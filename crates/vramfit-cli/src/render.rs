@@ -280,7 +280,7 @@ pub fn model(m: &ModelFacts) -> String {
         out += &format!(
             "note: the model's name says {word}, but config.json has no quantization_config: \
              the weights are counted unquantized (an NVIDIA ModelOpt export states its \
-             quantization in hf_quant_config.json)\n"
+             quantization in hf_quant_config.json: put it beside config.json)\n"
         );
     }
     out

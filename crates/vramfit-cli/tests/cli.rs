@@ -310,3 +310,41 @@ fn a_quantized_name_without_a_quantization_config_is_said() {
     let plain = vramfit(&["inspect", "meta-llama/Llama-3.2-1B-Instruct"]);
     assert!(!String::from_utf8(plain.stdout).unwrap().contains("note:"));
 }
+
+#[test]
+fn a_checkpoint_folder_is_read_with_its_hf_quant_config() {
+    // NVIDIA's FP8 export of Llama-3.1-70B-Instruct, as downloaded: the
+    // quantization is stated only in hf_quant_config.json.
+    let dir = std::env::temp_dir().join(format!("vramfit-modelopt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("config.json"),
+        include_str!("../../vramfit-core/data/configs/nvidia__Llama-3.1-70B-Instruct-FP8.json"),
+    )
+    .unwrap();
+    let weights = |model: &str| {
+        let out = vramfit(&["estimate", model, "--json"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["estimate"]["components"]["weights"].as_u64().unwrap()
+    };
+    let alone = weights(dir.to_str().unwrap());
+    std::fs::write(
+        dir.join("hf_quant_config.json"),
+        include_str!(
+            "../../vramfit-core/data/configs/hf_quant/nvidia__Llama-3.1-70B-Instruct-FP8.json"
+        ),
+    )
+    .unwrap();
+    let folder = weights(dir.to_str().unwrap());
+    let file = weights(dir.join("config.json").to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    // The folder, the config.json path and the catalog row agree: FP8.
+    assert_eq!(folder, file);
+    assert_eq!(folder, weights("nvidia/Llama-3.1-70B-Instruct-FP8"));
+    assert!(folder * 10 < alone * 6, "{folder} vs {alone} unquantized");
+}

@@ -67,7 +67,7 @@ impl ModelFacts {
         let source = match &input.model {
             None => ShapeOrigin::Manual,
             Some(ModelRef::Catalog(_)) => ShapeOrigin::Catalog,
-            Some(ModelRef::Config(_)) => ShapeOrigin::Config,
+            Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => ShapeOrigin::Config,
         };
         let model = scenario.model.as_deref();
         ModelFacts {

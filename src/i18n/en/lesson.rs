@@ -112,7 +112,7 @@ pub static LESSON: LessonTexts = LessonTexts {
     copy: "Copy",
     copied: "Copied",
     copy_failed: "Could not copy: select the text and copy it by hand.",
-    config_note: "Save the pasted config.json under that name in the folder where you run the command.",
+    config_note: "Save the pasted config.json under that name in the folder where you run the command (and its hf_quant_config.json, if you gave one, beside it).",
     json_note: "Add --json to the command for the whole vramfit/1 document, identical to the one “Export JSON” saves.",
 
     transfer_title: "Test and transfer",

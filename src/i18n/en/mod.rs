@@ -86,6 +86,8 @@ pub static TEXTS: Texts = Texts {
     model_manual_option: "Numbers by hand (no model)",
     config_label: "Or paste a config.json (or an exported JSON)",
     config_hint: "Read as you paste; nothing leaves your browser.",
+    side_label: "Its hf_quant_config.json, if the repository has one (NVIDIA ModelOpt exports: NVFP4, FP8)",
+    side_hint: "Where such an export states its quantization; read with the config, as vLLM does.",
     hub_label: "Or fetch it from the Hugging Face Hub",
     hub_placeholder: "owner/model, e.g. Qwen/Qwen3-8B",
     hub_button: "Fetch config.json",
@@ -564,7 +566,10 @@ fn layout_error(e: &LayoutError) -> String {
 
 fn hub_outcome(outcome: &HubOutcome) -> String {
     match outcome {
-        HubOutcome::Loaded { id } => format!("Loaded config.json of {id}."),
+        HubOutcome::Loaded { id, side: false } => format!("Loaded config.json of {id}."),
+        HubOutcome::Loaded { id, side: true } => {
+            format!("Loaded config.json and hf_quant_config.json of {id}.")
+        }
         HubOutcome::InvalidId => {
             "Type the id as owner/model (letters, digits, . _ -).".into()
         }

@@ -133,6 +133,6 @@ pub(super) fn published_beside_name(format: &str, bytes: &str) -> String {
 
 pub(super) fn quant_not_in_config(word: &str) -> String {
     format!(
-        "The model's name says {word}, but config.json has no quantization_config, so its weights are counted unquantized. An NVIDIA ModelOpt export states its quantization in hf_quant_config.json, which the page does not read yet."
+        "The model's name says {word}, but config.json has no quantization_config, so its weights are counted unquantized. An NVIDIA ModelOpt export states its quantization in hf_quant_config.json: paste it in the field below the config."
     )
 }

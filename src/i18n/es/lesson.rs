@@ -112,7 +112,7 @@ pub static LESSON: LessonTexts = LessonTexts {
     copy: "Copiar",
     copied: "Copiado",
     copy_failed: "No se pudo copiar: selecciona el texto y cópialo a mano.",
-    config_note: "Guarda el config.json pegado con ese nombre en la carpeta donde ejecutes la orden.",
+    config_note: "Guarda el config.json pegado con ese nombre en la carpeta donde ejecutes la orden (y su hf_quant_config.json, si lo diste, a su lado).",
     json_note: "Añade --json a la orden para obtener el documento vramfit/1 completo, idéntico al de «Exportar JSON».",
 
     transfer_title: "Prueba y transferencia",

@@ -86,6 +86,8 @@ pub static TEXTS: Texts = Texts {
     model_manual_option: "Números a mano (sin modelo)",
     config_label: "O pega un config.json (o un JSON exportado)",
     config_hint: "Se lee al pegar; nada sale de tu navegador.",
+    side_label: "Su hf_quant_config.json, si el repositorio tiene uno (exportaciones de NVIDIA ModelOpt: NVFP4, FP8)",
+    side_hint: "Donde esas exportaciones indican su cuantización; se lee con el config, como hace vLLM.",
     hub_label: "O tráelo del Hub de Hugging Face",
     hub_placeholder: "propietario/modelo, p. ej. Qwen/Qwen3-8B",
     hub_button: "Traer config.json",
@@ -576,7 +578,10 @@ fn layout_error(e: &LayoutError) -> String {
 
 fn hub_outcome(outcome: &HubOutcome) -> String {
     match outcome {
-        HubOutcome::Loaded { id } => format!("config.json de {id} cargado."),
+        HubOutcome::Loaded { id, side: false } => format!("config.json de {id} cargado."),
+        HubOutcome::Loaded { id, side: true } => {
+            format!("config.json y hf_quant_config.json de {id} cargados.")
+        }
         HubOutcome::InvalidId => {
             "Escribe el identificador como propietario/modelo (letras, cifras, . _ -).".into()
         }

@@ -138,6 +138,6 @@ pub(super) fn published_beside_name(format: &str, bytes: &str) -> String {
 
 pub(super) fn quant_not_in_config(word: &str) -> String {
     format!(
-        "El nombre del modelo dice {word}, pero config.json no tiene quantization_config, así que sus pesos se cuentan sin cuantizar. Una exportación de NVIDIA ModelOpt indica su cuantización en hf_quant_config.json, que la página aún no lee."
+        "El nombre del modelo dice {word}, pero config.json no tiene quantization_config, así que sus pesos se cuentan sin cuantizar. Una exportación de NVIDIA ModelOpt indica su cuantización en hf_quant_config.json: pégalo en el campo bajo el config."
     )
 }

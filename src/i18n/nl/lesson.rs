@@ -112,7 +112,7 @@ pub static LESSON: LessonTexts = LessonTexts {
     copy: "Kopiëren",
     copied: "Gekopieerd",
     copy_failed: "Kopiëren lukte niet: selecteer de tekst en kopieer hem met de hand.",
-    config_note: "Bewaar de geplakte config.json onder die naam in de map waar je de opdracht uitvoert.",
+    config_note: "Bewaar de geplakte config.json onder die naam in de map waar je de opdracht uitvoert (en zijn hf_quant_config.json, als je die gaf, ernaast).",
     json_note: "Voeg --json toe aan de opdracht voor het hele vramfit/1-document, gelijk aan wat ‘JSON exporteren’ opslaat.",
 
     transfer_title: "Test en transfer",

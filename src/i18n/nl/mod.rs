@@ -86,6 +86,8 @@ pub static TEXTS: Texts = Texts {
     model_manual_option: "Getallen met de hand (geen model)",
     config_label: "Of plak een config.json (of een geëxporteerde JSON)",
     config_hint: "Wordt gelezen tijdens het plakken; er verlaat niets je browser.",
+    side_label: "Zijn hf_quant_config.json, als de repository er een heeft (exports van NVIDIA ModelOpt: NVFP4, FP8)",
+    side_hint: "Waar zo'n export zijn kwantisering vermeldt; gelezen met de config, zoals vLLM doet.",
     hub_label: "Of haal het op van de Hugging Face Hub",
     hub_placeholder: "eigenaar/model, bv. Qwen/Qwen3-8B",
     hub_button: "config.json ophalen",
@@ -578,7 +580,10 @@ fn layout_error(e: &LayoutError) -> String {
 
 fn hub_outcome(outcome: &HubOutcome) -> String {
     match outcome {
-        HubOutcome::Loaded { id } => format!("config.json van {id} geladen."),
+        HubOutcome::Loaded { id, side: false } => format!("config.json van {id} geladen."),
+        HubOutcome::Loaded { id, side: true } => {
+            format!("config.json en hf_quant_config.json van {id} geladen.")
+        }
         HubOutcome::InvalidId => {
             "Typ de id als eigenaar/model (letters, cijfers, . _ -).".into()
         }

@@ -139,6 +139,6 @@ pub(super) fn published_beside_name(format: &str, bytes: &str) -> String {
 
 pub(super) fn quant_not_in_config(word: &str) -> String {
     format!(
-        "De naam van het model zegt {word}, maar config.json heeft geen quantization_config, dus de gewichten worden ongekwantiseerd geteld. Een export van NVIDIA ModelOpt vermeldt zijn kwantisering in hf_quant_config.json, dat de pagina nog niet leest."
+        "De naam van het model zegt {word}, maar config.json heeft geen quantization_config, dus de gewichten worden ongekwantiseerd geteld. Een export van NVIDIA ModelOpt vermeldt zijn kwantisering in hf_quant_config.json: plak het in het veld onder de config."
     )
 }

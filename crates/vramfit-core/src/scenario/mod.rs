@@ -34,7 +34,7 @@ pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
-use crate::model::{parse_config, ConfigError, ModelSpec};
+use crate::model::{parse_config, parse_config_with, ConfigError, ModelSpec};
 use crate::units::{Bytes, DisplayUnit};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -188,6 +188,45 @@ pub enum ModelRef {
     /// The text of a Hugging Face `config.json`, kept verbatim so that an
     /// exported document reproduces the calculation on its own.
     Config(String),
+    /// A `config.json` and the `hf_quant_config.json` beside it: an NVIDIA
+    /// ModelOpt export (NVFP4, FP8) states its quantization only there
+    /// (read by [`crate::model::parse_config_with`]). Both kept verbatim.
+    ConfigWithQuant {
+        config: String,
+        hf_quant_config: String,
+    },
+}
+
+impl ModelRef {
+    /// The pasted or read `config.json` text, `None` for a catalog id.
+    pub fn config_text(&self) -> Option<&str> {
+        match self {
+            ModelRef::Catalog(_) => None,
+            ModelRef::Config(text) | ModelRef::ConfigWithQuant { config: text, .. } => Some(text),
+        }
+    }
+
+    /// The `hf_quant_config.json` text given with a config, if any.
+    pub fn hf_quant_config(&self) -> Option<&str> {
+        match self {
+            ModelRef::ConfigWithQuant {
+                hf_quant_config, ..
+            } => Some(hf_quant_config),
+            ModelRef::Catalog(_) | ModelRef::Config(_) => None,
+        }
+    }
+
+    /// A config with its side file when `side` holds text, else the config
+    /// alone (an empty side file is no side file).
+    pub fn config_with(config: String, side: Option<String>) -> ModelRef {
+        match side.filter(|s| !s.trim().is_empty()) {
+            Some(hf_quant_config) => ModelRef::ConfigWithQuant {
+                config,
+                hf_quant_config,
+            },
+            None => ModelRef::Config(config),
+        }
+    }
 }
 
 /// What the memory is for.
@@ -512,6 +551,14 @@ fn resolve_model(model: &ModelRef) -> Result<(ModelSpec, ConfigText), ScenarioEr
         ModelRef::Config(text) => {
             let spec = parse_config(text).map_err(ScenarioError::Config)?;
             Ok((spec, ConfigText::Pasted(Arc::from(text.as_str()))))
+        }
+        ModelRef::ConfigWithQuant {
+            config,
+            hf_quant_config,
+        } => {
+            let spec =
+                parse_config_with(config, Some(hf_quant_config)).map_err(ScenarioError::Config)?;
+            Ok((spec, ConfigText::Pasted(Arc::from(config.as_str()))))
         }
     }
 }

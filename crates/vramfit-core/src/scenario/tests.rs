@@ -136,3 +136,60 @@ fn typing_bits_drops_the_named_format() {
     input.set(Field::WeightBits, 5.0);
     assert_eq!(input.weight_format, None);
 }
+
+#[test]
+fn a_pasted_config_with_its_hf_quant_config_weighs_as_the_catalog_row() {
+    // NVIDIA's FP8 export of Llama-3.1-70B-Instruct: config.json has no
+    // quantization_config; hf_quant_config.json says FP8.
+    let config = include_str!("../../data/configs/nvidia__Llama-3.1-70B-Instruct-FP8.json");
+    let side = include_str!("../../data/configs/hf_quant/nvidia__Llama-3.1-70B-Instruct-FP8.json");
+    let with = |model: ModelRef| {
+        let mut input = ScenarioInput {
+            model: Some(model),
+            ..ScenarioInput::default()
+        };
+        input.set_weight_format(WeightFormat::AsPublished);
+        input.validate().unwrap()
+    };
+    let catalog = with(ModelRef::Catalog(
+        "nvidia/Llama-3.1-70B-Instruct-FP8".into(),
+    ));
+    let pasted = with(ModelRef::config_with(config.into(), Some(side.into())));
+    let alone = with(ModelRef::config_with(config.into(), Some("  ".into())));
+    let note = alone.model.as_ref().unwrap().quantization_source.note();
+    assert!(note.is_some());
+    assert_eq!(
+        pasted.model.as_ref().unwrap().quantization_source,
+        crate::model::QuantSource::HfQuantConfig
+    );
+    assert_eq!(pasted.weight_milli_bits, catalog.weight_milli_bits);
+    // FP8 weights, the 16-bit embeddings and head kept: a little over 8 bits.
+    assert!(
+        (8_000..8_500).contains(&pasted.weight_milli_bits),
+        "{}",
+        pasted.weight_milli_bits
+    );
+    assert!(
+        alone.weight_milli_bits >= 16_000,
+        "{}",
+        alone.weight_milli_bits
+    );
+    // Both texts kept verbatim in the document, under their own names.
+    let doc =
+        serde_json::to_value(ModelRef::config_with(config.into(), Some(side.into()))).unwrap();
+    assert_eq!(doc["config_with_quant"]["config"], config);
+    assert_eq!(doc["config_with_quant"]["hf_quant_config"], side);
+    let back: ModelRef = serde_json::from_value(doc).unwrap();
+    assert_eq!(back.hf_quant_config(), Some(side));
+    assert_eq!(back.config_text(), Some(config));
+    // A side file that is not one is a clear error, not a silent reading.
+    let broken = ScenarioInput {
+        model: Some(ModelRef::config_with(
+            config.into(),
+            Some("{\"producer\": {}}".into()),
+        )),
+        ..ScenarioInput::default()
+    };
+    let text = broken.validate().unwrap_err()[0].to_string();
+    assert!(text.contains("hf_quant_config.json"), "{text}");
+}
