@@ -59,6 +59,14 @@ fn build(request: &Request) -> Result<report::Report, String> {
 
 /// `vramfit inspect MODEL`: the parsed architecture.
 fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
+    // A catalog model is named by its catalog id (its config's
+    // `_name_or_path` may be a local path of whoever exported it).
+    let catalog_id = match &model {
+        ModelRef::Catalog(id) => vramfit_core::catalog::find_model(id)
+            .ok()
+            .map(|e| e.id.to_string()),
+        ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. } => None,
+    };
     let scenario = ScenarioInput {
         model: Some(model),
         ..ScenarioInput::default()
@@ -72,6 +80,6 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
         text.push('\n');
         Ok(text)
     } else {
-        Ok(render::model(&doc.model))
+        Ok(render::model(&doc.model, catalog_id.as_deref()))
     }
 }

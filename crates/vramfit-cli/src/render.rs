@@ -252,12 +252,14 @@ fn change(c: &Change) -> String {
     }
 }
 
-/// What was understood of a model.
-pub fn model(m: &ModelFacts) -> String {
+/// What was understood of a model; `catalog_id` names a catalog model.
+pub fn model(m: &ModelFacts, catalog_id: Option<&str>) -> String {
     let billions = |n: u64| format!("{:.2} B", n as f64 / 1e9);
     let mut out = String::new();
     if let Some(spec) = &m.spec {
-        let name = spec.name.as_deref().or(spec.model_type.as_deref());
+        let name = catalog_id
+            .or(spec.name.as_deref())
+            .or(spec.model_type.as_deref());
         out += &format!("model             {}\n", name.unwrap_or("(unnamed)"));
     }
     out += &format!("parameters        {}", billions(m.params_total));

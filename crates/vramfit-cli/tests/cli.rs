@@ -348,3 +348,16 @@ fn a_checkpoint_folder_is_read_with_its_hf_quant_config() {
     assert_eq!(folder, weights("nvidia/Llama-3.1-70B-Instruct-FP8"));
     assert!(folder * 10 < alone * 6, "{folder} vs {alone} unquantized");
 }
+
+#[test]
+fn inspect_names_a_catalog_model_by_its_catalog_id() {
+    // NVIDIA's export names itself by the path it was written from; the
+    // catalog id (typed in any case) is what the person knows it by.
+    let out = vramfit(&["inspect", "nvidia/llama-3.1-70b-instruct-fp8"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("model             nvidia/Llama-3.1-70B-Instruct-FP8\n"),
+        "{text}"
+    );
+}
