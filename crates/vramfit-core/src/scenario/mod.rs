@@ -19,6 +19,7 @@ mod gpu_memory;
 mod knob_error;
 mod knobs;
 mod layout;
+mod model_ref;
 mod step;
 
 pub use engine::{
@@ -31,10 +32,12 @@ pub use gpu_memory::{GpuMemory, MemorySource};
 pub use knob_error::{Knob, KnobProblem, PlannerError};
 pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
 pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
+use model_ref::resolve_model;
+pub use model_ref::{ConfigText, ModelRef};
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
-use crate::model::{parse_config, parse_config_with, ConfigError, ModelSpec};
+use crate::model::{ConfigError, ModelSpec};
 use crate::units::{Bytes, DisplayUnit};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -175,56 +178,6 @@ impl Default for ScenarioInput {
             margin_pct: 15.0,
             planner: Box::default(),
             engine: Box::default(),
-        }
-    }
-}
-
-/// Where a real model's shape comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ModelRef {
-    /// A catalog id such as `meta-llama/Llama-3.1-8B` (case-insensitive).
-    Catalog(String),
-    /// The text of a Hugging Face `config.json`, kept verbatim so that an
-    /// exported document reproduces the calculation on its own.
-    Config(String),
-    /// A `config.json` and the `hf_quant_config.json` beside it: an NVIDIA
-    /// ModelOpt export (NVFP4, FP8) states its quantization only there
-    /// (read by [`crate::model::parse_config_with`]). Both kept verbatim.
-    ConfigWithQuant {
-        config: String,
-        hf_quant_config: String,
-    },
-}
-
-impl ModelRef {
-    /// The pasted or read `config.json` text, `None` for a catalog id.
-    pub fn config_text(&self) -> Option<&str> {
-        match self {
-            ModelRef::Catalog(_) => None,
-            ModelRef::Config(text) | ModelRef::ConfigWithQuant { config: text, .. } => Some(text),
-        }
-    }
-
-    /// The `hf_quant_config.json` text given with a config, if any.
-    pub fn hf_quant_config(&self) -> Option<&str> {
-        match self {
-            ModelRef::ConfigWithQuant {
-                hf_quant_config, ..
-            } => Some(hf_quant_config),
-            ModelRef::Catalog(_) | ModelRef::Config(_) => None,
-        }
-    }
-
-    /// A config with its side file when `side` holds text, else the config
-    /// alone (an empty side file is no side file).
-    pub fn config_with(config: String, side: Option<String>) -> ModelRef {
-        match side.filter(|s| !s.trim().is_empty()) {
-            Some(hf_quant_config) => ModelRef::ConfigWithQuant {
-                config,
-                hf_quant_config,
-            },
-            None => ModelRef::Config(config),
         }
     }
 }
@@ -531,59 +484,6 @@ impl ScenarioInput {
             planner,
             engine,
         })
-    }
-}
-
-/// The model a [`ModelRef`] names, parsed, with its config's text.
-fn resolve_model(model: &ModelRef) -> Result<(ModelSpec, ConfigText), ScenarioError> {
-    match model {
-        ModelRef::Catalog(id) => {
-            let entry = catalog::find_model(id).map_err(ScenarioError::UnknownModel)?;
-            let spec = entry.spec().map_err(ScenarioError::Config)?;
-            Ok((
-                spec,
-                ConfigText::Catalog {
-                    id: entry.id.as_str(),
-                    text: entry.config.as_ref(),
-                },
-            ))
-        }
-        ModelRef::Config(text) => {
-            let spec = parse_config(text).map_err(ScenarioError::Config)?;
-            Ok((spec, ConfigText::Pasted(Arc::from(text.as_str()))))
-        }
-        ModelRef::ConfigWithQuant {
-            config,
-            hf_quant_config,
-        } => {
-            let spec =
-                parse_config_with(config, Some(hf_quant_config)).map_err(ScenarioError::Config)?;
-            Ok((spec, ConfigText::Pasted(Arc::from(config.as_str()))))
-        }
-    }
-}
-
-/// The text of the model's `config.json`, for the methods that read keys
-/// the model reader leaves to them (how an engine loads a quantized
-/// checkpoint or a vision tower).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ConfigText {
-    /// A catalog model's config, with its id.
-    Catalog {
-        id: &'static str,
-        text: &'static str,
-    },
-    /// A pasted or read config.
-    Pasted(Arc<str>),
-}
-
-impl ConfigText {
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ConfigText::Catalog { text, .. } => text,
-            ConfigText::Pasted(text) => text,
-        }
     }
 }
 
