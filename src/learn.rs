@@ -34,7 +34,6 @@ fn learn_panels(
     input: RwSignal<Request>,
     report: Memo<Option<Report>>,
 ) -> Result<AnyView, ChunkUnavailable> {
-    crate::styles::load(crate::styles::Sheet::Notebook);
     let notebook = Notebook::open();
     Ok(view! {
         <LessonPanel input report notebook />
@@ -43,15 +42,21 @@ fn learn_panels(
     .into_any())
 }
 
-/// [`learn_panels`], awaited where it is split, called where it is not.
+/// [`learn_panels`], awaited where it is split, called where it is not;
+/// shown once their style sheet is in (fetched beside the chunk), so that
+/// they never appear unstyled.
 async fn load(
     input: RwSignal<Request>,
     report: Memo<Option<Report>>,
 ) -> Result<AnyView, ChunkUnavailable> {
+    let sheet = crate::styles::ready(crate::styles::Sheet::Notebook);
     #[cfg(feature = "split")]
     let panels = learn_panels(input, report).await;
     #[cfg(not(feature = "split"))]
     let panels = learn_panels(input, report);
+    if let Some(sheet) = sheet {
+        let _ = sheet.await;
+    }
     panels
 }
 

@@ -101,6 +101,30 @@ test('the lesson\'s and the engines\' style sheets come with the parts that use 
   await context.close();
 });
 
+test('the lesson never shows unstyled: it waits for its sheet, however slow', async () => {
+  const context = await browser.newContext({ locale: 'es-ES' });
+  // The notebook sheet answers a second and a half late.
+  await context.route(/\/style\/notebook-[0-9a-f]{16}\.css$/, async (route) => {
+    await new Promise((ok) => setTimeout(ok, 1500));
+    await route.continue();
+  });
+  // When the lesson panel enters the page, is its sheet already in force?
+  await context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('[data-testid=lesson-panel]')) return;
+      window.sheetWhenShown = [...document.styleSheets].some(
+        (s) => s.href && /\/style\/notebook-[0-9a-f]{16}\.css$/.test(s.href) && s.cssRules.length > 0,
+      );
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByTestId('lesson-panel').first().waitFor();
+  assert.equal(await page.evaluate(() => window.sheetWhenShown), true);
+  await context.close();
+});
+
 test('picking a catalog model loads the catalog and the reader, then computes as the CLI does', async () => {
   const { context, page, errors, requests } = await open();
   await page.goto(server.url);
