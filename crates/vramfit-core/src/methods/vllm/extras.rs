@@ -9,7 +9,7 @@
 //! already been validated by [`crate::model::parse_config`]).
 
 use super::vision::VisionTower;
-use crate::model::{ModelSpec, QuantScheme, RopeScaling};
+use crate::model::{ModelSpec, QuantScheme, QuantSource, RopeScaling};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -281,13 +281,22 @@ fn derived_max_model_len(spec: &ModelSpec) -> Option<u64> {
 
 /// The checkpoint's quantization as vLLM loads it, from the spec's
 /// reading of `quantization_config` and the keys it does not keep
-/// (compressed-tensors groups, GPTQ's `desc_act`).
+/// (compressed-tensors groups, GPTQ's `desc_act`). A ModelOpt export whose
+/// config.json has none states it in `hf_quant_config.json`, which vLLM
+/// reads too (`get_quant_config`) and the spec was read with
+/// ([`QuantSource::HfQuantConfig`]): its scheme comes from the spec.
 fn loaded_quant(
     outer: &Map<String, Value>,
     scope: &Map<String, Value>,
     spec: &ModelSpec,
 ) -> Option<LoadedQuant> {
-    let config = lookup(outer, scope, "quantization_config")?.as_object()?;
+    let Some(config) = lookup(outer, scope, "quantization_config").and_then(Value::as_object)
+    else {
+        return match spec.quantization_source {
+            QuantSource::HfQuantConfig => from_spec_scheme(&Map::new(), spec),
+            _ => None,
+        };
+    };
     let ignore = ignore_list(config);
     let kept = Kept {
         vision: ignore.iter().any(|p| {

@@ -296,3 +296,32 @@ fn caches_it_does_not_lay_out_are_refused_by_kind() {
         );
     }
 }
+
+#[test]
+fn a_modelopt_export_loads_as_its_hf_quant_config_says() {
+    // NVIDIA's FP8 export of Llama-3.1-70B-Instruct: config.json has no
+    // quantization_config; vLLM reads hf_quant_config.json beside it.
+    let entry = find_model("nvidia/Llama-3.1-70B-Instruct-FP8").unwrap();
+    let side = entry.hf_quant_config.as_deref().unwrap();
+    let spec = crate::model::parse_config_with(&entry.config, Some(side)).unwrap();
+    let beside = VllmModel::shared(std::sync::Arc::new(spec), Some(&entry.config));
+    // The same checkpoint with the side file written into config.json.
+    let mut merged: serde_json::Value = serde_json::from_str(&entry.config).unwrap();
+    let file: serde_json::Value = serde_json::from_str(side).unwrap();
+    merged["quantization_config"] = serde_json::json!({
+        "quant_method": "modelopt",
+        "producer": file["producer"],
+        "quantization": file["quantization"],
+    });
+    let inside = VllmModel::from_config(&merged.to_string()).unwrap();
+    let alone = VllmModel::from_config(&entry.config).unwrap();
+    let tp2 = |m: &VllmModel| estimate(m, H100, &run(2, 1, 8192)).unwrap();
+    let (b, i, a) = (tp2(&beside), tp2(&inside), tp2(&alone));
+    assert_eq!(b.weights_bytes, i.weights_bytes);
+    assert!(b.notes.is_empty() && i.notes.is_empty(), "{:?}", b.notes);
+    // FP8 linear layers, the 16-bit embedding and head split over 2 GPUs:
+    // 33.87 GiB each, against 65.74 GiB read as 16-bit.
+    let g = |b: u64| (b as f64 / GIB as f64 * 100.0).round() / 100.0;
+    assert_eq!(g(b.weights_bytes), 33.87);
+    assert_eq!(g(a.weights_bytes), 65.74);
+}
