@@ -101,6 +101,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::ArchitectureAssumed => "The GPU's architecture is not known: Hopper's 33 MiB of cuBLAS workspaces are assumed.".into(),
         EngineNote::NotCuda => "Not an NVIDIA GPU: the accounting is CUDA's.".into(),
         EngineNote::KvFollowsModelDtype { bytes } => format!("vLLM caches keys and values in the model dtype ({bytes} bytes) unless FP8 is chosen."),
+        EngineNote::KvFp8FromCheckpoint => "The checkpoint asks for an FP8 KV cache (kv_cache_quant_algo): vLLM caches keys and values in FP8 (1 byte) unless --kv-cache-dtype says otherwise.".into(),
         EngineNote::QuantizationNotModelled { method } => format!("Quantization “{method}” is not modelled: its layers are counted at the model dtype."),
         EngineNote::VisionTowerNotCounted => "The vision tower of this multimodal model is not counted.".into(),
         EngineNote::CudaGraphsBeyondMemory => "The CUDA graphs do not fit in what the utilization leaves: vLLM may run out of memory while capturing them.".into(),

@@ -101,6 +101,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::ArchitectureAssumed => "No se conoce la arquitectura de la GPU: se suponen los 33 MiB de espacios de cuBLAS de Hopper.".into(),
         EngineNote::NotCuda => "No es una GPU de NVIDIA: la cuenta es la de CUDA.".into(),
         EngineNote::KvFollowsModelDtype { bytes } => format!("vLLM guarda claves y valores en el tipo del modelo ({bytes} bytes) salvo que se elija FP8."),
+        EngineNote::KvFp8FromCheckpoint => "El checkpoint pide una caché KV en FP8 (kv_cache_quant_algo): vLLM guarda claves y valores en FP8 (1 byte) salvo que --kv-cache-dtype diga otra cosa.".into(),
         EngineNote::QuantizationNotModelled { method } => format!("La cuantización «{method}» no está modelada: sus capas se cuentan en el tipo del modelo."),
         EngineNote::VisionTowerNotCounted => "No se cuenta la torre de visión de este modelo multimodal.".into(),
         EngineNote::CudaGraphsBeyondMemory => "Los grafos CUDA no caben en lo que deja la utilización: vLLM podría quedarse sin memoria al capturarlos.".into(),

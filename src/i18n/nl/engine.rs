@@ -101,6 +101,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::ArchitectureAssumed => "De architectuur van de GPU is niet bekend: de 33 MiB cuBLAS-werkruimte van Hopper wordt aangenomen.".into(),
         EngineNote::NotCuda => "Geen NVIDIA-GPU: de rekening is die van CUDA.".into(),
         EngineNote::KvFollowsModelDtype { bytes } => format!("vLLM bewaart keys en values in het type van het model ({bytes} bytes), tenzij FP8 gekozen is."),
+        EngineNote::KvFp8FromCheckpoint => "Het checkpoint vraagt een KV-cache in FP8 (kv_cache_quant_algo): vLLM bewaart keys en values in FP8 (1 byte), tenzij --kv-cache-dtype iets anders zegt.".into(),
         EngineNote::QuantizationNotModelled { method } => format!("Kwantisatie „{method}” is niet gemodelleerd: de lagen worden geteld in het type van het model."),
         EngineNote::VisionTowerNotCounted => "De vision tower van dit multimodale model wordt niet meegeteld.".into(),
         EngineNote::CudaGraphsBeyondMemory => "De CUDA-graphs passen niet in wat de benutting overlaat: vLLM kan zonder geheugen komen te zitten bij het vastleggen.".into(),

@@ -108,6 +108,9 @@ pub enum EngineNote {
     /// vLLM caches keys and values in the model dtype unless FP8 is asked:
     /// the KV bytes of the scenario are not used.
     KvFollowsModelDtype { bytes: u64 },
+    /// The checkpoint asks for an FP8 KV cache (ModelOpt's
+    /// `kv_cache_quant_algo`), which vLLM uses unless told otherwise.
+    KvFp8FromCheckpoint,
     /// The checkpoint's quantization method is not modelled: its layers
     /// are counted at the model dtype.
     QuantizationNotModelled { method: String },
@@ -148,6 +151,10 @@ impl std::fmt::Display for EngineNote {
             EngineNote::KvFollowsModelDtype { bytes } => write!(
                 f,
                 "vLLM caches keys and values in the model dtype ({bytes} bytes) unless FP8 is asked"
+            ),
+            EngineNote::KvFp8FromCheckpoint => f.write_str(
+                "the checkpoint's kv_cache_quant_algo is FP8: vLLM caches keys and values in FP8 \
+                 (1 byte) unless --kv-cache-dtype says otherwise",
             ),
             EngineNote::QuantizationNotModelled { method } => write!(
                 f,

@@ -306,6 +306,7 @@ pub fn estimate(
     let (tokens, seqs) = batch_defaults(gpu_total_bytes, inputs.a100, max_model_len, inputs);
     let dtype_bytes = dtype_bytes(spec.dtype, inputs.dtype);
     let kv_bytes = match inputs.kv_cache_dtype {
+        KvCacheDtype::Auto if checkpoint_kv_fp8(spec) => 1,
         KvCacheDtype::Auto => dtype_bytes,
         KvCacheDtype::Fp8 => 1,
     };
@@ -477,6 +478,24 @@ pub fn estimate(
 }
 
 /// Bytes per element of the dtype vLLM runs in.
+/// Whether vLLM caches keys and values in FP8 for this checkpoint without
+/// being asked: a ModelOpt checkpoint (`quant_method` `modelopt…`, in
+/// config.json or its `hf_quant_config.json`) whose `kv_cache_quant_algo`
+/// is FP8 (or whose `kv_cache_scheme` is an 8-bit float) turns the
+/// default `--kv-cache-dtype auto` into `fp8_e4m3` when vLLM builds its
+/// cache config. Other methods keep the model dtype (compressed-tensors'
+/// `kv_cache_scheme` only sizes the scales).
+///
+/// Source: vLLM `vllm/utils/torch_utils.py`
+/// (`resolve_kv_cache_dtype_string`, `get_kv_cache_quant_algo_string`:
+/// only `quant_method` starting with `modelopt` is read), called from
+/// `engine/arg_utils.py` when the cache config is created.
+pub fn checkpoint_kv_fp8(spec: &ModelSpec) -> bool {
+    spec.quantization
+        .as_ref()
+        .is_some_and(|q| q.method.starts_with("modelopt") && q.kv_scale_bytes > 0)
+}
+
 fn dtype_bytes(checkpoint: Dtype, asked: ModelDtype) -> u64 {
     match asked {
         ModelDtype::Bfloat16 | ModelDtype::Float16 => 2,

@@ -180,8 +180,11 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
     if kv_cache_dtype == KvCacheDtype::Auto
         && est.resolved.kv_bytes.saturating_mul(8_000) != s.kv_milli_bits
     {
-        notes.push(EngineNote::KvFollowsModelDtype {
-            bytes: est.resolved.kv_bytes,
+        notes.push(match super::checkpoint_kv_fp8(&spec) {
+            true => EngineNote::KvFp8FromCheckpoint,
+            false => EngineNote::KvFollowsModelDtype {
+                bytes: est.resolved.kv_bytes,
+            },
         });
     }
     notes.extend(est.notes.iter().map(|n| match n {

@@ -325,3 +325,35 @@ fn a_modelopt_export_loads_as_its_hf_quant_config_says() {
     assert_eq!(g(b.weights_bytes), 33.87);
     assert_eq!(g(a.weights_bytes), 65.74);
 }
+
+#[test]
+fn a_modelopt_checkpoint_asking_for_an_fp8_kv_cache_gets_it_by_default() {
+    let resolved = |id: &str| {
+        let entry = find_model(id).unwrap();
+        let spec = entry.spec().unwrap();
+        let m = VllmModel::shared(std::sync::Arc::new(spec.clone()), Some(&entry.config));
+        (checkpoint_kv_fp8(&m.spec), m)
+    };
+    // ModelOpt: kv_cache_quant_algo in hf_quant_config.json, or a float
+    // 8-bit kv_cache_scheme in config.json: FP8 without --kv-cache-dtype.
+    for id in [
+        "nvidia/Llama-3.1-70B-Instruct-FP8",
+        "nvidia/MiniMax-M2.5-NVFP4",
+    ] {
+        let (fp8, m) = resolved(id);
+        assert!(fp8, "{id}");
+        let auto = estimate(&m, H100, &run(4, 1, 8192)).unwrap();
+        assert_eq!(auto.resolved.kv_bytes, 1, "{id}");
+    }
+    // Another method (compressed-tensors, whose kv_cache_scheme vLLM's
+    // resolution does not read) and an unquantized model keep the dtype.
+    for id in [
+        "RedHatAI/Qwen2.5-7B-Instruct-FP8-dynamic",
+        "meta-llama/Llama-3.1-8B-Instruct",
+    ] {
+        let (fp8, m) = resolved(id);
+        assert!(!fp8, "{id}");
+        let auto = estimate(&m, H100, &run(4, 1, 8192)).unwrap();
+        assert_eq!(auto.resolved.kv_bytes, 2, "{id}");
+    }
+}
