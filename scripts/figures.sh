@@ -1,23 +1,55 @@
 #!/usr/bin/env bash
-# Reproduces the build figures quoted in the README:
-#   - clean release build time (trunk build --release after removing the
-#     wasm32 release artefacts and dist/),
-#   - release .wasm and JS glue sizes, raw and gzip -9.
-# The clean setup time is `time scripts/setup.sh` on a machine without the
-# tools (see README).
+# The figures of README.md's "Figures" table, each from a command:
+#   - `make setup`'s and `make test`'s wall times, as the last run of each
+#     recorded them in target/figures/ (setup: fresh = something had to be
+#     installed, present = nothing; tests: cold = no build was there yet,
+#     warm = a second run);
+#   - a clean release build's time (trunk build --release after removing the
+#     wasm32 release artefacts and dist/), and what it wrote (.wasm modules
+#     and JS, raw and gzip -9);
+#   - the page timings the last end-to-end run printed (tests/e2e/perf.test.mjs,
+#     in target/test-logs/e2e.log).
+#
+#   scripts/figures.sh            measure and print the table
+#   scripts/figures.sh --readme   also rewrite it in README.md
+#   scripts/figures.sh --no-build print from the records only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 
-rm -rf dist target/wasm32-unknown-unknown/release
-start=$(date +%s)
-trunk build --release >/dev/null 2>&1
-end=$(date +%s)
-echo "clean release build: $((end - start)) s"
-
-for f in dist/*.wasm dist/*.js; do
-  raw=$(stat -c %s "$f")
-  gz=$(gzip -9 -c "$f" | wc -c)
-  printf '%-4s %9d B raw %9d B gzip -9   (%s)\n' "${f##*.}" "$raw" "$gz" "$(basename "$f")"
+readme=0
+build=1
+for arg in "$@"; do
+  case "$arg" in
+    --readme) readme=1 ;;
+    --no-build) build=0 ;;
+    *) echo "usage: scripts/figures.sh [--readme] [--no-build]" >&2; exit 2 ;;
+  esac
 done
+
+mkdir -p target/figures
+if [ "$build" -eq 1 ]; then
+  rm -rf dist target/wasm32-unknown-unknown/release
+  start=$(date +%s)
+  trunk build --release >/dev/null 2>&1
+  printf '%s %s\n' "$(( $(date +%s) - start ))" "$(date -u +%Y-%m-%d)" >target/figures/build-clean.txt
+  wasm_raw=0; wasm_gz=0; wasm_n=0
+  for f in dist/*.wasm; do
+    wasm_raw=$((wasm_raw + $(stat -c %s "$f")))
+    wasm_gz=$((wasm_gz + $(gzip -9 -c "$f" | wc -c)))
+    wasm_n=$((wasm_n + 1))
+  done
+  js_raw=0; js_gz=0
+  for f in dist/*.js; do
+    js_raw=$((js_raw + $(stat -c %s "$f")))
+    js_gz=$((js_gz + $(gzip -9 -c "$f" | wc -c)))
+  done
+  printf '%s %s %s %s %s\n' "$wasm_n" "$wasm_raw" "$wasm_gz" "$js_raw" "$js_gz" >target/figures/dist.txt
+fi
+
+if [ "$readme" -eq 1 ]; then
+  python3 scripts/figures.py target/figures target/test-logs/e2e.log README.md
+else
+  python3 scripts/figures.py target/figures target/test-logs/e2e.log
+fi

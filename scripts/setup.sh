@@ -18,6 +18,13 @@ WASM_SPLIT_CLI_VERSION=0.2.2
 
 say() { printf 'setup: %s\n' "$*"; }
 
+# The run's wall time goes to target/figures/ (scripts/figures.sh puts it in
+# the README): "fresh" when a tool or the browser had to be installed,
+# "present" when everything was there.
+SETUP_START=$EPOCHREALTIME
+installed=0
+installing() { installed=1; say "$@"; }
+
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -30,14 +37,14 @@ wasm_bindgen_version() {
 if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "wasm32-unknown-unknown target: present"
 else
-  say "adding the wasm32-unknown-unknown target"
+  installing "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
 
 if [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; then
   say "trunk $TRUNK_VERSION: present"
 else
-  say "installing trunk $TRUNK_VERSION (several minutes)"
+  installing "installing trunk $TRUNK_VERSION (several minutes)"
   cargo install trunk --version "=$TRUNK_VERSION" --locked
 fi
 
@@ -49,7 +56,7 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WB_VERSION" ] &&
    command -v wasm-bindgen-test-runner >/dev/null; then
   say "wasm-bindgen-cli $WB_VERSION: present"
 else
-  say "installing wasm-bindgen-cli $WB_VERSION"
+  installing "installing wasm-bindgen-cli $WB_VERSION"
   # Its lockfile pins a crate the registry no longer serves: fall back.
   cargo install wasm-bindgen-cli --version "=$WB_VERSION" --locked ||
     cargo install wasm-bindgen-cli --version "=$WB_VERSION"
@@ -59,14 +66,14 @@ if cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_CLI_VERS
    command -v wasm_split_cli >/dev/null; then
   say "wasm_split_cli $WASM_SPLIT_CLI_VERSION: present"
 else
-  say "installing wasm_split_cli $WASM_SPLIT_CLI_VERSION (two minutes)"
+  installing "installing wasm_split_cli $WASM_SPLIT_CLI_VERSION (two minutes)"
   cargo install wasm_split_cli_support --version "=$WASM_SPLIT_CLI_VERSION" --locked --features build-binary
 fi
 
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
   say "chromium + chromedriver: present"
 else
-  say "installing Debian chromium + chromium-driver"
+  installing "installing Debian chromium + chromium-driver"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
@@ -76,7 +83,7 @@ if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -
    [ -x node_modules/.bin/wasm-opt ]; then
   say "npm packages: present"
 else
-  say "installing npm packages from package-lock.json"
+  installing "installing npm packages from package-lock.json"
   npm ci --no-audit --no-fund
 fi
 
@@ -88,4 +95,8 @@ else
   cargo fetch
 fi
 
+kind=present
+[ "$installed" -eq 1 ] && kind=fresh
+mkdir -p target/figures
+printf "%s %s\n" "$(awk -v a="$SETUP_START" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" "$(date -u +%Y-%m-%d)" >"target/figures/setup-$kind.txt"
 say "done"

@@ -16,6 +16,12 @@ mkdir -p "$LOGS"
 passed=0
 failed=0
 
+# The run's wall time goes to target/figures/ (scripts/figures.sh puts it in
+# the README): "cold" when no native or wasm build was there yet.
+TEST_START=$(date +%s)
+test_kind=warm
+[ -d target/debug ] && [ -d target/wasm32-unknown-unknown ] || test_kind=cold
+
 # run NAME CMD...: runs a step with its output in $LOGS/NAME.log.
 run() {
   local name=$1; shift
@@ -96,5 +102,7 @@ if [ "$failed" -ne 0 ]; then
   awk '/^not ok / { print; want = 1; next }
        want && /^  error: / { if ($0 ~ /\|-?$/) getline; sub(/^ +/, "   "); print; want = 0 }' "$LOGS/e2e.log" 2>/dev/null | head -n 20
 fi
+mkdir -p target/figures
+printf '%s %s\n' "$(( $(date +%s) - TEST_START ))" "$(date -u +%Y-%m-%d)" >"target/figures/test-$test_kind.txt"
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -57,8 +57,9 @@ fn fit_table_covers_every_model_gpu_and_format() {
         calculable * gpus::all().len() * DEFAULT_FORMATS.len()
     );
     wasm_bindgen_test::console_log!(
-        "fit table in the browser: {} cells, first {:.2} ms, then {:.2} ms per table",
+        "fit table in the browser: {} cells ({} catalog configs), first {:.2} ms, then {:.2} ms per table",
         rows.len(),
+        calculable,
         first,
         warm
     );
