@@ -4,6 +4,7 @@
 
 mod args;
 mod check;
+mod engine_words;
 mod render;
 
 use args::{Command, USAGE};

@@ -12,6 +12,7 @@
 //! the editor's policy in `request`).
 
 mod doc;
+mod dtype;
 mod engine;
 mod field;
 mod format;
@@ -22,6 +23,7 @@ mod layout;
 mod model_ref;
 mod step;
 
+pub use dtype::ComputeDtype;
 pub use engine::{
     format_of_gguf, gguf_of, EngineError, EngineField, EngineKnob, EngineKnobs, EngineProblem,
     EngineSettings, BLOCK_SIZES,

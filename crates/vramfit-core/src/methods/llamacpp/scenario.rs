@@ -156,6 +156,7 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         cache_type_v: cache(s.engine.cache_type_v),
         n_gpu_layers: s.engine.n_gpu_layers,
         n_cpu_moe: s.engine.n_cpu_moe,
+        n_batch: s.engine.n_batch.unwrap_or(defaults.n_batch),
         n_ubatch: s.engine.ubatch,
         flash_attn: s.engine.flash_attn,
         // One slot per sequence at once, sharing one cache (as

@@ -34,7 +34,7 @@ use super::{
 use crate::methods::engine::{engine_gpu, EngineNote, EngineRefusal, EngineReport, VllmReport};
 use crate::methods::{MethodId, MethodResult, Refusal};
 use crate::model::{ModelSpec, QuantScheme};
-use crate::scenario::{ConfigText, Mode, Scenario, WeightFormat};
+use crate::scenario::{ComputeDtype, ConfigText, Mode, Scenario, WeightFormat};
 use crate::term::Term;
 use crate::units::Bytes;
 
@@ -152,6 +152,8 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         notes.push(EngineNote::ArchitectureAssumed);
     }
     let (dtype, quantization) = loading(s.weight_format, &spec)?;
+    // `--dtype` typed apart from the weight format is vLLM's own knob.
+    let dtype = s.engine.dtype.map_or(dtype, model_dtype);
     let kv_cache_dtype = match s.kv_milli_bits {
         8_000 => KvCacheDtype::Fp8,
         _ => KvCacheDtype::Auto,
@@ -244,6 +246,15 @@ fn loading(
         Some(f) if published_in(spec) == Some(f) => Ok((ModelDtype::Auto, OnlineQuant::None)),
         Some(W::Fp8) => Ok((ModelDtype::Auto, OnlineQuant::Fp8)),
         Some(format) => Err(engine(EngineRefusal::Format { format })),
+    }
+}
+
+/// vLLM's `--dtype` for the scenario's compute dtype.
+const fn model_dtype(dtype: ComputeDtype) -> ModelDtype {
+    match dtype {
+        ComputeDtype::Bf16 => ModelDtype::Bfloat16,
+        ComputeDtype::Fp16 => ModelDtype::Float16,
+        ComputeDtype::Fp32 => ModelDtype::Float32,
     }
 }
 
