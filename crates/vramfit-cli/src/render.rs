@@ -123,10 +123,37 @@ fn llamacpp(l: &LlamacppReport) -> String {
         "layers on the GPU",
         format!("{}/{}", l.gpu_layers, l.layers_total),
     );
+    let p = &l.plan;
+    let mut from_host = match p.host_layers {
+        0 => String::new(),
+        1 => "1 layer".to_string(),
+        n => format!("{n} layers"),
+    };
+    if p.experts_on_host_layers > 0 {
+        if !from_host.is_empty() {
+            from_host += ", ";
+        }
+        from_host += &format!("experts of {} blocks", p.experts_on_host_layers);
+    }
+    if p.offloaded() {
+        out += &row("from host memory", from_host);
+    }
+    out += &row(
+        "host memory needed",
+        format!(
+            "{} of {} host RAM{}",
+            Bytes(p.host_needed_bytes).display(UNIT),
+            Bytes(p.host_ram_bytes).display(UNIT),
+            if p.host_ram_assumed { " (assumed)" } else { "" }
+        ),
+    );
     out += &row("most layers that fit", l.max_gpu_layers.to_string());
     let longest = l.max_context.map_or("none".to_string(), |c| c.to_string());
     out += &row("longest context that fits", longest);
-    out += &format!("  command: {}\n", l.command);
+    match p.host_short_by_bytes {
+        0 => out += &format!("  command: {}\n", l.command),
+        _ => out += "  command: none: this plan would not start (host memory)\n",
+    }
     for note in &l.notes {
         out += &format!("  note: {note}\n");
     }
@@ -203,6 +230,14 @@ fn speed(doc: &Report) -> String {
     }
 }
 
+/// llama.cpp's plan, where its host side does not fit the host RAM.
+fn host_short(doc: &Report) -> Option<&vramfit_core::methods::llamacpp::plan::LlamacppPlan> {
+    match doc.estimate.engine.as_ref()? {
+        EngineReport::Llamacpp(l) if l.plan.host_short_by_bytes > 0 => Some(&l.plan),
+        _ => None,
+    }
+}
+
 /// "fits ..." or "short by ... ; N single adjustments fit" and the list.
 fn verdict(doc: &Report) -> String {
     let v = &doc.estimate.verdict;
@@ -216,13 +251,27 @@ fn verdict(doc: &Report) -> String {
         );
     }
     let n = doc.suggestions.len();
-    let mut out = format!(
-        "short by {} of {usable} usable ({:.1} %); {n} single adjustment{} fit{}\n",
-        v.short_by_bytes.display(UNIT),
-        v.percent(),
+    let adjustments = format!(
+        "{n} single adjustment{} fit{}",
         if n == 1 { "" } else { "s" },
         if n == 1 { "s" } else { "" },
     );
+    let mut out =
+        match host_short(doc) {
+            // llama.cpp's plan: the GPU side fits, its host side does not.
+            Some(p) if v.needed_bytes <= v.usable_bytes => format!(
+            "short by {} of host memory: the plan keeps {} there, {} host RAM{}; {adjustments}\n",
+            Bytes(p.host_short_by_bytes).display(UNIT),
+            Bytes(p.host_needed_bytes).display(UNIT),
+            Bytes(p.host_ram_bytes).display(UNIT),
+            if p.host_ram_assumed { " (assumed: give --host-ram-gb)" } else { "" },
+        ),
+            _ => format!(
+                "short by {} of {usable} usable ({:.1} %); {adjustments}\n",
+                v.short_by_bytes.display(UNIT),
+                v.percent(),
+            ),
+        };
     for s in &doc.suggestions {
         let need = v.usable_bytes - s.margin_bytes;
         let cost = serde_json::to_value(s.cost)

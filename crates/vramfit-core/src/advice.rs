@@ -222,12 +222,16 @@ pub fn answers(method: MethodId, s: &Scenario) -> Answers {
         Some(m) => (m.clamp(1, MAX_CONTEXT), Limit::ModelMaximum),
         None => (MAX_CONTEXT, Limit::InputMaximum),
     };
-    let (max_context, max_context_limit) = bounded(
-        grows_with(method, s, context_cap, |c, n| c.context = n),
-        context_cap,
-        context_limit,
-        |n| fits_with(&|c| c.context = n),
-    );
+    let (max_context, max_context_limit) = match plan_max_context(method, s) {
+        Some(Some(n)) if n >= context_cap => (Some(context_cap), context_limit),
+        Some(n) => (n, Limit::Memory),
+        None => bounded(
+            grows_with(method, s, context_cap, |c, n| c.context = n),
+            context_cap,
+            context_limit,
+            |n| fits_with(&|c| c.context = n),
+        ),
+    };
     let (max_sequences, max_sequences_limit) = bounded(
         grows_with(method, s, MAX_SEQUENCES, |c, n| c.sequences = n),
         MAX_SEQUENCES,
@@ -242,6 +246,23 @@ pub fn answers(method: MethodId, s: &Scenario) -> Answers {
         max_sequences_limit,
         smallest_gpu: smallest_gpu(method, s),
         min_gpus: min_gpus(method, s),
+    }
+}
+
+/// llama.cpp's longest context is its plan's: the longest that fits at
+/// the layers the plan puts on the GPU (`estimate.engine.max_context`),
+/// none where the plan's host side does not fit. `None` for the other
+/// methods (their answer is the search).
+fn plan_max_context(method: MethodId, s: &Scenario) -> Option<Option<u64>> {
+    if method != MethodId::Llamacpp {
+        return None;
+    }
+    let r = methods::run(method, s).ok()?;
+    match r.engine? {
+        crate::methods::engine::EngineReport::Llamacpp(e) => {
+            Some(e.max_context.filter(|_| e.plan.host_short_by_bytes == 0))
+        }
+        crate::methods::engine::EngineReport::Vllm(_) => None,
     }
 }
 

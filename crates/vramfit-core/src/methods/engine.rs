@@ -85,6 +85,9 @@ pub struct LlamacppReport {
     /// What the estimate assumed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<EngineNote>,
+    /// Where the plan puts the model: layers and experts on the host, and
+    /// the host memory checked.
+    pub plan: super::llamacpp::plan::LlamacppPlan,
 }
 
 /// Something an engine estimate assumed or left out, for every front end
