@@ -298,6 +298,8 @@ fn change(c: &Change) -> String {
         Change::GradCheckpoint => "grad_checkpoint=true".to_string(),
         Change::PurePrecision => "precision=pure".to_string(),
         Change::Gpus(n) => format!("gpus={n}"),
+        Change::GpuLayers(n) => format!("-ngl {n}"),
+        Change::CpuMoe(n) => format!("--n-cpu-moe {n}"),
     }
 }
 

@@ -120,3 +120,56 @@ fn the_partial_plans_command_reads_back_to_it() {
         second["estimate"]["engine"]["command"]
     );
 }
+
+#[test]
+fn offload_moves_are_suggestions_with_their_figure() {
+    let mut all = QWEN_MOE.to_vec();
+    all.extend(["-ngl", "49"]);
+    let doc = json(&all);
+    assert_eq!(doc["estimate"]["verdict"]["status"], "no_cabe");
+    let moves: Vec<(String, serde_json::Value)> = doc["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["change"]["knob"].as_str().unwrap().to_string(),
+                s["change"]["value"].clone(),
+            )
+        })
+        .collect();
+    assert!(
+        moves.contains(&("gpu_layers".into(), 39.into())),
+        "{moves:?}"
+    );
+    assert!(moves.contains(&("cpu_moe".into(), 12.into())), "{moves:?}");
+    // Each suggestion's figure is what the method says once it is made.
+    let again = json(&[&all[..], &["--n-cpu-moe", "12"]].concat());
+    let s = doc["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["change"]["knob"] == "cpu_moe")
+        .unwrap();
+    assert_eq!(s["total_bytes"], again["estimate"]["total_bytes"]);
+    assert_ne!(again["estimate"]["verdict"]["status"], "no_cabe");
+    let out = text(&all);
+    assert!(out.contains("-> -ngl 39: 16.09 GB"), "{out}");
+    assert!(out.contains("-> --n-cpu-moe 12: 15.81 GB"), "{out}");
+    // Short of host RAM with 48 blocks of experts there: fewer of them.
+    let mut host = QWEN_MOE.to_vec();
+    host.extend(["--n-cpu-moe", "48", "--host-ram-gb", "8"]);
+    let doc = json(&host);
+    let s = &doc["suggestions"][0];
+    assert_eq!(s["change"]["knob"], "cpu_moe");
+    let n = s["change"]["value"].as_u64().unwrap();
+    assert!(n > 0 && n < 48, "{n}");
+    let fixed = json(
+        &[
+            &QWEN_MOE[..],
+            &["--host-ram-gb", "8", "--n-cpu-moe", &n.to_string()],
+        ]
+        .concat(),
+    );
+    assert_ne!(fixed["estimate"]["verdict"]["status"], "no_cabe");
+}

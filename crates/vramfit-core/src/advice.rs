@@ -8,6 +8,8 @@
 //! that input. Searches rely on memory never decreasing with context or
 //! sequences (a property test in `tests/properties.rs`).
 
+mod offload;
+
 use crate::catalog::gpus;
 use crate::methods::{self, MethodId, MethodResult};
 use crate::request::Request;
@@ -53,6 +55,11 @@ pub enum Change {
     /// More GPUs of the same kind, one copy of the model spread over all
     /// of them ([`Layout::spread`]).
     Gpus(u64),
+    /// llama.cpp `-ngl N`: layers on the GPU.
+    GpuLayers(u64),
+    /// llama.cpp `--n-cpu-moe N`: the experts of the first N blocks in host
+    /// memory.
+    CpuMoe(u64),
 }
 
 /// What a change costs besides memory.
@@ -77,6 +84,10 @@ pub enum Cost {
     MoreHardware,
     /// None: the model's own published format, as its authors ship it.
     PublishedFormat,
+    /// Layers or experts read from host memory: slower tokens.
+    RunsFromHostMemory,
+    /// Fewer experts in host memory: more of the GPU in use.
+    MoreGpuMemory,
 }
 
 impl Change {
@@ -95,6 +106,8 @@ impl Change {
             Change::GradCheckpoint => input.grad_checkpoint = true,
             Change::PurePrecision => input.precision = Precision::Pure,
             Change::Gpus(n) => (input.gpus, input.tp, input.pp) = (n, None, None),
+            Change::GpuLayers(n) => input.engine.n_gpu_layers = Some(n),
+            Change::CpuMoe(n) => input.engine.n_cpu_moe = n,
         }
     }
 
@@ -110,6 +123,8 @@ impl Change {
             Change::GradCheckpoint => s.grad_checkpoint = true,
             Change::PurePrecision => s.precision = Precision::Pure,
             Change::Gpus(n) => s.layout = Layout::spread(n, s.heads).ok()?,
+            Change::GpuLayers(n) => s.engine.n_gpu_layers = Some(n),
+            Change::CpuMoe(n) => s.engine.n_cpu_moe = n,
         }
         Some(())
     }
@@ -401,6 +416,7 @@ fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
     if s.mode.trains() && s.precision == Precision::Amp {
         out.push((Change::PurePrecision, Cost::LessPreciseUpdates));
     }
+    out.extend(offload::moves(method, s));
     // More GPUs, where the method spreads the model over them.
     if let Some(n) = min_gpus(method, s).filter(|n| *n > s.layout.gpus) {
         out.push((Change::Gpus(n), Cost::MoreHardware));
