@@ -98,9 +98,10 @@ fn vllm(v: &VllmReport) -> String {
     );
     out += &row("CUDA graphs (after KV)", gib(v.cuda_graph_bytes));
     out += &row("GPU total", gib(v.gpu_total_bytes));
-    out += &format!("  command: {}\n", v.command);
-    if let Some(e) = &v.start_error {
-        out += &format!("  vLLM would not start: {}\n", e.message);
+    match &v.start_error {
+        None => out += &format!("  command: {}\n", v.command),
+        // No line to copy for a start that fails.
+        Some(e) => out += &format!("  command: none: vLLM would not start: {}\n", e.message),
     }
     for note in &v.notes {
         out += &format!("  note: {note}\n");

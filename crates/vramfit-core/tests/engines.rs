@@ -166,10 +166,20 @@ fn vllm_loads_the_checkpoint_a_dtype_or_fp8_online() {
     let awq = on("meta-llama/Llama-3.1-8B-Instruct", |i| {
         i.set_weight_format(WeightFormat::Awq)
     });
+    // vLLM loads AWQ checkpoints; it does not make one of a BF16 model.
     assert_eq!(
         run(MethodId::Vllm, &awq).unwrap_err(),
-        Refusal::Engine(EngineRefusal::Format {
+        Refusal::Engine(EngineRefusal::LoadsButDoesNotQuantize {
             format: WeightFormat::Awq
+        })
+    );
+    let q4 = on("meta-llama/Llama-3.1-8B-Instruct", |i| {
+        i.set_weight_format(WeightFormat::Q4KM)
+    });
+    assert_eq!(
+        run(MethodId::Vllm, &q4).unwrap_err(),
+        Refusal::Engine(EngineRefusal::Format {
+            format: WeightFormat::Q4KM
         })
     );
 }

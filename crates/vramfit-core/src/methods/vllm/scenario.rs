@@ -144,6 +144,11 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         }));
     }
     let gpu = engine_gpu(s, false);
+    if s.gpu
+        .is_some_and(|g| g.category == crate::catalog::GpuCategory::AppleUnified)
+    {
+        return Err(engine(EngineRefusal::NoMetalBackend));
+    }
     let mut notes = gpu.notes.clone();
     if gpu.catalog.and_then(|g| g.sm_count).is_none() {
         notes.push(EngineNote::SmCountAssumed);
@@ -245,6 +250,10 @@ fn loading(
         Some(W::Fp32) => Ok((ModelDtype::Float32, OnlineQuant::None)),
         Some(f) if published_in(spec) == Some(f) => Ok((ModelDtype::Auto, OnlineQuant::None)),
         Some(W::Fp8) => Ok((ModelDtype::Auto, OnlineQuant::Fp8)),
+        // Formats vLLM loads from a published checkpoint, never makes.
+        Some(format @ (W::Awq | W::Gptq | W::Int8 | W::Mxfp4)) => {
+            Err(engine(EngineRefusal::LoadsButDoesNotQuantize { format }))
+        }
         Some(format) => Err(engine(EngineRefusal::Format { format })),
     }
 }
@@ -260,7 +269,7 @@ const fn model_dtype(dtype: ComputeDtype) -> ModelDtype {
 
 /// The weight format a quantized checkpoint is published in, where it is
 /// one of the scenario's formats.
-fn published_in(spec: &ModelSpec) -> Option<WeightFormat> {
+pub(super) fn published_in(spec: &ModelSpec) -> Option<WeightFormat> {
     use QuantScheme as Q;
     Some(match spec.quantization.as_ref()?.scheme {
         Q::Fp8Block { .. } | Q::Fp8Tensor | Q::Fp8Channel => WeightFormat::Fp8,
