@@ -19,7 +19,7 @@ use vramfit_cli::line::Opt;
 use vramfit_core::command::{self, Setting};
 use vramfit_core::gguf::{FileType, GgmlType};
 use vramfit_core::methods::MethodId;
-use vramfit_core::request::Request;
+use vramfit_core::request::{Request, TRAINER_GRAD_CHECKPOINT};
 use vramfit_core::scenario::{
     AttnImpl, ComputeDtype, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision,
     ScenarioInput, WeightFormat,
@@ -42,7 +42,9 @@ pub const USAGE: &str = "\
 usage:
   vramfit estimate [MODEL] [--method quick|lesson|range|planner|allocator|vllm|llamacpp]
                    [--mode inference|full|lora|qlora]
-                   [--train] [--lora R] [--precision amp|pure] [--grad-checkpoint]
+                   [--train] [--lora R] [--precision amp|pure]
+                   [--grad-checkpoint|--no-grad-checkpoint]   (training: on unless
+                   --no-grad-checkpoint, as TRL's SFTConfig; transformers' Trainer: off)
                    [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
                    [--no-cache]   (training: use_cache=False, no KV cache object)
                    [--dtype fp32|bf16|fp16] [--quant FORMAT] [--weight-bits N]
@@ -341,6 +343,10 @@ fn estimate(
     if let Some(d) = dtype {
         command::apply_dtype(&mut input, d, quantized);
     }
+    if input.mode.trains() && !named(&[Opt::GradCheckpoint.flag(), Opt::NoGradCheckpoint.flag()]) {
+        // Training: the common trainer's default (TRL's SFTConfig).
+        input.grad_checkpoint = TRAINER_GRAD_CHECKPOINT;
+    }
     if !gpus_given && (input.tp.is_some() || input.pp.is_some()) {
         // `-tp 2` alone is two GPUs, one copy.
         input.gpus = input.tp.unwrap_or(1).saturating_mul(input.pp.unwrap_or(1));
@@ -445,6 +451,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::Train) if input.mode != Mode::Lora => input.mode = Mode::Full,
         Some(Opt::Train) => {}
         Some(Opt::GradCheckpoint) => input.grad_checkpoint = true,
+        Some(Opt::NoGradCheckpoint) => input.grad_checkpoint = false,
         Some(Opt::Qlora) => input.mode = Mode::Qlora,
         Some(Opt::NoLoraDropout) => input.lora_dropout = false,
         Some(Opt::NoCache) => input.use_cache = false,
