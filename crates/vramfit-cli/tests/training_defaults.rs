@@ -74,3 +74,33 @@ fn turning_checkpointing_on_is_a_suggestion_when_it_fits_alone() {
         assert_ne!(on["estimate"]["verdict"]["status"], "no_cabe", "{method}");
     }
 }
+
+/// Smaller points: "32k" is 32,768 tokens, and one GPU is "1 GPU".
+#[test]
+fn token_counts_in_thousands_and_one_gpu_singular() {
+    let doc = json(&[
+        "estimate",
+        "Qwen/Qwen3-8B",
+        "--seq",
+        "32k",
+        "--gpu",
+        "RTX 4090",
+    ]);
+    assert_eq!(doc["inputs"]["context"], 32_768);
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args([
+            "estimate",
+            "Qwen/Qwen3-8B",
+            "--method",
+            "llamacpp",
+            "--gpus",
+            "2",
+            "--gpu",
+            "RTX 4090",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("at most 1 GPU"), "{err}");
+    assert!(!err.contains("1 GPUs"), "{err}");
+}

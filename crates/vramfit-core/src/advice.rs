@@ -363,6 +363,20 @@ pub fn suggestions(s: &Scenario, current: &MethodResult) -> Vec<Suggestion> {
         .collect()
 }
 
+/// Whether the model's checkpoint is published quantized to about 4 bits.
+fn published_at_four_bits(spec: &crate::model::ModelSpec) -> bool {
+    use crate::model::QuantScheme as Q;
+    spec.quantization.as_ref().is_some_and(|q| match q.scheme {
+        Q::Mxfp4 | Q::Nvfp4 { .. } | Q::Bnb4 { .. } => true,
+        Q::Gptq { bits, .. }
+        | Q::AwqGemm { bits, .. }
+        | Q::AwqGemv { bits, .. }
+        | Q::AwqGemvFast { bits, .. } => bits <= 4,
+        Q::CompressedTensors(w) => w.num_bits <= 4,
+        Q::Fp8Block { .. } | Q::Fp8Tensor | Q::Fp8Channel | Q::Bnb8 | Q::Int8Channel => false,
+    })
+}
+
 /// The changes worth trying, each at its least disruptive fitting value.
 fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
     let fits_with = |change: Change| rerun_change(method, s, change).is_some_and(|r| fits(&r));
@@ -393,8 +407,13 @@ fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
             Cost::PublishedFormat,
         ));
     }
+    // A checkpoint published at about 4 bits (MXFP4, NVFP4, GPTQ, AWQ,
+    // NF4) is not quantized again: those formats are made from the 16-bit
+    // original, another checkpoint.
+    let four_bit = s.model.as_deref().is_some_and(published_at_four_bits);
     let mut formats: Vec<WeightFormat> = SUGGESTED_FORMATS
         .into_iter()
+        .filter(|_| !four_bit)
         .filter(|f| f.milli_bits().is_some_and(|b| b < s.weight_milli_bits))
         .collect();
     formats.sort_by_key(|f| std::cmp::Reverse(f.milli_bits()));
@@ -571,6 +590,28 @@ mod tests {
             .find(|x| matches!(x.change, Change::WeightFormat(_)))
             .unwrap();
         assert_eq!(first_format.change, published.change);
+    }
+
+    #[test]
+    fn a_four_bit_checkpoint_is_not_quantized_again() {
+        let input = ScenarioInput {
+            model: Some(ModelRef::Catalog("openai/gpt-oss-20b".into())),
+            context: 2048,
+            gpu_memory_gb: 13.5,
+            ..ScenarioInput::default()
+        };
+        let mut request = quick(input);
+        request
+            .scenario
+            .set_weight_format(WeightFormat::AsPublished);
+        let (s, r) = scenario(request);
+        assert_eq!(r.verdict.status, crate::verdict::FitStatus::DoesNotFit);
+        let formats: Vec<Change> = suggestions(&s, &r)
+            .into_iter()
+            .map(|x| x.change)
+            .filter(|c| matches!(c, Change::WeightFormat(_)))
+            .collect();
+        assert_eq!(formats, []);
     }
 
     #[test]

@@ -548,8 +548,9 @@ fn out_of_scope(reason: &Refusal) -> String {
 fn layout_error(e: &LayoutError) -> String {
     match *e {
         LayoutError::NotDivisible { gpus, tp, pp } => format!(
-            "TP {tp} × PP {pp} = {} GPUs per copy of the model does not divide {gpus} GPUs",
-            tp.saturating_mul(pp)
+            "TP {tp} × PP {pp} = {} per copy of the model does not divide {}",
+            vramfit_core::scenario::gpu_count(tp.saturating_mul(pp)),
+            vramfit_core::scenario::gpu_count(gpus)
         ),
         LayoutError::Heads {
             tp,

@@ -33,7 +33,7 @@ pub use format::{KvDtype, WeightFormat};
 pub use gpu_memory::{GpuMemory, MemorySource};
 pub use knob_error::{Knob, KnobProblem, PlannerError};
 pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
-pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
+pub use layout::{gpu_count, Heads, Layout, LayoutError, GPUS_PER_NODE};
 use model_ref::resolve_model;
 pub use model_ref::{ConfigText, ModelRef};
 pub use step::{AttnImpl, Optimizer, Precision};
