@@ -104,3 +104,30 @@ fn token_counts_in_thousands_and_one_gpu_singular() {
     assert!(err.contains("at most 1 GPU"), "{err}");
     assert!(!err.contains("1 GPUs"), "{err}");
 }
+
+/// The export's verdict in language-neutral words beside seed 002's ids.
+#[test]
+fn the_verdict_has_a_language_neutral_id() {
+    for (gpu, status, fit) in [
+        ("RTX 4090", "ajustada", "tight"),
+        ("RTX 4060", "no_cabe", "does_not_fit"),
+        ("H100", "holgada", "roomy"),
+    ] {
+        let doc = json(&[
+            "estimate",
+            "Qwen/Qwen3-8B",
+            "--method",
+            "quick",
+            "--seq",
+            "32k",
+            "--gpu",
+            gpu,
+        ]);
+        let v = &doc["estimate"]["verdict"];
+        assert_eq!(
+            (v["status"].as_str(), v["fit"].as_str()),
+            (Some(status), Some(fit)),
+            "{gpu}"
+        );
+    }
+}
