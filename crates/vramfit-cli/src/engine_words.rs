@@ -33,12 +33,12 @@ fn engine_option(name: &str) -> Option<(Engine, Knob)> {
         .find_map(|e| command::lookup(e, name).map(|o| (e, o.knob)))
 }
 
-/// vramfit's words (for clap) and the engine options taken out of them,
-/// each with the count of vramfit's words before it (its place in the
-/// order given).
-pub fn take_engine_options(
-    words: &[String],
-) -> Result<(Vec<String>, Vec<(usize, Setting)>), String> {
+/// Engine options, each with the count of vramfit's words before it (its
+/// place in the order given).
+pub type Placed = Vec<(usize, Setting)>;
+
+/// vramfit's words (for clap) and the engine options taken out of them.
+pub fn take_engine_options(words: &[String]) -> Result<(Vec<String>, Placed), String> {
     let mut native = Vec::new();
     let mut taken = Vec::new();
     let mut i = 0;
