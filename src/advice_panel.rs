@@ -106,6 +106,8 @@ fn change_id(change: &Change) -> String {
         Change::GradCheckpoint => "grad_checkpoint".into(),
         Change::PurePrecision => "pure_precision".into(),
         Change::Gpus(n) => format!("gpus:{n}"),
+        Change::GpuLayers(n) => format!("gpu_layers:{n}"),
+        Change::CpuMoe(n) => format!("cpu_moe:{n}"),
     }
 }
 

@@ -10,17 +10,19 @@
 //! clap reads the words; the values are read here, with the scenario's own
 //! checks and messages.
 
+use crate::engine_words;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command as ClapCommand, FromArgMatches, Parser};
 use std::path::Path;
 use vramfit_cli::line::Opt;
+use vramfit_core::command::{self, Setting};
 use vramfit_core::gguf::{FileType, GgmlType};
 use vramfit_core::methods::MethodId;
-use vramfit_core::request::Request;
+use vramfit_core::request::{Request, TRAINER_GRAD_CHECKPOINT};
 use vramfit_core::scenario::{
-    AttnImpl, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, ScenarioInput,
-    WeightFormat,
+    AttnImpl, ComputeDtype, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision,
+    ScenarioInput, WeightFormat,
 };
 
 /// What the command line asked for.
@@ -40,7 +42,9 @@ pub const USAGE: &str = "\
 usage:
   vramfit estimate [MODEL] [--method quick|lesson|range|planner|allocator|vllm|llamacpp]
                    [--mode inference|full|lora|qlora]
-                   [--train] [--lora R] [--precision amp|pure] [--grad-checkpoint]
+                   [--train] [--lora R] [--precision amp|pure]
+                   [--grad-checkpoint|--no-grad-checkpoint]   (training: on unless
+                   --no-grad-checkpoint, as TRL's SFTConfig; transformers' Trainer: off)
                    [--optimizer adamw|sgd] [--attn eager|sdpa|flash] [--no-lora-dropout]
                    [--no-cache]   (training: use_cache=False, no KV cache object)
                    [--dtype fp32|bf16|fp16] [--quant FORMAT] [--weight-bits N]
@@ -58,6 +62,10 @@ usage:
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--json]
+  vramfit estimate [--gpu NAME ...] -- ENGINE COMMAND   a pasted engine command:
+                   vllm serve MODEL ..., python -m vllm.entrypoints.openai.api_server
+                   --model MODEL ..., llama-server -m FILE.gguf|-hf REPO[:QUANT] ...,
+                   llama-cli ...; an option it does not model is named, not ignored
   vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
   vramfit inspect MODEL [--json]     the parsed architecture
   vramfit gpus [--json]              the GPU catalog, with sources
@@ -76,7 +84,12 @@ MXFP4, GPTQ, AWQ, ...) unless --quant, --dtype or --weight-bits say otherwise.
 vllm: --seq is --max-model-len, --batch the requests served at once,
 --dtype / --quant fp8 / --kv-dtype fp8 its --dtype, --quantization and
 --kv-cache-dtype; --capacity-gib X is the total CUDA reports. llamacpp: --seq
-is -c, --batch the -np slots. T: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1.
+is -c, --batch the -np slots. The engines' own option names are read as they
+are: vLLM's --max-model-len, --tensor-parallel-size/-tp, --pipeline-parallel-size/-pp,
+--kv-cache-dtype, --quantization; llama.cpp's -c/--ctx-size, -ngl, -ctk/-ctv,
+-fa on|off|auto, -np/--parallel, -ub/--ubatch-size, -b/--batch-size. -tp N alone
+is N GPUs. --dtype (the compute dtype) and --quant (the weight format) are two
+knobs: their order never changes the answer. T: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1.
 Without --method, the most complete method that applies is used: serving,
 planner (real model), else allocator, range, quick; training, allocator
 (dense, unquantized), else planner, range, lesson.
@@ -147,7 +160,7 @@ struct EstimateArgs {
 /// Every option of `estimate` that was given, in the order given: the
 /// scenario's fields by [`Field::flag`], the others by [`Opt::flag`].
 #[derive(Debug, Default)]
-struct Options(Vec<(&'static str, Option<String>)>);
+struct Options(Vec<(usize, &'static str, Option<String>)>);
 
 /// The flags of `estimate`'s options, each with whether it takes a value.
 fn option_flags() -> impl Iterator<Item = (&'static str, bool)> {
@@ -188,7 +201,7 @@ impl FromArgMatches for Options {
             })
             .collect();
         given.sort_by_key(|g| g.0);
-        Ok(Options(given.into_iter().map(|(_, f, v)| (f, v)).collect()))
+        Ok(Options(given))
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
@@ -207,11 +220,22 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         "-V" | "--version" => return Ok(Command::Version),
         _ => {}
     }
+    // `estimate`: the engines' option names are taken out before clap,
+    // and an engine command after `--` is read whole.
+    let (args, engine, tail) = match first.as_str() {
+        "estimate" => {
+            let (head, tail) = engine_words::split(&args[1..]);
+            let (native, engine) = engine_words::take_engine_options(&head)?;
+            let args: Vec<String> = std::iter::once(first.clone()).chain(native).collect();
+            (args, engine, tail)
+        }
+        _ => (args.to_vec(), Vec::new(), None),
+    };
     let words = std::iter::once("vramfit").chain(args.iter().map(String::as_str));
     let cli = Cli::try_parse_from(words).map_err(|e| message(&e, first))?;
     match cli {
         Cli::Estimate(e) if e.help => Ok(Command::Help),
-        Cli::Estimate(e) => estimate(e),
+        Cli::Estimate(e) => estimate(e, engine, tail),
         Cli::Inspect { model, json } if !model.starts_with("--") => Ok(Command::Inspect {
             model: model_ref(&model)?,
             json,
@@ -259,34 +283,94 @@ fn usage(subcommand: &str) -> String {
     format!("usage: vramfit {words}")
 }
 
-/// `vramfit estimate`: the request, every option applied in order.
-fn estimate(args: EstimateArgs) -> Result<Command, String> {
+/// One option of `estimate`: vramfit's (its flag and value) or an
+/// engine's, read by the core.
+enum Given {
+    Vramfit(&'static str, Option<String>),
+    Engine(Setting),
+}
+
+/// `vramfit estimate`: the request, every option applied in order, then
+/// the engine command after `--`, if any.
+fn estimate(
+    args: EstimateArgs,
+    engine: Vec<(usize, Setting)>,
+    tail: Option<Vec<String>>,
+) -> Result<Command, String> {
     let mut input = ScenarioInput::default();
     if let Some(model) = &args.model {
         // Weighed as published unless --quant, --dtype or --weight-bits
         // (applied after, in order) say otherwise.
         input.set_model_following_checkpoint(Some(model_ref(model)?));
     }
+    let given = in_order(&args.options, engine);
+    let named = |flags: &[&str]| {
+        given.iter().any(|g| match g {
+            Given::Vramfit(f, _) => flags.contains(f),
+            Given::Engine(_) => false,
+        })
+    };
+    // The weight format and the compute dtype are two knobs: `--dtype`
+    // sets the weights only where no format is named, in any order.
+    let mut quantized = named(&[Opt::Quant.flag(), Field::WeightBits.flag()]);
+    let mut dtype: Option<Option<ComputeDtype>> = None;
+    let gpus_given = named(&[Field::Gpus.flag()]);
     let mut chosen = None;
     let mut json = false;
-    for (flag, value) in &args.options.0 {
-        let text = value.as_deref().unwrap_or_default();
-        match *flag {
-            f if f == Opt::Json.flag() => json = true,
-            f if f == Opt::Method.flag() => chosen = Some(method(text)?),
-            f => apply(&mut input, f, text)?,
+    for g in &given {
+        match g {
+            Given::Vramfit(f, _) if *f == Opt::Json.flag() => json = true,
+            Given::Vramfit(f, v) if *f == Opt::Method.flag() => {
+                chosen = Some(method(v.as_deref().unwrap_or_default())?)
+            }
+            Given::Vramfit(f, v) if *f == Opt::Dtype.flag() => {
+                dtype = Some(compute_dtype(v.as_deref().unwrap_or_default())?)
+            }
+            Given::Vramfit(f, v) => apply(&mut input, f, v.as_deref().unwrap_or_default())?,
+            Given::Engine(Setting::Model(word) | Setting::HfRepo(word)) => {
+                if args.model.is_some() {
+                    return Err(format!("`{word}`: one MODEL only"));
+                }
+                input.set_model_following_checkpoint(Some(model_ref(word)?));
+            }
+            Given::Engine(Setting::Dtype(d)) => dtype = Some(*d),
+            Given::Engine(s) => {
+                quantized |= matches!(s, Setting::Quantization(_));
+                s.apply(&mut input);
+            }
         }
+    }
+    if let Some(d) = dtype {
+        command::apply_dtype(&mut input, d, quantized);
+    }
+    if input.mode.trains() && !named(&[Opt::GradCheckpoint.flag(), Opt::NoGradCheckpoint.flag()]) {
+        // Training: the common trainer's default (TRL's SFTConfig).
+        input.grad_checkpoint = TRAINER_GRAD_CHECKPOINT;
+    }
+    if !gpus_given && (input.tp.is_some() || input.pp.is_some()) {
+        // `-tp 2` alone is two GPUs, one copy.
+        input.gpus = input.tp.unwrap_or(1).saturating_mul(input.pp.unwrap_or(1));
     }
     if input.model.is_some() {
         // A real model gives its own shape: a typed one would be ignored.
-        if let Some(f) = Field::SHAPE
-            .iter()
-            .find(|f| args.options.0.iter().any(|(flag, _)| *flag == f.flag()))
-        {
+        if let Some(f) = Field::SHAPE.iter().find(|f| named(&[f.flag()])) {
             return Err(format!(
                 "{} comes from MODEL's config; drop it, or drop MODEL to type the shape",
                 f.flag()
             ));
+        }
+    }
+    if let Some(words) = tail {
+        let method = engine_command(&mut input, &words, args.model.is_some(), gpus_given)?;
+        match chosen {
+            Some(m) if m != method => {
+                return Err(format!(
+                    "the command after `--` runs {}; drop --method {}",
+                    method.id(),
+                    m.id()
+                ))
+            }
+            _ => chosen = Some(method),
         }
     }
     let mut request = Request::new(chosen.unwrap_or_default(), input);
@@ -302,6 +386,62 @@ fn estimate(args: EstimateArgs) -> Result<Command, String> {
     })
 }
 
+/// vramfit's options and the engines', in the order given (an engine
+/// option sits before the vramfit word that followed it; clap's indices
+/// count `vramfit estimate` as two words).
+fn in_order(options: &Options, engine: Vec<(usize, Setting)>) -> Vec<Given> {
+    let mut keyed: Vec<(usize, Given)> = options
+        .0
+        .iter()
+        .map(|(i, f, v)| (2 * i, Given::Vramfit(f, v.clone())))
+        .collect();
+    keyed.extend(
+        engine
+            .into_iter()
+            .map(|(before, s)| (2 * (before + 2) - 1, Given::Engine(s))),
+    );
+    keyed.sort_by_key(|k| k.0);
+    keyed.into_iter().map(|(_, g)| g).collect()
+}
+
+/// An engine command after `--`: its model (unless MODEL was given, or
+/// the vLLM word is a local config), its options, its method.
+fn engine_command(
+    input: &mut ScenarioInput,
+    words: &[String],
+    model_given: bool,
+    gpus_given: bool,
+) -> Result<MethodId, String> {
+    let command = command::parse(words).map_err(|e| e.to_string())?;
+    if !model_given && command.engine() == command::Engine::Vllm {
+        if let Some(word) = command.model_word() {
+            input.model = None;
+            input.set_model_following_checkpoint(Some(model_ref(word)?));
+        }
+    }
+    if !model_given && command.engine() == command::Engine::Llamacpp {
+        input.model = None;
+    }
+    let gpus = input.gpus;
+    let method = command.apply(input).map_err(|e| e.to_string())?;
+    if gpus_given {
+        input.gpus = gpus;
+    }
+    Ok(method)
+}
+
+/// `--dtype`: a compute dtype, or `auto` (the checkpoint's).
+fn compute_dtype(text: &str) -> Result<Option<ComputeDtype>, String> {
+    match text.trim() {
+        "auto" => Ok(None),
+        t => ComputeDtype::from_name(t).map(Some).ok_or_else(|| {
+            format!(
+                "unknown dtype `{text}` (known: auto, fp32, bf16, fp16, bfloat16, float16, half)"
+            )
+        }),
+    }
+}
+
 /// Applies one option (a switch, or `--flag value`) to the scenario.
 fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String> {
     let unknown = |what: &str, known: &[&str]| {
@@ -311,6 +451,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::Train) if input.mode != Mode::Lora => input.mode = Mode::Full,
         Some(Opt::Train) => {}
         Some(Opt::GradCheckpoint) => input.grad_checkpoint = true,
+        Some(Opt::NoGradCheckpoint) => input.grad_checkpoint = false,
         Some(Opt::Qlora) => input.mode = Mode::Qlora,
         Some(Opt::NoLoraDropout) => input.lora_dropout = false,
         Some(Opt::NoCache) => input.use_cache = false,
@@ -364,13 +505,6 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.attn = AttnImpl::from_name(text)
                 .ok_or_else(|| unknown("attention", &["eager", "sdpa", "flash"]))?;
         }
-        Some(Opt::Dtype) => {
-            let format = [WeightFormat::Fp32, WeightFormat::Bf16, WeightFormat::Fp16]
-                .into_iter()
-                .find(|f| f.id().eq_ignore_ascii_case(text.trim()))
-                .ok_or_else(|| unknown("dtype", &["fp32", "bf16", "fp16"]))?;
-            input.set_weight_format(format);
-        }
         Some(Opt::Gpu) => input.set_gpu(text),
         // The planner's custom-model shape, machine count and batch limit.
         Some(opt @ (Opt::HiddenSize | Opt::VocabSize | Opt::Machines | Opt::BatchLimit)) => {
@@ -401,7 +535,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(Field::Sequences, number);
         }
-        Some(Opt::Method | Opt::Json) => {}
+        Some(Opt::Method | Opt::Json | Opt::Dtype) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {
             let Some(field) = EngineField::ALL.into_iter().find(|f| f.flag() == flag) else {
                 return Ok(());
@@ -477,159 +611,4 @@ fn without_key(message: &str) -> &str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
-
-    fn estimate(s: &str) -> ScenarioInput {
-        match parse(&args(s)) {
-            Ok(Command::Estimate { input, .. }) => input.scenario,
-            other => panic!("expected an estimate, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn flags_set_fields() {
-        let input = estimate("estimate --params 70 --weight-bits=4 --capacity-gb 48 --json");
-        assert_eq!(input.params_b, 70.0);
-        assert_eq!(input.weight_bits, 4.0);
-        assert_eq!(input.gpu_memory_gb, 48.0);
-        assert_eq!(input.layers, 32);
-    }
-
-    #[test]
-    fn named_formats_and_dtypes() {
-        let input = estimate("estimate --quant Q4_K_M --kv-dtype fp8");
-        assert_eq!(input.weight_format, Some(WeightFormat::Q4KM));
-        assert_eq!(input.weight_bits, 4.89);
-        assert_eq!(input.kv_bytes, 1.0);
-    }
-
-    #[test]
-    fn a_word_is_a_catalog_id() {
-        let input = estimate("estimate meta-llama/Llama-3.1-8B --seq 4096");
-        assert_eq!(
-            input.model,
-            Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into()))
-        );
-    }
-
-    /// Options apply in the order given, and a repeated one is its last.
-    #[test]
-    fn options_apply_in_the_order_given() {
-        let check = |line: &str, mode: Mode, format: Option<WeightFormat>| {
-            let input = estimate(line);
-            assert_eq!((input.mode, input.weight_format), (mode, format), "{line}");
-        };
-        check("estimate --lora 8 --mode full", Mode::Full, None);
-        check("estimate --mode full --lora 8", Mode::Lora, None);
-        check("estimate --lora 8 --train", Mode::Lora, None);
-        check("estimate --train --qlora", Mode::Qlora, None);
-        check(
-            "estimate --weight-bits 5 --quant q4_k_m",
-            Mode::Inference,
-            Some(WeightFormat::Q4KM),
-        );
-        check(
-            "estimate --quant q4_k_m --weight-bits 5",
-            Mode::Inference,
-            None,
-        );
-        check(
-            "estimate --quant q8_0 --quant awq",
-            Mode::Inference,
-            Some(WeightFormat::Awq),
-        );
-        assert_eq!(estimate("estimate --seq 1 --seq 2").context, 2);
-    }
-
-    #[test]
-    fn mistakes_are_one_clear_sentence() {
-        for (line, want) in [
-            (
-                "estimate --layers 0",
-                "--layers 0: must be between 1 and 1024",
-            ),
-            (
-                "estimate --batch -4",
-                "--batch -4: must be between 1 and 1000000",
-            ),
-            ("estimate --seq", "--seq needs a value"),
-            (
-                "estimate --bogus 1",
-                "unknown option `--bogus` (try `vramfit --help`)",
-            ),
-            (
-                "estimate --json --bogus",
-                "unknown option `--bogus` (try `vramfit --help`)",
-            ),
-            ("estimate a b", "unexpected argument `b`: one MODEL only"),
-            ("estimate --json=false", "--json takes no value"),
-            (
-                "estimate meta-llama/Llama-3.1-8B --kv-heads 4",
-                "--kv-heads comes from MODEL's config; drop it, or drop MODEL to type the shape",
-            ),
-            (
-                "estimate --hidden-size x",
-                "--hidden-size x: must be a whole number",
-            ),
-            (
-                "estimate --capacity-gib x",
-                "--capacity-gib x: is not a number",
-            ),
-            (
-                "estimate --attn fast",
-                "unknown attention `fast` (known: eager, sdpa, flash)",
-            ),
-            (
-                "frobnicate",
-                "unknown command `frobnicate` (try `vramfit --help`)",
-            ),
-            (
-                "--bogus",
-                "unknown command `--bogus` (try `vramfit --help`)",
-            ),
-            ("inspect", "usage: vramfit inspect MODEL [--json]"),
-            ("inspect a b", "usage: vramfit inspect MODEL [--json]"),
-            ("gpus --bogus", "usage: vramfit gpus [--json]"),
-            ("kit extra", "usage: vramfit kit"),
-            ("check", "usage: vramfit check KIT.json"),
-            ("check --x", "usage: vramfit check KIT.json"),
-        ] {
-            assert_eq!(parse(&args(line)).unwrap_err(), want, "{line}");
-        }
-        let err = parse(&args("estimate --quant int3")).unwrap_err();
-        assert!(
-            err.starts_with("unknown format `int3` (known: bf16"),
-            "{err}"
-        );
-        assert!(parse(&[])
-            .unwrap_err()
-            .starts_with("missing command\nusage:"));
-    }
-
-    #[test]
-    fn help_and_version_are_words_of_their_own() {
-        for line in [
-            "--help",
-            "-h",
-            "help",
-            "estimate --seq 5 -h",
-            "estimate --help",
-        ] {
-            assert_eq!(parse(&args(line)), Ok(Command::Help), "{line}");
-        }
-        assert_eq!(parse(&args("-V")), Ok(Command::Version));
-        assert_eq!(
-            parse(&args("check -")),
-            Ok(Command::Check { path: "-".into() })
-        );
-        assert_eq!(
-            parse(&args("gpus --json")),
-            Ok(Command::Gpus { json: true })
-        );
-    }
-}
+mod tests;

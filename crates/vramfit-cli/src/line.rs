@@ -31,6 +31,9 @@ pub enum Opt {
     BatchLimit,
     Train,
     GradCheckpoint,
+    /// `--no-grad-checkpoint`: training without it (the trainers' default
+    /// is on, [`vramfit_core::request::TRAINER_GRAD_CHECKPOINT`]).
+    NoGradCheckpoint,
     Qlora,
     NoLoraDropout,
     NoCache,
@@ -48,7 +51,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 27] = [
+    pub const ALL: [Opt; 28] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -65,6 +68,7 @@ impl Opt {
         Opt::BatchLimit,
         Opt::Train,
         Opt::GradCheckpoint,
+        Opt::NoGradCheckpoint,
         Opt::Qlora,
         Opt::NoLoraDropout,
         Opt::NoCache,
@@ -97,6 +101,7 @@ impl Opt {
             Opt::BatchLimit => "--batch-limit",
             Opt::Train => "--train",
             Opt::GradCheckpoint => "--grad-checkpoint",
+            Opt::NoGradCheckpoint => "--no-grad-checkpoint",
             Opt::Qlora => "--qlora",
             Opt::NoLoraDropout => "--no-lora-dropout",
             Opt::NoCache => "--no-cache",
@@ -117,6 +122,7 @@ impl Opt {
             self,
             Opt::Train
                 | Opt::GradCheckpoint
+                | Opt::NoGradCheckpoint
                 | Opt::Qlora
                 | Opt::NoLoraDropout
                 | Opt::NoCache
@@ -177,8 +183,11 @@ pub fn args(request: &Request) -> Vec<String> {
     if input.precision != default.precision {
         set(Opt::Precision.flag(), input.precision.id().into());
     }
-    if input.grad_checkpoint {
-        out.push(Opt::GradCheckpoint.flag().into());
+    // Training takes the trainers' default unless the line says otherwise.
+    match (input.grad_checkpoint, input.mode.trains()) {
+        (true, _) => out.push(Opt::GradCheckpoint.flag().into()),
+        (false, true) => out.push(Opt::NoGradCheckpoint.flag().into()),
+        (false, false) => {}
     }
     if input.optimizer != default.optimizer {
         out.extend([Opt::Optimizer.flag().into(), input.optimizer.id().into()]);
@@ -318,7 +327,7 @@ mod tests {
         for (request, want) in [
             (
                 example("seed003-llama-3.1-8b-lora16-pure-4k-rtx3090"),
-                "vramfit estimate meta-llama/Llama-3.1-8B --weight-bits 16 --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --method allocator --mode lora",
+                "vramfit estimate meta-llama/Llama-3.1-8B --weight-bits 16 --seq 4096 --gpu 'NVIDIA GeForce RTX 3090' --no-grad-checkpoint --method allocator --mode lora",
             ),
             (
                 example("seed000-7b-inference-4k-24gib"),

@@ -4,10 +4,13 @@
 
 mod args;
 mod check;
+mod engine_words;
 mod render;
 
 use args::{Command, USAGE};
 use std::process::ExitCode;
+use vramfit_core::methods::engine::EngineRefusal;
+use vramfit_core::methods::{vllm, Refusal};
 use vramfit_core::report;
 use vramfit_core::request::{Request, RequestError};
 use vramfit_core::scenario::{ModelRef, ScenarioInput};
@@ -53,7 +56,16 @@ fn build(request: &Request) -> Result<report::Report, String> {
         RequestError::Invalid(errors) => errors
             .first()
             .map_or_else(|| "invalid scenario".to_string(), |e| e.to_string()),
-        RequestError::Refused(e) => e.to_string(),
+        RequestError::Refused(e) => match (&e.reason, request.scenario.validate()) {
+            (Refusal::Engine(EngineRefusal::LoadsButDoesNotQuantize { format }), Ok(s)) => {
+                let offered = vllm::published_checkpoints(&s, *format);
+                match offered.is_empty() {
+                    true => format!("{e}; the catalog has none of this model"),
+                    false => format!("{e}; in the catalog: {}", offered.join(", ")),
+                }
+            }
+            _ => e.to_string(),
+        },
     })
 }
 

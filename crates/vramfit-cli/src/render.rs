@@ -98,9 +98,10 @@ fn vllm(v: &VllmReport) -> String {
     );
     out += &row("CUDA graphs (after KV)", gib(v.cuda_graph_bytes));
     out += &row("GPU total", gib(v.gpu_total_bytes));
-    out += &format!("  command: {}\n", v.command);
-    if let Some(e) = &v.start_error {
-        out += &format!("  vLLM would not start: {}\n", e.message);
+    match &v.start_error {
+        None => out += &format!("  command: {}\n", v.command),
+        // No line to copy for a start that fails.
+        Some(e) => out += &format!("  command: none: vLLM would not start: {}\n", e.message),
     }
     for note in &v.notes {
         out += &format!("  note: {note}\n");
@@ -123,10 +124,37 @@ fn llamacpp(l: &LlamacppReport) -> String {
         "layers on the GPU",
         format!("{}/{}", l.gpu_layers, l.layers_total),
     );
+    let p = &l.plan;
+    let mut from_host = match p.host_layers {
+        0 => String::new(),
+        1 => "1 layer".to_string(),
+        n => format!("{n} layers"),
+    };
+    if p.experts_on_host_layers > 0 {
+        if !from_host.is_empty() {
+            from_host += ", ";
+        }
+        from_host += &format!("experts of {} blocks", p.experts_on_host_layers);
+    }
+    if p.offloaded() {
+        out += &row("from host memory", from_host);
+    }
+    out += &row(
+        "host memory needed",
+        format!(
+            "{} of {} host RAM{}",
+            Bytes(p.host_needed_bytes).display(UNIT),
+            Bytes(p.host_ram_bytes).display(UNIT),
+            if p.host_ram_assumed { " (assumed)" } else { "" }
+        ),
+    );
     out += &row("most layers that fit", l.max_gpu_layers.to_string());
     let longest = l.max_context.map_or("none".to_string(), |c| c.to_string());
     out += &row("longest context that fits", longest);
-    out += &format!("  command: {}\n", l.command);
+    match p.host_short_by_bytes {
+        0 => out += &format!("  command: {}\n", l.command),
+        _ => out += "  command: none: this plan would not start (host memory)\n",
+    }
     for note in &l.notes {
         out += &format!("  note: {note}\n");
     }
@@ -203,6 +231,14 @@ fn speed(doc: &Report) -> String {
     }
 }
 
+/// llama.cpp's plan, where its host side does not fit the host RAM.
+fn host_short(doc: &Report) -> Option<&vramfit_core::methods::llamacpp::plan::LlamacppPlan> {
+    match doc.estimate.engine.as_ref()? {
+        EngineReport::Llamacpp(l) if l.plan.host_short_by_bytes > 0 => Some(&l.plan),
+        _ => None,
+    }
+}
+
 /// "fits ..." or "short by ... ; N single adjustments fit" and the list.
 fn verdict(doc: &Report) -> String {
     let v = &doc.estimate.verdict;
@@ -216,13 +252,27 @@ fn verdict(doc: &Report) -> String {
         );
     }
     let n = doc.suggestions.len();
-    let mut out = format!(
-        "short by {} of {usable} usable ({:.1} %); {n} single adjustment{} fit{}\n",
-        v.short_by_bytes.display(UNIT),
-        v.percent(),
+    let adjustments = format!(
+        "{n} single adjustment{} fit{}",
         if n == 1 { "" } else { "s" },
         if n == 1 { "s" } else { "" },
     );
+    let mut out =
+        match host_short(doc) {
+            // llama.cpp's plan: the GPU side fits, its host side does not.
+            Some(p) if v.needed_bytes <= v.usable_bytes => format!(
+            "short by {} of host memory: the plan keeps {} there, {} host RAM{}; {adjustments}\n",
+            Bytes(p.host_short_by_bytes).display(UNIT),
+            Bytes(p.host_needed_bytes).display(UNIT),
+            Bytes(p.host_ram_bytes).display(UNIT),
+            if p.host_ram_assumed { " (assumed: give --host-ram-gb)" } else { "" },
+        ),
+            _ => format!(
+                "short by {} of {usable} usable ({:.1} %); {adjustments}\n",
+                v.short_by_bytes.display(UNIT),
+                v.percent(),
+            ),
+        };
     for s in &doc.suggestions {
         let need = v.usable_bytes - s.margin_bytes;
         let cost = serde_json::to_value(s.cost)
@@ -249,6 +299,8 @@ fn change(c: &Change) -> String {
         Change::GradCheckpoint => "grad_checkpoint=true".to_string(),
         Change::PurePrecision => "precision=pure".to_string(),
         Change::Gpus(n) => format!("gpus={n}"),
+        Change::GpuLayers(n) => format!("-ngl {n}"),
+        Change::CpuMoe(n) => format!("--n-cpu-moe {n}"),
     }
 }
 

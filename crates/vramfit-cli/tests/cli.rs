@@ -138,6 +138,8 @@ fn gpus_lists_the_catalog() {
 
 #[test]
 fn seed_003_cli_example_reads_like_vramcalc() {
+    // Seed 003's example trains without gradient checkpointing; vramfit's
+    // default for training is on (TRL's SFTConfig), so the line says off.
     let out = vramfit(&[
         "estimate",
         "meta-llama/Llama-3.1-8B",
@@ -150,6 +152,7 @@ fn seed_003_cli_example_reads_like_vramcalc() {
         "4096",
         "--gpu",
         "RTX 3090",
+        "--no-grad-checkpoint",
     ]);
     let text = String::from_utf8(out.stdout).unwrap();
     for line in [

@@ -8,6 +8,8 @@
 //! that input. Searches rely on memory never decreasing with context or
 //! sequences (a property test in `tests/properties.rs`).
 
+mod offload;
+
 use crate::catalog::gpus;
 use crate::methods::{self, MethodId, MethodResult};
 use crate::request::Request;
@@ -53,6 +55,11 @@ pub enum Change {
     /// More GPUs of the same kind, one copy of the model spread over all
     /// of them ([`Layout::spread`]).
     Gpus(u64),
+    /// llama.cpp `-ngl N`: layers on the GPU.
+    GpuLayers(u64),
+    /// llama.cpp `--n-cpu-moe N`: the experts of the first N blocks in host
+    /// memory.
+    CpuMoe(u64),
 }
 
 /// What a change costs besides memory.
@@ -77,6 +84,10 @@ pub enum Cost {
     MoreHardware,
     /// None: the model's own published format, as its authors ship it.
     PublishedFormat,
+    /// Layers or experts read from host memory: slower tokens.
+    RunsFromHostMemory,
+    /// Fewer experts in host memory: more of the GPU in use.
+    MoreGpuMemory,
 }
 
 impl Change {
@@ -95,6 +106,8 @@ impl Change {
             Change::GradCheckpoint => input.grad_checkpoint = true,
             Change::PurePrecision => input.precision = Precision::Pure,
             Change::Gpus(n) => (input.gpus, input.tp, input.pp) = (n, None, None),
+            Change::GpuLayers(n) => input.engine.n_gpu_layers = Some(n),
+            Change::CpuMoe(n) => input.engine.n_cpu_moe = n,
         }
     }
 
@@ -110,6 +123,8 @@ impl Change {
             Change::GradCheckpoint => s.grad_checkpoint = true,
             Change::PurePrecision => s.precision = Precision::Pure,
             Change::Gpus(n) => s.layout = Layout::spread(n, s.heads).ok()?,
+            Change::GpuLayers(n) => s.engine.n_gpu_layers = Some(n),
+            Change::CpuMoe(n) => s.engine.n_cpu_moe = n,
         }
         Some(())
     }
@@ -222,12 +237,16 @@ pub fn answers(method: MethodId, s: &Scenario) -> Answers {
         Some(m) => (m.clamp(1, MAX_CONTEXT), Limit::ModelMaximum),
         None => (MAX_CONTEXT, Limit::InputMaximum),
     };
-    let (max_context, max_context_limit) = bounded(
-        grows_with(method, s, context_cap, |c, n| c.context = n),
-        context_cap,
-        context_limit,
-        |n| fits_with(&|c| c.context = n),
-    );
+    let (max_context, max_context_limit) = match plan_max_context(method, s) {
+        Some(Some(n)) if n >= context_cap => (Some(context_cap), context_limit),
+        Some(n) => (n, Limit::Memory),
+        None => bounded(
+            grows_with(method, s, context_cap, |c, n| c.context = n),
+            context_cap,
+            context_limit,
+            |n| fits_with(&|c| c.context = n),
+        ),
+    };
     let (max_sequences, max_sequences_limit) = bounded(
         grows_with(method, s, MAX_SEQUENCES, |c, n| c.sequences = n),
         MAX_SEQUENCES,
@@ -242,6 +261,23 @@ pub fn answers(method: MethodId, s: &Scenario) -> Answers {
         max_sequences_limit,
         smallest_gpu: smallest_gpu(method, s),
         min_gpus: min_gpus(method, s),
+    }
+}
+
+/// llama.cpp's longest context is its plan's: the longest that fits at
+/// the layers the plan puts on the GPU (`estimate.engine.max_context`),
+/// none where the plan's host side does not fit. `None` for the other
+/// methods (their answer is the search).
+fn plan_max_context(method: MethodId, s: &Scenario) -> Option<Option<u64>> {
+    if method != MethodId::Llamacpp {
+        return None;
+    }
+    let r = methods::run(method, s).ok()?;
+    match r.engine? {
+        crate::methods::engine::EngineReport::Llamacpp(e) => {
+            Some(e.max_context.filter(|_| e.plan.host_short_by_bytes == 0))
+        }
+        crate::methods::engine::EngineReport::Vllm(_) => None,
     }
 }
 
@@ -327,6 +363,20 @@ pub fn suggestions(s: &Scenario, current: &MethodResult) -> Vec<Suggestion> {
         .collect()
 }
 
+/// Whether the model's checkpoint is published quantized to about 4 bits.
+fn published_at_four_bits(spec: &crate::model::ModelSpec) -> bool {
+    use crate::model::QuantScheme as Q;
+    spec.quantization.as_ref().is_some_and(|q| match q.scheme {
+        Q::Mxfp4 | Q::Nvfp4 { .. } | Q::Bnb4 { .. } => true,
+        Q::Gptq { bits, .. }
+        | Q::AwqGemm { bits, .. }
+        | Q::AwqGemv { bits, .. }
+        | Q::AwqGemvFast { bits, .. } => bits <= 4,
+        Q::CompressedTensors(w) => w.num_bits <= 4,
+        Q::Fp8Block { .. } | Q::Fp8Tensor | Q::Fp8Channel | Q::Bnb8 | Q::Int8Channel => false,
+    })
+}
+
 /// The changes worth trying, each at its least disruptive fitting value.
 fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
     let fits_with = |change: Change| rerun_change(method, s, change).is_some_and(|r| fits(&r));
@@ -357,8 +407,13 @@ fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
             Cost::PublishedFormat,
         ));
     }
+    // A checkpoint published at about 4 bits (MXFP4, NVFP4, GPTQ, AWQ,
+    // NF4) is not quantized again: those formats are made from the 16-bit
+    // original, another checkpoint.
+    let four_bit = s.model.as_deref().is_some_and(published_at_four_bits);
     let mut formats: Vec<WeightFormat> = SUGGESTED_FORMATS
         .into_iter()
+        .filter(|_| !four_bit)
         .filter(|f| f.milli_bits().is_some_and(|b| b < s.weight_milli_bits))
         .collect();
     formats.sort_by_key(|f| std::cmp::Reverse(f.milli_bits()));
@@ -380,6 +435,7 @@ fn candidates(method: MethodId, s: &Scenario) -> Vec<(Change, Cost)> {
     if s.mode.trains() && s.precision == Precision::Amp {
         out.push((Change::PurePrecision, Cost::LessPreciseUpdates));
     }
+    out.extend(offload::moves(method, s));
     // More GPUs, where the method spreads the model over them.
     if let Some(n) = min_gpus(method, s).filter(|n| *n > s.layout.gpus) {
         out.push((Change::Gpus(n), Cost::MoreHardware));
@@ -534,6 +590,28 @@ mod tests {
             .find(|x| matches!(x.change, Change::WeightFormat(_)))
             .unwrap();
         assert_eq!(first_format.change, published.change);
+    }
+
+    #[test]
+    fn a_four_bit_checkpoint_is_not_quantized_again() {
+        let input = ScenarioInput {
+            model: Some(ModelRef::Catalog("openai/gpt-oss-20b".into())),
+            context: 2048,
+            gpu_memory_gb: 13.5,
+            ..ScenarioInput::default()
+        };
+        let mut request = quick(input);
+        request
+            .scenario
+            .set_weight_format(WeightFormat::AsPublished);
+        let (s, r) = scenario(request);
+        assert_eq!(r.verdict.status, crate::verdict::FitStatus::DoesNotFit);
+        let formats: Vec<Change> = suggestions(&s, &r)
+            .into_iter()
+            .map(|x| x.change)
+            .filter(|c| matches!(c, Change::WeightFormat(_)))
+            .collect();
+        assert_eq!(formats, []);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod advice;
 pub mod catalog;
+pub mod command;
 pub mod gguf;
 pub mod kit;
 pub mod methods;

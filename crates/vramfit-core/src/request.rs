@@ -107,6 +107,16 @@ impl ScenarioInput {
     }
 }
 
+/// Whether gradient checkpointing is on when a training scenario does not
+/// say: on, as the common fine-tuning trainer sets it. TRL's `SFTConfig`
+/// (v1.9.0, `trl/trainer/sft_config.py`: "`gradient_checkpointing`:
+/// Defaults to `True` instead of `False`") is what SFT, LoRA and QLoRA
+/// recipes run (PEFT sets no default of its own: the trainer's holds);
+/// transformers' plain `TrainingArguments` default is `False`, which a
+/// scenario gets by saying so (`--no-grad-checkpoint`). The stored
+/// documents keep their own value (`grad_checkpoint` is always written).
+pub const TRAINER_GRAD_CHECKPOINT: bool = true;
+
 impl Request {
     /// `method` about `scenario`.
     pub fn new(method: MethodId, scenario: ScenarioInput) -> Request {

@@ -38,6 +38,23 @@ impl FitStatus {
         }
     }
 
+    /// The state in language-neutral words, as the document's
+    /// `verdict.fit` writes it.
+    ///
+    /// ```
+    /// use vramfit_core::verdict::FitStatus;
+    /// assert_eq!(FitStatus::DoesNotFit.fit_id(), "does_not_fit");
+    /// assert_eq!(FitStatus::WithMargin.fit_id(), "with_margin");
+    /// ```
+    pub const fn fit_id(self) -> &'static str {
+        match self {
+            FitStatus::Roomy => "roomy",
+            FitStatus::WithMargin => "with_margin",
+            FitStatus::Tight => "tight",
+            FitStatus::DoesNotFit => "does_not_fit",
+        }
+    }
+
     /// Classifies `total` bytes against `usable` bytes with exact integer
     /// comparisons (no floating-point edge at 60/85/100 %).
     ///
@@ -64,8 +81,11 @@ impl FitStatus {
     }
 }
 
-/// Whether an estimate fits, and by how much.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Whether an estimate fits, and by how much. Written with `status` (seed
+/// 002's Spanish ids, kept for the documents already stored) and `fit`,
+/// the same state in language-neutral ids ([`FitStatus::fit_id`]); read
+/// back from `status` alone.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Verdict {
     /// The ring state.
     pub status: FitStatus,
@@ -80,6 +100,32 @@ pub struct Verdict {
     pub short_by_bytes: Bytes,
     /// Bytes to spare when it fits (0 when it does not).
     pub headroom_bytes: Bytes,
+}
+
+impl Serialize for Verdict {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// The stored form: the fields, with `fit` after `status`.
+        #[derive(Serialize)]
+        struct Stored {
+            status: FitStatus,
+            fit: &'static str,
+            utilization: f64,
+            needed_bytes: Bytes,
+            usable_bytes: Bytes,
+            short_by_bytes: Bytes,
+            headroom_bytes: Bytes,
+        }
+        Stored {
+            status: self.status,
+            fit: self.status.fit_id(),
+            utilization: self.utilization,
+            needed_bytes: self.needed_bytes,
+            usable_bytes: self.usable_bytes,
+            short_by_bytes: self.short_by_bytes,
+            headroom_bytes: self.headroom_bytes,
+        }
+        .serialize(serializer)
+    }
 }
 
 impl Verdict {

@@ -166,10 +166,20 @@ fn vllm_loads_the_checkpoint_a_dtype_or_fp8_online() {
     let awq = on("meta-llama/Llama-3.1-8B-Instruct", |i| {
         i.set_weight_format(WeightFormat::Awq)
     });
+    // vLLM loads AWQ checkpoints; it does not make one of a BF16 model.
     assert_eq!(
         run(MethodId::Vllm, &awq).unwrap_err(),
-        Refusal::Engine(EngineRefusal::Format {
+        Refusal::Engine(EngineRefusal::LoadsButDoesNotQuantize {
             format: WeightFormat::Awq
+        })
+    );
+    let q4 = on("meta-llama/Llama-3.1-8B-Instruct", |i| {
+        i.set_weight_format(WeightFormat::Q4KM)
+    });
+    assert_eq!(
+        run(MethodId::Vllm, &q4).unwrap_err(),
+        Refusal::Engine(EngineRefusal::Format {
+            format: WeightFormat::Q4KM
         })
     );
 }
@@ -247,7 +257,8 @@ fn llamacpp_reads_the_scenario_as_llama_server() {
 #[test]
 fn llamacpp_splits_layers_between_gpu_and_host() {
     // Llama-3.1-70B Q4_K_M does not fit a 24 GB card: auto offloads what
-    // fits; the ring is the whole model on the GPU.
+    // does not fit, and the ring is that plan's GPU side; its host side is
+    // checked against the host RAM (32 GB assumed where none is given).
     let auto = on("meta-llama/Llama-3.1-70B", |i| {
         i.set_weight_format(WeightFormat::Q4KM);
         i.set_gpu("RTX 4090");
@@ -257,9 +268,20 @@ fn llamacpp_splits_layers_between_gpu_and_host() {
     assert!(l.gpu_layers > 0 && l.gpu_layers < l.layers_total);
     assert_eq!(l.max_gpu_layers, l.gpu_layers);
     assert!(l.host_bytes > 15 * GIB);
-    assert!(r.total_bytes.get() > l.gpu_bytes);
-    assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
+    assert_eq!(r.total_bytes.get(), l.gpu_bytes);
+    assert_ne!(r.verdict.status, FitStatus::DoesNotFit);
+    assert!(l.plan.host_ram_assumed && l.plan.host_short_by_bytes == 0);
+    assert_eq!(l.plan.host_layers, l.layers_total - l.gpu_layers);
     assert!(l.command.contains(&format!("-ngl {}", l.gpu_layers)));
+    // 16 GB of host RAM do not hold the host side: one verdict, short by
+    // the host memory missing.
+    let mut small_host = auto.clone();
+    small_host.host_ram_gb = 16.0;
+    let rs = run(MethodId::Llamacpp, &small_host).unwrap();
+    let ls = llamacpp_report(&rs);
+    assert_eq!(rs.verdict.status, FitStatus::DoesNotFit);
+    assert_eq!(ls.plan.host_short_by_bytes, ls.host_bytes - 16_000_000_000);
+    assert_eq!(rs.verdict.short_by_bytes.get(), ls.plan.host_short_by_bytes);
     // -ngl 20 given: the ring is that split.
     let mut twenty = auto.clone();
     twenty.engine.n_gpu_layers = Some(20);

@@ -9,6 +9,7 @@
 //! - invalid input is a typed error, never a panic.
 
 use vramfit_core::catalog::models;
+use vramfit_core::methods::engine::EngineReport;
 use vramfit_core::methods::{self, MethodId, MethodResult};
 use vramfit_core::model::parse_config;
 use vramfit_core::report;
@@ -70,6 +71,24 @@ fn sample(rng: &mut Rng) -> ScenarioInput {
     input
 }
 
+/// What a result needs in all: the figure against the GPU, and for
+/// llama.cpp, whose plan fills the GPU and keeps the rest on the host
+/// (`-ngl auto`), its host part too.
+fn whole_need(r: &MethodResult) -> vramfit_core::units::Bytes {
+    match &r.engine {
+        Some(EngineReport::Llamacpp(l)) => vramfit_core::units::Bytes(l.gpu_bytes + l.host_bytes),
+        _ => r.verdict.needed_bytes,
+    }
+}
+
+/// The host memory llama.cpp's plan is short of (zero for the others).
+fn host_short(r: &MethodResult) -> vramfit_core::units::Bytes {
+    match &r.engine {
+        Some(EngineReport::Llamacpp(l)) => vramfit_core::units::Bytes(l.plan.host_short_by_bytes),
+        _ => vramfit_core::units::Bytes::ZERO,
+    }
+}
+
 /// `more` never needs less than `less`, method by method.
 fn never_less(less: &ScenarioInput, more: &ScenarioInput, what: &str) {
     let a = results(less);
@@ -77,7 +96,7 @@ fn never_less(less: &ScenarioInput, more: &ScenarioInput, what: &str) {
     for (m, ra) in &a {
         if let Some((_, rb)) = b.iter().find(|(mb, _)| mb == m) {
             assert!(
-                rb.verdict.needed_bytes >= ra.verdict.needed_bytes,
+                whole_need(rb) >= whole_need(ra),
                 "{}: more {what} needs less ({:?} < {:?}) for {:?}",
                 m.id(),
                 rb.verdict.needed_bytes,
@@ -181,7 +200,10 @@ fn no_figure_is_nan_or_infinite_even_at_the_limits() {
         for r in doc.methods.iter().chain([&doc.estimate]) {
             let v = &r.verdict;
             assert!(v.utilization.is_finite() && v.utilization >= 0.0, "{r:?}");
-            assert_eq!(v.short_by_bytes, v.needed_bytes - v.usable_bytes);
+            assert_eq!(
+                v.short_by_bytes,
+                (v.needed_bytes - v.usable_bytes).max(host_short(r))
+            );
         }
         // The document always serializes (no NaN reaches JSON).
         assert!(serde_json::from_str::<serde_json::Value>(&doc.to_json()).is_ok());

@@ -158,6 +158,11 @@ fn refusal(r: &EngineRefusal) -> String {
             format!("llama.cpp serves at most {max} sequences at once")
         }
         EngineRefusal::Input => "an input the engine does not accept".into(),
+        EngineRefusal::NoMetalBackend => "vLLM has no Metal backend: it does not run on Apple silicon's GPU. llama.cpp runs there (and Ollama and LM Studio, which run llama.cpp).".into(),
+        EngineRefusal::LoadsButDoesNotQuantize { format } => format!(
+            "vLLM loads {0} checkpoints but does not quantize a checkpoint to {0}: load a published {0} checkpoint of the model",
+            format.label()
+        ),
     }
 }
 

@@ -223,6 +223,8 @@ pub static TEXTS: Texts = Texts {
         Cost::LessPreciseUpdates => "less precise updates",
         Cost::MoreHardware => "more GPUs to buy or rent",
         Cost::PublishedFormat => "the model as its authors publish it",
+        Cost::RunsFromHostMemory => "slower tokens: read from host memory",
+        Cost::MoreGpuMemory => "more of the GPU in use",
     },
     attention_kind,
     out_of_scope,
@@ -479,6 +481,8 @@ fn change(c: &Change) -> String {
         Change::GradCheckpoint => "Turn on gradient checkpointing".into(),
         Change::PurePrecision => "Pure precision instead of amp".into(),
         Change::Gpus(n) => format!("{n} GPUs, the model spread over them"),
+        Change::GpuLayers(n) => format!("{n} layers on the GPU (-ngl {n})"),
+        Change::CpuMoe(n) => format!("Experts of {n} blocks in host memory (--n-cpu-moe {n})"),
     }
 }
 
@@ -544,8 +548,9 @@ fn out_of_scope(reason: &Refusal) -> String {
 fn layout_error(e: &LayoutError) -> String {
     match *e {
         LayoutError::NotDivisible { gpus, tp, pp } => format!(
-            "TP {tp} × PP {pp} = {} GPUs per copy of the model does not divide {gpus} GPUs",
-            tp.saturating_mul(pp)
+            "TP {tp} × PP {pp} = {} per copy of the model does not divide {}",
+            vramfit_core::scenario::gpu_count(tp.saturating_mul(pp)),
+            vramfit_core::scenario::gpu_count(gpus)
         ),
         LayoutError::Heads {
             tp,

@@ -127,6 +127,11 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::NoTypeFallback { row, ggml_type } => format!("filas de {row} valores no caben en bloques {ggml_type}: llama-quantize se detiene"),
         EngineRefusal::TooManySequences { max } => format!("llama.cpp atiende como mucho {max} secuencias a la vez"),
         EngineRefusal::Input => "un valor que el motor no acepta".into(),
+        EngineRefusal::NoMetalBackend => "vLLM no tiene backend Metal: no funciona en la GPU de Apple silicon. llama.cpp sí (y Ollama y LM Studio, que usan llama.cpp).".into(),
+        EngineRefusal::LoadsButDoesNotQuantize { format } => format!(
+            "vLLM carga checkpoints {0} pero no cuantiza un checkpoint a {0}: carga un checkpoint {0} publicado del modelo",
+            format.label()
+        ),
     }
 }
 

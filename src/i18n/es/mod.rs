@@ -225,6 +225,8 @@ pub static TEXTS: Texts = Texts {
         Cost::LessPreciseUpdates => "actualizaciones menos precisas",
         Cost::MoreHardware => "más GPU que comprar o alquilar",
         Cost::PublishedFormat => "el modelo tal como lo publican sus autores",
+        Cost::RunsFromHostMemory => "tokens más lentos: se leen de la memoria del host",
+        Cost::MoreGpuMemory => "más memoria de la GPU en uso",
     },
     attention_kind,
     out_of_scope,
@@ -493,6 +495,10 @@ fn change(c: &Change) -> String {
         Change::GradCheckpoint => "Activar gradient checkpointing".into(),
         Change::PurePrecision => "Precisión pure en lugar de amp".into(),
         Change::Gpus(n) => format!("{n} GPU, con el modelo repartido entre ellas"),
+        Change::GpuLayers(n) => format!("{n} capas en la GPU (-ngl {n})"),
+        Change::CpuMoe(n) => {
+            format!("Expertos de {n} bloques en la memoria del host (--n-cpu-moe {n})")
+        }
     }
 }
 

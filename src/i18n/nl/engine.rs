@@ -127,6 +127,11 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::NoTypeFallback { row, ggml_type } => format!("rijen van {row} waarden passen in geen {ggml_type}-blok: llama-quantize stopt"),
         EngineRefusal::TooManySequences { max } => format!("llama.cpp bedient hoogstens {max} sequenties tegelijk"),
         EngineRefusal::Input => "een waarde die de engine niet aanvaardt".into(),
+        EngineRefusal::NoMetalBackend => "vLLM heeft geen Metal-backend: het draait niet op de GPU van Apple silicon. llama.cpp wel (en Ollama en LM Studio, die llama.cpp gebruiken).".into(),
+        EngineRefusal::LoadsButDoesNotQuantize { format } => format!(
+            "vLLM laadt {0}-checkpoints maar kwantiseert een checkpoint niet naar {0}: laad een gepubliceerd {0}-checkpoint van het model",
+            format.label()
+        ),
     }
 }
 

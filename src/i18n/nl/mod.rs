@@ -225,6 +225,8 @@ pub static TEXTS: Texts = Texts {
         Cost::LessPreciseUpdates => "minder precieze updates",
         Cost::MoreHardware => "meer GPU's kopen of huren",
         Cost::PublishedFormat => "het model zoals de makers het publiceren",
+        Cost::RunsFromHostMemory => "tragere tokens: gelezen uit het hostgeheugen",
+        Cost::MoreGpuMemory => "meer van de GPU in gebruik",
     },
     attention_kind,
     out_of_scope,
@@ -493,6 +495,10 @@ fn change(c: &Change) -> String {
         Change::GradCheckpoint => "Gradient checkpointing aanzetten".into(),
         Change::PurePrecision => "Pure precisie in plaats van amp".into(),
         Change::Gpus(n) => format!("{n} GPU's, het model erover verdeeld"),
+        Change::GpuLayers(n) => format!("{n} lagen op de GPU (-ngl {n})"),
+        Change::CpuMoe(n) => {
+            format!("Experts van {n} blokken in het hostgeheugen (--n-cpu-moe {n})")
+        }
     }
 }
 

@@ -85,6 +85,9 @@ pub struct LlamacppReport {
     /// What the estimate assumed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<EngineNote>,
+    /// Where the plan puts the model: layers and experts on the host, and
+    /// the host memory checked.
+    pub plan: super::llamacpp::plan::LlamacppPlan,
 }
 
 /// Something an engine estimate assumed or left out, for every front end
@@ -224,6 +227,15 @@ pub enum EngineRefusal {
     TooManySequences { max: u64 },
     /// An input the engine refuses outright (a value out of its range).
     Input,
+    /// vLLM has no Metal backend: it does not run on Apple silicon's GPU
+    /// (`vllm/platforms/`: CUDA, ROCm, TPU, XPU, CPU). llama.cpp runs there
+    /// (its Metal backend), and so do Ollama and LM Studio, which run it.
+    NoMetalBackend,
+    /// vLLM loads checkpoints published in this format (AWQ, GPTQ, INT8,
+    /// MXFP4) but does not quantize a checkpoint to it: the published
+    /// checkpoints of the model in that format are what to load
+    /// (`vllm::published_checkpoints`).
+    LoadsButDoesNotQuantize { format: WeightFormat },
 }
 
 impl std::fmt::Display for EngineRefusal {
@@ -279,6 +291,16 @@ impl std::fmt::Display for EngineRefusal {
                 write!(f, "llama.cpp serves at most {max} sequences at once")
             }
             EngineRefusal::Input => f.write_str("an input the engine does not accept"),
+            EngineRefusal::NoMetalBackend => f.write_str(
+                "vLLM has no Metal backend: it does not run on Apple silicon's GPU; \
+                 llama.cpp runs there (and Ollama and LM Studio, which run llama.cpp)",
+            ),
+            EngineRefusal::LoadsButDoesNotQuantize { format } => write!(
+                f,
+                "vLLM loads {0} checkpoints but does not quantize a checkpoint to {0}: \
+                 load a published {0} checkpoint of the model",
+                format.label()
+            ),
         }
     }
 }

@@ -88,7 +88,11 @@ impl std::fmt::Display for Refusal {
                 "it covers fp32, bf16 and fp16 weights; quantized formats are outside its scope"
             ),
             Refusal::TooManyGpus { max } => {
-                write!(f, "it spreads a model over at most {max} GPUs")
+                write!(
+                    f,
+                    "it spreads a model over at most {}",
+                    crate::scenario::gpu_count(*max)
+                )
             }
             Refusal::SingleGpu { tp, pp } => write!(
                 f,

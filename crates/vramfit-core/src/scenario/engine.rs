@@ -19,6 +19,7 @@
 //! (`common/common.h`, `common_params`: `n_ubatch = 512`, `n_gpu_layers =
 //! -1` "auto", `flash_attn_type = auto`).
 
+use super::dtype::ComputeDtype;
 use super::format::WeightFormat;
 use super::ScenarioInput;
 use crate::gguf::{FileType, GgmlType, CACHE_TYPES};
@@ -68,6 +69,16 @@ pub struct EngineKnobs {
     /// llama.cpp `--flash-attn` (default on: "auto" turns it on where the
     /// backend supports it).
     pub flash_attn: bool,
+    /// vLLM `--dtype`, the activations' type, where it is typed apart from
+    /// the weight format (`--dtype bfloat16 --quantization fp8`); `None`:
+    /// the weight format's, else the checkpoint's (`auto`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dtype: Option<ComputeDtype>,
+    /// llama.cpp `--batch-size` (`-b`, default 2,048): the logical batch,
+    /// which caps the micro-batch (`n_ubatch = min(n_batch, n_ubatch)`,
+    /// `src/llama-context.cpp`); `None`: the default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_batch: Option<u64>,
 }
 
 impl Default for EngineKnobs {
@@ -85,6 +96,8 @@ impl Default for EngineKnobs {
             n_cpu_moe: 0,
             ubatch: 512,
             flash_attn: true,
+            dtype: None,
+            n_batch: None,
         }
     }
 }
@@ -346,6 +359,8 @@ pub struct EngineSettings {
     pub n_cpu_moe: u64,
     pub ubatch: u64,
     pub flash_attn: bool,
+    pub dtype: Option<ComputeDtype>,
+    pub n_batch: Option<u64>,
 }
 
 impl Default for EngineSettings {
@@ -364,6 +379,8 @@ impl Default for EngineSettings {
             n_cpu_moe: 0,
             ubatch: 512,
             flash_attn: true,
+            dtype: None,
+            n_batch: None,
         })
     }
 }
@@ -412,6 +429,8 @@ impl EngineKnobs {
             n_cpu_moe: self.n_cpu_moe,
             ubatch: self.ubatch,
             flash_attn: self.flash_attn,
+            dtype: self.dtype,
+            n_batch: self.n_batch.filter(|b| *b > 0),
         })
     }
 }

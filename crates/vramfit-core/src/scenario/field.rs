@@ -249,6 +249,8 @@ impl Field {
     /// ```
     /// use vramfit_core::scenario::{Field, InputProblem};
     /// assert_eq!(Field::Context.parse(" 8192 "), Ok(8192.0));
+    /// assert_eq!(Field::Context.parse("32k"), Ok(32768.0));
+    /// assert_eq!(Field::Context.parse("128K"), Ok(131072.0));
     /// assert_eq!(Field::KvBytes.parse("0,5"), Ok(0.5));
     /// assert_eq!(Field::Layers.parse("3.5").unwrap_err().problem, InputProblem::NotAnInteger);
     /// assert_eq!(Field::Sequences.parse("-1").unwrap_err().problem, InputProblem::TooSmall);
@@ -264,11 +266,23 @@ impl Field {
         if text.is_empty() {
             return Err(self.error(InputProblem::Empty));
         }
-        let value: f64 = text
+        // A token count may be typed in thousands of 1,024: "32k" is
+        // 32,768, the way context lengths are named (Llama's 128k is
+        // 131,072).
+        let (number, scale) = match (self.tokens(), text.strip_suffix(['k', 'K'])) {
+            (true, Some(n)) => (n.trim(), 1_024.0),
+            _ => (text, 1.0),
+        };
+        let value: f64 = number
             .replace(',', ".")
             .parse()
             .map_err(|_| self.error(InputProblem::NotANumber))?;
-        self.check(value)
+        self.check(value * scale)
+    }
+
+    /// Whether the field counts tokens (so `32k` reads as 32,768).
+    pub const fn tokens(self) -> bool {
+        matches!(self, Field::Context | Field::SharedPrefixTokens)
     }
 
     /// Range-checks a number that is already parsed.

@@ -107,13 +107,28 @@ pub enum LayoutError {
     NoSpread { gpus: u64 },
 }
 
+/// A GPU count in words: "1 GPU", "2 GPUs".
+///
+/// ```
+/// use vramfit_core::scenario::gpu_count;
+/// assert_eq!(gpu_count(1), "1 GPU");
+/// assert_eq!(gpu_count(8), "8 GPUs");
+/// ```
+pub fn gpu_count(n: u64) -> String {
+    match n {
+        1 => "1 GPU".to_string(),
+        n => format!("{n} GPUs"),
+    }
+}
+
 impl fmt::Display for LayoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             LayoutError::NotDivisible { gpus, tp, pp } => write!(
                 f,
-                "TP {tp} × PP {pp} = {} GPUs per copy of the model does not divide {gpus} GPUs",
-                tp.saturating_mul(pp)
+                "TP {tp} × PP {pp} = {} per copy of the model does not divide {}",
+                gpu_count(tp.saturating_mul(pp)),
+                gpu_count(gpus)
             ),
             LayoutError::Heads { tp, attention, kv } => match attention {
                 Some(h) => write!(
@@ -129,7 +144,7 @@ impl fmt::Display for LayoutError {
                 )
             }
             LayoutError::NoSpread { gpus } => {
-                write!(f, "no TP × PP spreads the model over {gpus} GPUs")
+                write!(f, "no TP × PP spreads the model over {}", gpu_count(gpus))
             }
         }
     }

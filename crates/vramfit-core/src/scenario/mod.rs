@@ -12,6 +12,7 @@
 //! the editor's policy in `request`).
 
 mod doc;
+mod dtype;
 mod engine;
 mod field;
 mod format;
@@ -22,6 +23,7 @@ mod layout;
 mod model_ref;
 mod step;
 
+pub use dtype::ComputeDtype;
 pub use engine::{
     format_of_gguf, gguf_of, EngineError, EngineField, EngineKnob, EngineKnobs, EngineProblem,
     EngineSettings, BLOCK_SIZES,
@@ -31,7 +33,7 @@ pub use format::{KvDtype, WeightFormat};
 pub use gpu_memory::{GpuMemory, MemorySource};
 pub use knob_error::{Knob, KnobProblem, PlannerError};
 pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
-pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
+pub use layout::{gpu_count, Heads, Layout, LayoutError, GPUS_PER_NODE};
 use model_ref::resolve_model;
 pub use model_ref::{ConfigText, ModelRef};
 pub use step::{AttnImpl, Optimizer, Precision};

@@ -46,6 +46,7 @@ pub mod validation;
 
 mod command;
 mod fit;
+pub mod plan;
 mod scenario;
 
 #[cfg(test)]

@@ -16,8 +16,12 @@
 //! when it fits a model to a device itself (`common/common.h`,
 //! `fit_params_target`). The host side (the output buffer, and the
 //! weights, cache and compute buffer of the layers left on the host) is
-//! listed outside the total. With `-ngl` on "auto" the estimate takes the
-//! most layers that fit, as llama.cpp does.
+//! listed outside the total. With `-ngl` on "auto" the ring is the split
+//! llama.cpp chooses (the most layers that fit), not the whole model: the
+//! ring, the verdict and the answers read the plan llama.cpp runs. The
+//! plan's host side is checked against the host RAM ([`super::plan`]):
+//! where it does not fit, the verdict is "does not fit", short by the
+//! host memory missing.
 
 use super::{estimate, FileType, GgmlType, LlamaCppInputs, LlamaCppRefusal, FIT_MARGIN};
 use crate::methods::engine::{engine_gpu, EngineNote, EngineRefusal, EngineReport, LlamacppReport};
@@ -54,6 +58,13 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         (Term::OutputBuffer, Bytes(ring_host.output)),
         (Term::HostPart, Bytes(host_part)),
     ];
+    let plan = super::plan::LlamacppPlan::new(
+        s,
+        &ring_host,
+        e.gpu_layers,
+        e.layers_total,
+        run.inputs.n_cpu_moe,
+    );
     let report = LlamacppReport {
         model_size_bytes: e.model_size_bytes,
         kv_cache_bytes: e.kv_cache_bytes,
@@ -75,8 +86,9 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             e.gpu_layers,
         ),
         notes: run.notes.clone(),
+        plan,
     };
-    Ok(MethodResult {
+    let mut result = MethodResult {
         outside_total: vec![Term::OutputBuffer, Term::HostPart],
         engine: Some(EngineReport::Llamacpp(report)),
         ..MethodResult::new(
@@ -85,7 +97,16 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             Bytes(ring_gpu.total),
             Bytes(run.usable_bytes),
         )
-    })
+    };
+    if plan.host_short_by_bytes > 0 {
+        // The GPU side fits, the host side does not: one verdict, short by
+        // the host memory missing.
+        let v = &mut result.verdict;
+        v.status = crate::verdict::FitStatus::DoesNotFit;
+        v.short_by_bytes = v.short_by_bytes.max(plan.host_short_by());
+        v.headroom_bytes = Bytes::ZERO;
+    }
+    Ok(result)
 }
 
 /// What the scenario's result is made of: llama.cpp's own estimate for the
@@ -106,14 +127,10 @@ pub struct LlamacppRun {
 }
 
 impl LlamacppRun {
-    /// The GPU and host sides the ring is about: `-ngl` as given, else
-    /// every layer on the GPU.
+    /// The GPU and host sides the ring is about: the split llama.cpp runs
+    /// (`-ngl` as given, else as many layers as fit, as llama.cpp chooses).
     pub fn ring(&self) -> (super::DeviceBytes, super::DeviceBytes) {
-        let e = &self.estimate;
-        match self.inputs.n_gpu_layers {
-            Some(_) => (e.gpu, e.host),
-            None => (e.all_layers_gpu, e.all_layers_host),
-        }
+        (self.estimate.gpu, self.estimate.host)
     }
 }
 
@@ -156,6 +173,7 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         cache_type_v: cache(s.engine.cache_type_v),
         n_gpu_layers: s.engine.n_gpu_layers,
         n_cpu_moe: s.engine.n_cpu_moe,
+        n_batch: s.engine.n_batch.unwrap_or(defaults.n_batch),
         n_ubatch: s.engine.ubatch,
         flash_attn: s.engine.flash_attn,
         // One slot per sequence at once, sharing one cache (as

@@ -13,6 +13,27 @@
 //! Not divided by TP (no sequence parallelism) and logits not split over
 //! the vocabulary: the seed's conservative budget. In inference `B` is the
 //! active sequences of a replica; in training, the micro-batch.
+//!
+//! # Gradient checkpointing (training)
+//!
+//! Seed 002 keeps every stage layer's activations for the backward pass.
+//! With gradient checkpointing (an addition to the seed, off unless the
+//! scenario turns it on) each decoder layer keeps only its input, and one
+//! layer's activations are rebuilt at a time during the backward pass:
+//!
+//! ```text
+//! activations = 2 × K × B × S × H  +  2 × B × S × H × (L_stage − 1)
+//! scores      = 2 × ⌈Q heads / TP⌉ × B × S²           (one layer's)
+//! ```
+//!
+//! `2 × B × S × H` is a layer's BF16 input, the checkpoint. Source:
+//! transformers' `GradientCheckpointingLayer` (`modeling_layers.py`,
+//! v4.56: each decoder layer runs under `torch.utils.checkpoint`, its
+//! input saved, its inside recomputed), after Chen et al. 2016, "Training
+//! Deep Nets with Sublinear Memory Cost". Worked example (the test below):
+//! K = 20, B = 2, S = 1,024, H = 4,096, 16 stage layers: 2 × 20 × 2,048 ×
+//! 4,096 + 2 × 2,048 × 4,096 × 15 = 335,544,320 + 251,658,240 =
+//! 587,202,560 bytes, against 5,368,709,120 without.
 
 use super::shape::Dims;
 use crate::units::saturate;
@@ -29,6 +50,9 @@ pub struct Workload {
     pub prefill_budget: u64,
     pub tp: u64,
     pub stage_layers: u64,
+    /// Training with gradient checkpointing: one layer's activations live,
+    /// the others' inputs kept (see the module documentation).
+    pub checkpointing: bool,
 }
 
 impl Workload {
@@ -42,11 +66,23 @@ impl Workload {
         }
     }
 
-    /// Layers the training terms are multiplied by (1 in inference).
+    /// Layers the training terms are multiplied by (1 in inference, and
+    /// with gradient checkpointing: one layer's at a time).
     fn layer_factor(&self) -> u128 {
-        match self.training {
-            true => self.stage_layers as u128,
-            false => 1,
+        match (self.training, self.checkpointing) {
+            (true, false) => self.stage_layers as u128,
+            _ => 1,
+        }
+    }
+
+    /// Checkpointed layer inputs: `2 × B × S × H × (L_stage − 1)` bytes
+    /// with gradient checkpointing in training, else 0.
+    fn checkpoints(&self, hidden: u64) -> u128 {
+        match (self.training, self.checkpointing) {
+            (true, true) => (2 * self.tokens() as u128)
+                .saturating_mul(hidden as u128)
+                .saturating_mul(self.stage_layers.saturating_sub(1) as u128),
+            _ => 0,
         }
     }
 }
@@ -58,7 +94,7 @@ pub fn activations(d: &Dims, w: &Workload, milli_k: u64) -> u64 {
         .saturating_mul(w.tokens() as u128)
         .saturating_mul(d.hidden as u128)
         .saturating_mul(w.layer_factor());
-    saturate(n.saturating_add(500) / 1_000)
+    saturate((n.saturating_add(500) / 1_000).saturating_add(w.checkpoints(d.hidden)))
 }
 
 /// FP32 logits: `4 × V × active` (inference), `4 × V × B × S` (training).
@@ -105,6 +141,7 @@ mod tests {
             prefill_budget: 2048,
             tp: 2,
             stage_layers: 16,
+            checkpointing: false,
         }
     }
 
@@ -130,6 +167,24 @@ mod tests {
         let w = work(true, 2, 1_024);
         assert_eq!(activations(&dims(), &w, 20_000), 5_368_709_120);
         assert_eq!(logits(&dims(), &w), 4 * 128_000 * 2 * 1_024);
+    }
+
+    #[test]
+    fn checkpointing_keeps_one_layer_and_the_others_inputs() {
+        let w = Workload {
+            checkpointing: true,
+            ..work(true, 2, 1_024)
+        };
+        // 2 × 20 × 2,048 × 4,096 + 2 × 2,048 × 4,096 × 15.
+        assert_eq!(activations(&dims(), &w, 20_000), 335_544_320 + 251_658_240);
+        // One layer's score matrix: 2 × 16 × 2 × 1,024².
+        assert_eq!(attention_scores(&dims(), &w, false), 2 * 33_554_432);
+        // Inference ignores it.
+        let i = Workload {
+            checkpointing: true,
+            ..work(false, 4, 8_192)
+        };
+        assert_eq!(activations(&dims(), &i, 20_000), 335_544_320);
     }
 
     #[test]

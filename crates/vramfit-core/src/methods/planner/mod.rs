@@ -158,6 +158,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Refusal> {
         prefill_budget: k.prefill_budget,
         tp,
         stage_layers,
+        checkpointing: s.grad_checkpoint,
     };
     let mut terms = vec![
         (Term::Weights, (body_gpu - offloaded).saturating_add(u_gpu)),

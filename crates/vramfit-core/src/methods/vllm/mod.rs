@@ -44,6 +44,7 @@
 //! ```
 
 mod allocator;
+mod exports;
 mod extras;
 mod inputs;
 mod kv;
@@ -59,6 +60,7 @@ mod weights;
 mod tests;
 
 pub use allocator::allocated_block;
+pub use exports::published_checkpoints;
 pub use extras::{ConfigExtras, Kept, LoadedFormat, LoadedQuant, RopeCache};
 pub use inputs::{
     batch_defaults, serve_command, KvCacheDtype, ModelDtype, OnlineQuant, Resolved, Utilization,

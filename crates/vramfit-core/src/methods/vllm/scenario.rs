@@ -34,7 +34,7 @@ use super::{
 use crate::methods::engine::{engine_gpu, EngineNote, EngineRefusal, EngineReport, VllmReport};
 use crate::methods::{MethodId, MethodResult, Refusal};
 use crate::model::{ModelSpec, QuantScheme};
-use crate::scenario::{ConfigText, Mode, Scenario, WeightFormat};
+use crate::scenario::{ComputeDtype, ConfigText, Mode, Scenario, WeightFormat};
 use crate::term::Term;
 use crate::units::Bytes;
 
@@ -144,6 +144,11 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         }));
     }
     let gpu = engine_gpu(s, false);
+    if s.gpu
+        .is_some_and(|g| g.category == crate::catalog::GpuCategory::AppleUnified)
+    {
+        return Err(engine(EngineRefusal::NoMetalBackend));
+    }
     let mut notes = gpu.notes.clone();
     if gpu.catalog.and_then(|g| g.sm_count).is_none() {
         notes.push(EngineNote::SmCountAssumed);
@@ -152,6 +157,8 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         notes.push(EngineNote::ArchitectureAssumed);
     }
     let (dtype, quantization) = loading(s.weight_format, &spec)?;
+    // `--dtype` typed apart from the weight format is vLLM's own knob.
+    let dtype = s.engine.dtype.map_or(dtype, model_dtype);
     let kv_cache_dtype = match s.kv_milli_bits {
         8_000 => KvCacheDtype::Fp8,
         _ => KvCacheDtype::Auto,
@@ -243,13 +250,26 @@ fn loading(
         Some(W::Fp32) => Ok((ModelDtype::Float32, OnlineQuant::None)),
         Some(f) if published_in(spec) == Some(f) => Ok((ModelDtype::Auto, OnlineQuant::None)),
         Some(W::Fp8) => Ok((ModelDtype::Auto, OnlineQuant::Fp8)),
+        // Formats vLLM loads from a published checkpoint, never makes.
+        Some(format @ (W::Awq | W::Gptq | W::Int8 | W::Mxfp4)) => {
+            Err(engine(EngineRefusal::LoadsButDoesNotQuantize { format }))
+        }
         Some(format) => Err(engine(EngineRefusal::Format { format })),
+    }
+}
+
+/// vLLM's `--dtype` for the scenario's compute dtype.
+const fn model_dtype(dtype: ComputeDtype) -> ModelDtype {
+    match dtype {
+        ComputeDtype::Bf16 => ModelDtype::Bfloat16,
+        ComputeDtype::Fp16 => ModelDtype::Float16,
+        ComputeDtype::Fp32 => ModelDtype::Float32,
     }
 }
 
 /// The weight format a quantized checkpoint is published in, where it is
 /// one of the scenario's formats.
-fn published_in(spec: &ModelSpec) -> Option<WeightFormat> {
+pub(super) fn published_in(spec: &ModelSpec) -> Option<WeightFormat> {
     use QuantScheme as Q;
     Some(match spec.quantization.as_ref()?.scheme {
         Q::Fp8Block { .. } | Q::Fp8Tensor | Q::Fp8Channel => WeightFormat::Fp8,

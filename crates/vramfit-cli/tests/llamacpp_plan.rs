@@ -1,0 +1,175 @@
+//! llama.cpp's plan is the verdict, through the real binary: with `-ngl
+//! auto` the ring, the verdict and the answers read the split llama.cpp
+//! would choose, and its host side is checked against the host RAM.
+
+use std::process::Command;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("the vramfit binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn text(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(args)
+        .output()
+        .expect("the vramfit binary runs");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const QWEN_MOE: [&str; 10] = [
+    "estimate",
+    "Qwen/Qwen3-30B-A3B",
+    "--method",
+    "llamacpp",
+    "--gpu",
+    "RTX 4080",
+    "--quant",
+    "q4_k_m",
+    "--seq",
+    "16384",
+];
+
+#[test]
+fn a_partial_offload_is_one_verdict_that_fits() {
+    let doc = json(&QWEN_MOE);
+    let e = &doc["estimate"];
+    let l = &e["engine"];
+    let plan = &l["plan"];
+    // 39 of 49 layers on the 16 GiB card, 10 from host memory.
+    assert_eq!(
+        (l["gpu_layers"].as_u64(), l["layers_total"].as_u64()),
+        (Some(39), Some(49))
+    );
+    assert_eq!(plan["host_layers"], 10);
+    assert_eq!(plan["host_ram_assumed"], true);
+    // The ring is the plan's GPU side, and it fits.
+    assert_eq!(e["total_bytes"], l["gpu_bytes"]);
+    assert_ne!(e["verdict"]["status"], "no_cabe");
+    // The longest context is the plan's.
+    assert_eq!(doc["answers"]["max_context"], l["max_context"]);
+    assert!(l["command"].as_str().unwrap().contains("-ngl 39"));
+    let out = text(&QWEN_MOE);
+    assert!(
+        out.contains("from host memory              10 layers"),
+        "{out}"
+    );
+    assert!(out.contains("host RAM (assumed)"), "{out}");
+}
+
+#[test]
+fn experts_on_the_host_are_checked_against_the_host_ram() {
+    let mut args = QWEN_MOE.to_vec();
+    args.extend(["--n-cpu-moe", "48", "--host-ram-gb", "8"]);
+    let doc = json(&args);
+    let e = &doc["estimate"];
+    let plan = &e["engine"]["plan"];
+    assert_eq!(plan["experts_on_host_layers"], 48);
+    let host = plan["host_needed_bytes"].as_u64().unwrap();
+    assert!(host > 17_000_000_000, "{host}");
+    assert_eq!(plan["host_ram_bytes"], 8_000_000_000u64);
+    assert_eq!(e["verdict"]["status"], "no_cabe");
+    assert_eq!(
+        e["verdict"]["short_by_bytes"].as_u64(),
+        Some(host - 8_000_000_000)
+    );
+    assert!(doc["answers"]["max_context"].is_null());
+    let out = text(&args);
+    assert!(
+        out.contains("of host memory: the plan keeps 17.75 GB there, 8.00 GB host RAM"),
+        "{out}"
+    );
+    assert!(
+        out.contains("command: none: this plan would not start"),
+        "{out}"
+    );
+    // With 32 GB of RAM the same plan runs.
+    let mut roomy = QWEN_MOE.to_vec();
+    roomy.extend(["--n-cpu-moe", "48", "--host-ram-gb", "32"]);
+    assert_ne!(json(&roomy)["estimate"]["verdict"]["status"], "no_cabe");
+}
+
+#[test]
+fn the_partial_plans_command_reads_back_to_it() {
+    let first = json(&QWEN_MOE);
+    let command = first["estimate"]["engine"]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut again = vec!["estimate", "--gpu", "RTX 4080", "--json", "--"];
+    again.extend(command.split(' '));
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(&again)
+        .output()
+        .unwrap();
+    let second: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["total_bytes", "verdict"] {
+        assert_eq!(first["estimate"][key], second["estimate"][key], "{key}");
+    }
+    assert_eq!(
+        first["estimate"]["engine"]["command"],
+        second["estimate"]["engine"]["command"]
+    );
+}
+
+#[test]
+fn offload_moves_are_suggestions_with_their_figure() {
+    let mut all = QWEN_MOE.to_vec();
+    all.extend(["-ngl", "49"]);
+    let doc = json(&all);
+    assert_eq!(doc["estimate"]["verdict"]["status"], "no_cabe");
+    let moves: Vec<(String, serde_json::Value)> = doc["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["change"]["knob"].as_str().unwrap().to_string(),
+                s["change"]["value"].clone(),
+            )
+        })
+        .collect();
+    assert!(
+        moves.contains(&("gpu_layers".into(), 39.into())),
+        "{moves:?}"
+    );
+    assert!(moves.contains(&("cpu_moe".into(), 12.into())), "{moves:?}");
+    // Each suggestion's figure is what the method says once it is made.
+    let again = json(&[&all[..], &["--n-cpu-moe", "12"]].concat());
+    let s = doc["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["change"]["knob"] == "cpu_moe")
+        .unwrap();
+    assert_eq!(s["total_bytes"], again["estimate"]["total_bytes"]);
+    assert_ne!(again["estimate"]["verdict"]["status"], "no_cabe");
+    let out = text(&all);
+    assert!(out.contains("-> -ngl 39: 16.09 GB"), "{out}");
+    assert!(out.contains("-> --n-cpu-moe 12: 15.81 GB"), "{out}");
+    // Short of host RAM with 48 blocks of experts there: fewer of them.
+    let mut host = QWEN_MOE.to_vec();
+    host.extend(["--n-cpu-moe", "48", "--host-ram-gb", "8"]);
+    let doc = json(&host);
+    let s = &doc["suggestions"][0];
+    assert_eq!(s["change"]["knob"], "cpu_moe");
+    let n = s["change"]["value"].as_u64().unwrap();
+    assert!(n > 0 && n < 48, "{n}");
+    let fixed = json(
+        &[
+            &QWEN_MOE[..],
+            &["--host-ram-gb", "8", "--n-cpu-moe", &n.to_string()],
+        ]
+        .concat(),
+    );
+    assert_ne!(fixed["estimate"]["verdict"]["status"], "no_cabe");
+}

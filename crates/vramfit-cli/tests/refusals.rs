@@ -1,0 +1,120 @@
+//! Truthful refusals through the real binary: vLLM on Apple silicon, and
+//! a format vLLM loads but does not make.
+
+use std::process::Command;
+
+fn refused(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(args)
+        .output()
+        .expect("the vramfit binary runs");
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn vllm_does_not_run_on_apple_silicon() {
+    let err = refused(&[
+        "estimate",
+        "Qwen/Qwen3-8B",
+        "--method",
+        "vllm",
+        "--gpu",
+        "M4 Max",
+    ]);
+    assert!(err.contains("vLLM has no Metal backend"), "{err}");
+    assert!(err.contains("llama.cpp runs there"), "{err}");
+    // llama.cpp does.
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args([
+            "estimate",
+            "Qwen/Qwen3-8B",
+            "--method",
+            "llamacpp",
+            "--gpu",
+            "M4 Max",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let pasted = refused(&[
+        "estimate",
+        "--gpu",
+        "M4 Max",
+        "--",
+        "vllm",
+        "serve",
+        "Qwen/Qwen3-8B",
+    ]);
+    assert!(pasted.contains("no Metal backend"), "{pasted}");
+}
+
+#[test]
+fn vllm_loads_gptq_and_awq_checkpoints_but_does_not_make_them() {
+    let err = refused(&[
+        "estimate",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--method",
+        "vllm",
+        "--gpu",
+        "RTX 4090",
+        "--quant",
+        "gptq",
+    ]);
+    assert!(
+        err.contains(
+            "vLLM loads GPTQ 4-bit checkpoints but does not quantize a checkpoint to GPTQ 4-bit"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("in the catalog: RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"),
+        "{err}"
+    );
+    let awq = refused(&[
+        "estimate",
+        "meta-llama/Llama-3.3-70B-Instruct",
+        "--method",
+        "vllm",
+        "--gpu",
+        "RTX 4090",
+        "-tp",
+        "2",
+        "--quantization",
+        "awq",
+    ]);
+    assert!(awq.contains("vLLM loads AWQ 4-bit checkpoints"), "{awq}");
+    // The published checkpoint itself loads, and FP8 online stays.
+    for args in [
+        &[
+            "estimate",
+            "RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16",
+            "--method",
+            "vllm",
+            "--gpu",
+            "RTX 4090",
+            "--quant",
+            "gptq",
+        ][..],
+        &[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "RTX 4090",
+            "--quantization",
+            "fp8",
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! Training that agrees with itself, through the real binary: gradient
+//! checkpointing is on by default (TRL's SFTConfig), every method that
+//! models activations reads it, and turning it on is a suggestion where it
+//! is the one change that fits.
+
+use std::process::Command;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("the vramfit binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const LORA: [&str; 8] = [
+    "estimate",
+    "meta-llama/Llama-3.1-8B",
+    "--lora",
+    "16",
+    "--seq",
+    "2048",
+    "--gpu",
+    "RTX 4090",
+];
+
+fn with(method: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = LORA.to_vec();
+    args.extend(["--method", method]);
+    args.extend_from_slice(extra);
+    json(&args)
+}
+
+#[test]
+fn training_checkpoints_by_default_and_says_off_when_asked() {
+    let on = with("allocator", &[]);
+    assert_eq!(on["inputs"]["grad_checkpoint"], true);
+    let off = with("allocator", &["--no-grad-checkpoint"]);
+    assert_eq!(off["inputs"]["grad_checkpoint"], false);
+    assert!(on["estimate"]["total_bytes"].as_u64() < off["estimate"]["total_bytes"].as_u64());
+    // Serving is untouched.
+    let serve = json(&["estimate", "meta-llama/Llama-3.1-8B", "--gpu", "RTX 4090"]);
+    assert_eq!(serve["inputs"]["grad_checkpoint"], false);
+}
+
+#[test]
+fn the_planner_reads_gradient_checkpointing() {
+    let on = with("planner", &["--grad-checkpoint"]);
+    let off = with("planner", &["--no-grad-checkpoint"]);
+    let act = |d: &serde_json::Value| d["estimate"]["components"]["activations"].as_u64().unwrap();
+    // 32 layers' activations against one layer's and 31 checkpoints.
+    assert!(act(&on) * 10 < act(&off), "{} vs {}", act(&on), act(&off));
+}
+
+#[test]
+fn turning_checkpointing_on_is_a_suggestion_when_it_fits_alone() {
+    for method in ["allocator", "planner"] {
+        let off = with(method, &["--no-grad-checkpoint"]);
+        assert_eq!(off["estimate"]["verdict"]["status"], "no_cabe", "{method}");
+        let s = off["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["change"]["knob"] == "grad_checkpoint")
+            .unwrap_or_else(|| panic!("{method}: {}", off["suggestions"]));
+        let on = with(method, &["--grad-checkpoint"]);
+        assert_eq!(s["total_bytes"], on["estimate"]["total_bytes"], "{method}");
+        assert_ne!(on["estimate"]["verdict"]["status"], "no_cabe", "{method}");
+    }
+}
+
+/// Smaller points: "32k" is 32,768 tokens, and one GPU is "1 GPU".
+#[test]
+fn token_counts_in_thousands_and_one_gpu_singular() {
+    let doc = json(&[
+        "estimate",
+        "Qwen/Qwen3-8B",
+        "--seq",
+        "32k",
+        "--gpu",
+        "RTX 4090",
+    ]);
+    assert_eq!(doc["inputs"]["context"], 32_768);
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args([
+            "estimate",
+            "Qwen/Qwen3-8B",
+            "--method",
+            "llamacpp",
+            "--gpus",
+            "2",
+            "--gpu",
+            "RTX 4090",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("at most 1 GPU"), "{err}");
+    assert!(!err.contains("1 GPUs"), "{err}");
+}
+
+/// The export's verdict in language-neutral words beside seed 002's ids.
+#[test]
+fn the_verdict_has_a_language_neutral_id() {
+    for (gpu, status, fit) in [
+        ("RTX 4090", "ajustada", "tight"),
+        ("RTX 4060", "no_cabe", "does_not_fit"),
+        ("H100", "holgada", "roomy"),
+    ] {
+        let doc = json(&[
+            "estimate",
+            "Qwen/Qwen3-8B",
+            "--method",
+            "quick",
+            "--seq",
+            "32k",
+            "--gpu",
+            gpu,
+        ]);
+        let v = &doc["estimate"]["verdict"];
+        assert_eq!(
+            (v["status"].as_str(), v["fit"].as_str()),
+            (Some(status), Some(fit)),
+            "{gpu}"
+        );
+    }
+}
