@@ -330,6 +330,36 @@ fn old_and_new_key_names_read_alike() {
 }
 
 #[test]
+fn falcon_multi_query_ignores_num_kv_heads_and_parallel_attn_sets_the_norms() {
+    // tiiuae/falcon-7b's config.json as transformers rewrote it: its
+    // num_kv_heads 71 is ignored, multi_query without the new decoder
+    // means one key/value head (FalconAttention).
+    let seven = r#"{"architectures": ["FalconForCausalLM"], "bias": false,
+        "hidden_size": 4544, "layer_norm_epsilon": 1e-05, "model_type": "falcon",
+        "multi_query": true, "new_decoder_architecture": false,
+        "num_attention_heads": 71, "num_hidden_layers": 32, "num_kv_heads": 71,
+        "parallel_attn": true, "torch_dtype": "bfloat16", "vocab_size": 65024}"#;
+    let s = parse_config(seven).unwrap();
+    assert_eq!((s.num_kv_heads, s.params_total), (1, 6_921_720_704));
+    // FalconDecoderLayer: ln_attn and ln_mlp only for the new decoder with
+    // num_ln_in_parallel_attn 2; with 1, input_layernorm alone when
+    // parallel_attn, plus post_attention_layernorm when not.
+    let new = |ln: u64, parallel: bool| {
+        let text = format!(
+            r#"{{"model_type": "falcon", "hidden_size": 4096, "num_attention_heads": 32,
+            "num_kv_heads": 8, "num_hidden_layers": 60, "new_decoder_architecture": true,
+            "num_ln_in_parallel_attn": {ln}, "parallel_attn": {parallel},
+            "ffn_hidden_size": 16384, "vocab_size": 65024}}"#
+        );
+        parse_config(&text).unwrap().params_total
+    };
+    let layer_norm = 2 * 4096;
+    assert_eq!(new(2, true), new(1, true) + 60 * layer_norm);
+    assert_eq!(new(1, false), new(1, true) + 60 * layer_norm);
+    assert_eq!(new(2, false), new(2, true));
+}
+
+#[test]
 fn configs_that_look_llama_like_but_are_not_are_not_read_as_llama() {
     // OPT names its MLP ffn_dim and has a plain MLP with biases and learned
     // positions; GPT-J's n_inner null means 4·n_embd; Qwen v1 counts both
