@@ -275,6 +275,16 @@ pub fn model(m: &ModelFacts, catalog_id: Option<&str>) -> String {
         "KV per token      {} B (FP16/BF16 cache)\n",
         m.kv_bytes_per_token.get()
     );
+    if let Some(why) = m
+        .spec
+        .as_ref()
+        .and_then(|s| s.vision_not_counted.as_deref())
+    {
+        out += &format!(
+            "note: the vision tower is not counted ({why}): the parameters above are the text \
+             model's alone\n"
+        );
+    }
     if let Some(QuantSource::NotInConfig {
         name_suggests: Some(word),
     }) = m.spec.as_ref().map(|s| &s.quantization_source)

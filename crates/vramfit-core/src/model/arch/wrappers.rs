@@ -108,6 +108,11 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
     ),
 ];
 
+/// Whether `name` is a multimodal wrapper's outer `model_type`.
+pub(crate) fn is_wrapper(name: &str) -> bool {
+    WRAPPERS.iter().any(|w| w.outer == name)
+}
+
 fn refused(name: &str) -> Option<ConfigError> {
     REFUSED_TYPES
         .iter()

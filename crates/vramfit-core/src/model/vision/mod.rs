@@ -10,6 +10,7 @@
 //! zero.
 
 mod config;
+mod elsewhere;
 mod towers;
 
 #[cfg(test)]
@@ -161,8 +162,17 @@ pub(crate) fn read(
     dtype: Dtype,
     quant: Option<&Quantization>,
 ) -> Result<Reading, ConfigError> {
+    elsewhere::refuse_towers_elsewhere(r)?;
     let Some(vision) = r.get_outer("vision_config") else {
-        return Ok(Reading::None);
+        // A wrapper's config without its vision_config (a copy trimmed to
+        // the text model) still has a tower: flagged, not assumed.
+        let outer = r.get_outer("model_type").and_then(Value::as_str);
+        return Ok(match outer.filter(|t| super::arch::is_wrapper(t)) {
+            Some(t) => Reading::NotCounted(format!(
+                "model_type `{t}` has a vision tower but the config has no vision_config"
+            )),
+            None => Reading::None,
+        });
     };
     let vision = vision
         .as_object()
