@@ -271,10 +271,17 @@ pub fn model(m: &ModelFacts, catalog_id: Option<&str>) -> String {
         out += &format!("  {:>4} × {:?}\n", kind.layers, kind.kind);
     }
     out += &format!("kv heads × dim    {} × {}\n", m.kv_heads, m.head_dim);
+    let g = &m.kv_growth;
     out += &format!(
         "KV per token      {} B (FP16/BF16 cache)\n",
         m.kv_bytes_per_token.get()
     );
+    if !g.is_whole() {
+        out += &format!(
+            "KV per 1k tokens  {} B (exactly {}/{} B per token)\n",
+            g.bytes_per_1000_tokens, g.bytes_num, g.bytes_den
+        );
+    }
     if let Some(why) = m
         .spec
         .as_ref()
