@@ -104,7 +104,6 @@ impl ModelSpec {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::model::parse_config;
 
     #[test]
