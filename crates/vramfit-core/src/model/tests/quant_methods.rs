@@ -89,3 +89,39 @@ fn methods_quantized_at_load_or_in_unmodelled_layouts_are_refused_by_name() {
         assert!(e.to_string().contains(&format!("`{method}`")), "{e}");
     }
 }
+
+#[test]
+fn an_mlx_or_trt_llm_quantization_block_is_refused_not_read_as_16_bits() {
+    // mlx-lm writes `quantization` (and, since 2025, the same object as
+    // `quantization_config`, without quant_method); a TensorRT-LLM
+    // checkpoint's config names its `quant_algo` there.
+    let base = include_str!("../../../data/configs/Qwen__Qwen3-4B.json");
+    let edit = |key: &str, value: serde_json::Value| {
+        let mut c: serde_json::Value = serde_json::from_str(base).unwrap();
+        c.as_object_mut().unwrap().insert(key.into(), value);
+        c.to_string()
+    };
+    let mlx = serde_json::json!({"group_size": 64, "bits": 4});
+    for (text, says) in [
+        (edit("quantization", mlx.clone()), "4-bit in groups of 64"),
+        (edit("quantization_config", mlx), "4-bit in groups of 64"),
+        (
+            edit(
+                "quantization",
+                serde_json::json!({"quant_algo": "W4A16_AWQ"}),
+            ),
+            "quant_algo W4A16_AWQ",
+        ),
+    ] {
+        let e = parse_config(&text).unwrap_err();
+        assert!(matches!(e.kind, ConfigErrorKind::Unsupported { .. }), "{e}");
+        assert!(e.to_string().contains(says), "{e}");
+    }
+    // An MLX VLM keeps it in its text_config.
+    let mut c: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../data/configs/google__gemma-3-4b-it.json"
+    ))
+    .unwrap();
+    c["text_config"]["quantization"] = serde_json::json!({"group_size": 64, "bits": 4});
+    assert!(parse_config(&c.to_string()).is_err());
+}

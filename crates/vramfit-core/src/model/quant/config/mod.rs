@@ -26,7 +26,7 @@ pub(crate) fn read(r: &Reader, dtype: Dtype) -> Result<Option<Quantization>, Con
         Some(c) => c,
         None => match r.object("compression_config")? {
             Some(c) => c,
-            None => return Ok(None),
+            None => return refused::quantization_elsewhere(r).map(|()| None),
         },
     };
     let method = method(config);
@@ -55,6 +55,7 @@ pub(crate) fn read(r: &Reader, dtype: Dtype) -> Result<Option<Quantization>, Con
             compressed::compressed_tensors(config, dtype)?
         }
         "modelopt" | "modelopt_fp4" => modelopt(config)?,
+        "unknown" => return Err(refused::without_method(config)),
         other => return Err(refusal(other)),
     };
     Ok(Some(q))

@@ -1,7 +1,10 @@
 //! Quantization methods transformers or vLLM accept whose stored layout
 //! vramfit does not size: each is refused naming it, with the reason.
 
+use super::Object;
 use crate::model::error::ConfigError;
+use crate::model::json::Reader;
+use serde_json::Value;
 
 /// Methods transformers (or vLLM) knows whose stored layout vramfit does
 /// not size; each is refused by name.
@@ -104,4 +107,44 @@ pub(super) fn refusal(method: &str) -> ConfigError {
     ConfigError::unsupported(format!(
         "quantization_config: quant_method `{method}` cannot be sized: {why}"
     ))
+}
+
+/// A config without `quantization_config` that states a quantization
+/// under `quantization`: mlx-lm's `{"group_size", "bits"}` (values packed
+/// in uint32 with a scale and a bias per group, embeddings and head
+/// quantized too) or a TensorRT-LLM checkpoint's `{"quant_algo"}`. Read as
+/// unquantized they would be counted at 16 bits; they are refused, naming
+/// what they say.
+pub(super) fn quantization_elsewhere(r: &Reader) -> Result<(), ConfigError> {
+    let Some(Value::Object(q)) = r.get("quantization") else {
+        return Ok(());
+    };
+    Err(ConfigError::unsupported(format!(
+        "`quantization` ({}): a quantized checkpoint whose packing vramfit does not size; \
+         read as unquantized it would be counted at 16 bits",
+        describe(q)
+    )))
+}
+
+/// A `quantization_config` without `quant_method` (nor bitsandbytes'
+/// `load_in_4bit` / `load_in_8bit`): refused naming what it says.
+pub(super) fn without_method(config: &Object) -> ConfigError {
+    ConfigError::unsupported(format!(
+        "quantization_config without quant_method ({}) cannot be sized",
+        describe(config)
+    ))
+}
+
+/// What a quantization object says, in a few words.
+fn describe(q: &Object) -> String {
+    let num = |k: &str| q.get(k).and_then(Value::as_u64);
+    let text = |k: &str| q.get(k).and_then(Value::as_str);
+    if let Some(algo) = text("quant_algo") {
+        return format!("quant_algo {algo}");
+    }
+    match (num("bits"), num("group_size")) {
+        (Some(b), Some(g)) => format!("{b}-bit in groups of {g}, the mlx-lm layout"),
+        (Some(b), None) => format!("{b}-bit"),
+        _ => "no method named".to_string(),
+    }
 }
