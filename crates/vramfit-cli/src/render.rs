@@ -282,6 +282,18 @@ pub fn model(m: &ModelFacts, catalog_id: Option<&str>) -> String {
             g.bytes_per_1000_tokens, g.bytes_num, g.bytes_den
         );
     }
+    if let Some(copy) = m
+        .spec
+        .as_ref()
+        .map(|s| s.checkpoint.tied_head_copy)
+        .filter(|c| *c > 0)
+    {
+        out += &format!(
+            "note: this family's original files also store lm_head.weight, a copy of the tied \
+             embedding: {} more on disk ({copy} parameters), not in memory\n",
+            billions(copy)
+        );
+    }
     if let Some(why) = m
         .spec
         .as_ref()

@@ -326,7 +326,22 @@ fn old_and_new_key_names_read_alike() {
     let forty = r#"{"model_type": "RefinedWeb", "hidden_size": 8192, "n_head": 128,
         "n_head_kv": 8, "n_layer": 60, "parallel_attn": true, "bias": false,
         "vocab_size": 65024}"#;
-    assert_eq!(parse_config(forty).unwrap().num_kv_heads, 8);
+    let forty = parse_config(forty).unwrap();
+    assert_eq!(forty.num_kv_heads, 8);
+    // tiiuae's files also hold lm_head.weight, a copy of the tied
+    // embedding: with it, the Hub's total of Falcon-40B, 41,835,970,560
+    // (AlexsJones/llmfit@a3e0eb27c57fe05298292f4c61699b9aed2824ea
+    // llmfit-core/data/hf_models.json), to the parameter.
+    assert_eq!(forty.checkpoint.tied_head_copy, 65_024 * 8_192);
+    assert_eq!(
+        forty.params_total + forty.checkpoint.tied_head_copy,
+        41_835_970_560
+    );
+    // Falcon-7B likewise: 7,217,189,760 on the Hub.
+    assert_eq!(
+        old.params_total + old.checkpoint.tied_head_copy,
+        7_217_189_760
+    );
 }
 
 #[test]

@@ -363,6 +363,7 @@ fn build(
         vision_not_counted.is_some(),
     );
     checkpoint.stored_unloaded = params::stored_unloaded(&arch, &plan);
+    checkpoint.tied_head_copy = params::tied_head_copy(&shape);
     let params_total = params.total();
     let left_out = match shape.rules.active {
         ActiveCount::AllParameters => 0,
@@ -488,6 +489,7 @@ fn checkpoint_totals(
         quantized_bytes,
         scalars: vision.map_or(0, |v| v.scalars),
         stored_unloaded: 0,
+        tied_head_copy: 0,
     }
 }
 

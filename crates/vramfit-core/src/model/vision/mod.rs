@@ -131,6 +131,13 @@ pub struct CheckpointTotals {
     /// `k_proj`, `v_proj` and `k_norm` in the files; transformers lists
     /// them in `_keys_to_ignore_on_load_unexpected`).
     pub stored_unloaded: u64,
+    /// A second copy of a tied head that the family's original files hold
+    /// (`lm_head.weight` beside the embedding it is tied to: tiiuae's
+    /// Falcon-7B, 40B and 180B), `V × H` parameters on disk that the loaded
+    /// model does not have; 0 otherwise. Whether a given checkpoint holds
+    /// it the config cannot say (one re-saved by transformers does not), so
+    /// it is reported, not added.
+    pub tied_head_copy: u64,
 }
 
 /// The reading of a config's vision part.
