@@ -27,7 +27,7 @@ use serde_json::Value;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VisionKind {
-    /// SigLIP (Gemma 3, LLaVA-NeXT / OneVision with SigLIP, Granite Vision).
+    /// SigLIP (Gemma 3, PaliGemma, LLaVA-NeXT / OneVision with SigLIP, Granite Vision).
     Siglip,
     /// CLIP ViT (LLaVA 1.5, LLaVA-NeXT).
     Clip,
