@@ -423,6 +423,9 @@ fn paligemma_448() -> String {
 #[test]
 fn paligemma_counts_its_siglip_tower_and_linear_projector() {
     let s = spec(&paligemma_448());
+    // The files are the outer torch_dtype's (bfloat16), not the stale
+    // float32 its text_config keeps.
+    assert_eq!((s.dtype, s.dtype_assumed), (Dtype::Bf16, false));
     let v = s.vision.as_ref().expect("PaliGemma's tower counted");
     assert_eq!((v.kind, v.image_tokens), (VisionKind::Siglip, Some(1024)));
     // KerasHub pali_gemma_3b_448: 2,924,220,144 (keras-team/keras-hub@
