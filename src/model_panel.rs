@@ -331,7 +331,22 @@ pub fn ModelFactsView(
             <dt>{move || t().summary_params}</dt><dd>{params}</dd>
             <dt>{move || t().summary_layers}</dt><dd>{layers}</dd>
             <dt>{move || t().summary_kv_per_token}</dt>
-            <dd>{move || format!("{} B", format::integer(&t().number, model.with(|m| m.kv_bytes_per_token.get())))}</dd>
+            <dd data-testid="model-kv-per-token">{move || kv_per_token(t(), &model.with(|m| m.kv_growth))}</dd>
         </dl>
+    }
+}
+
+/// The KV growth per token; where it is not a whole number of bytes (a
+/// compressed layer adds an entry every few tokens), also per 1,000 tokens.
+fn kv_per_token(t: &crate::i18n::Texts, g: &vramfit_core::model::KvGrowth) -> String {
+    let n = &t.number;
+    let rounded = format!("{} B", format::integer(n, g.per_token_rounded()));
+    match g.is_whole() {
+        true => rounded,
+        false => format!(
+            "{rounded} ({} B / {})",
+            format::integer(n, g.bytes_per_1000_tokens),
+            (t.tokens)(&format::integer(n, 1000))
+        ),
     }
 }

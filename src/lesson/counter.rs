@@ -11,6 +11,7 @@ use crate::notebook::store::ContractStep;
 use crate::notebook::texts::Step;
 use crate::notebook::{Draft, Notebook};
 use leptos::prelude::*;
+use vramfit_core::methods::compare::compare;
 use vramfit_core::methods::engine::EngineReport;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::request::Request;
@@ -27,6 +28,44 @@ fn words(text: &str) -> usize {
 /// Enough to be an answer: a case and a reason of four words or more each.
 pub(super) fn is_answer(case: &str, reason: &str) -> bool {
     words(case) >= 4 && words(reason) >= 4
+}
+
+/// The two columns' figures read out: the rows that differ, the row at
+/// stake and, where the total moves against that row, the rows that make
+/// it move ([`compare`]). Written from the results, so the words cannot
+/// drift from the table they describe.
+fn reading(
+    l: Lang,
+    a: &MethodResult,
+    b: &MethodResult,
+    terms: &[Term],
+    stake: Option<Term>,
+    show: &dyn Fn(Bytes) -> String,
+) -> String {
+    let c = compare(a, b, terms, stake);
+    let list = |ts: &[Term]| {
+        ts.iter()
+            .map(|t| (l.t().term)(*t))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let get = |r: &MethodResult, t: Term| r.components.get(t).unwrap_or_default();
+    let texts = l.lesson();
+    let mut out = Vec::new();
+    if !c.differ.is_empty() {
+        out.push((texts.counter_differ)(&list(&c.differ)));
+    }
+    if let Some(s) = stake {
+        out.push((texts.counter_stake)(
+            (l.t().term)(s),
+            &show(get(a, s)),
+            &show(get(b, s)),
+        ));
+    }
+    if let Some(others) = &c.against {
+        out.push((texts.counter_against)(&list(others)));
+    }
+    out.join(" ")
 }
 
 /// The prepared case, side by side, and the student's own.
@@ -87,6 +126,15 @@ pub(super) fn Counter(
                 r.as_ref()
                     .map_or_else(|| l.lesson().not_estimated.to_string(), f)
             })
+        };
+        // The figures read out in words, from the same results.
+        let read_out = match (&a, &b, &case.logged) {
+            (Some(x), Some(y), None) => masked(shown, || {
+                reading(l, x, y, &terms, case.at_stake, &|v| {
+                    format::bytes(n, case_unit, v)
+                })
+            }),
+            _ => String::new(),
         };
         let rows = terms
             .into_iter()
@@ -181,6 +229,7 @@ pub(super) fn Counter(
                     </tbody>
                 </table>
             </div>
+            <p data-testid="lesson-counter-reading">{read_out}</p>
             <p data-testid="lesson-counter-lesson">{(l.lesson().method)(m).counterexample_lesson}</p>
             <div class="vf-lesson__predict-row">
                 <button

@@ -59,6 +59,14 @@ pub struct LessonTexts {
     pub counter_logged: &'static str,
     pub counter_usable: &'static str,
     pub counter_load: &'static str,
+    /// The counterexample's figures read out, written from the table
+    /// itself: the rows whose two columns differ.
+    pub counter_differ: fn(&str) -> String,
+    /// The row of the assumption at stake: its term, as assumed, broken.
+    pub counter_stake: fn(&str, &str, &str) -> String,
+    /// When the total moves against the row at stake: the other rows that
+    /// the two columns count differently.
+    pub counter_against: fn(&str) -> String,
     pub counterexample_label: &'static str,
     pub counterexample_hint: &'static str,
     pub reason_label: &'static str,

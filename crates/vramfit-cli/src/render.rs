@@ -323,10 +323,39 @@ pub fn model(m: &ModelFacts, catalog_id: Option<&str>) -> String {
         out += &format!("  {:>4} × {:?}\n", kind.layers, kind.kind);
     }
     out += &format!("kv heads × dim    {} × {}\n", m.kv_heads, m.head_dim);
+    let g = &m.kv_growth;
     out += &format!(
         "KV per token      {} B (FP16/BF16 cache)\n",
         m.kv_bytes_per_token.get()
     );
+    if !g.is_whole() {
+        out += &format!(
+            "KV per 1k tokens  {} B (exactly {}/{} B per token)\n",
+            g.bytes_per_1000_tokens, g.bytes_num, g.bytes_den
+        );
+    }
+    if let Some(copy) = m
+        .spec
+        .as_ref()
+        .map(|s| s.checkpoint.tied_head_copy)
+        .filter(|c| *c > 0)
+    {
+        out += &format!(
+            "note: this family's original files also store lm_head.weight, a copy of the tied \
+             embedding: {} more on disk ({copy} parameters), not in memory\n",
+            billions(copy)
+        );
+    }
+    if let Some(why) = m
+        .spec
+        .as_ref()
+        .and_then(|s| s.vision_not_counted.as_deref())
+    {
+        out += &format!(
+            "note: the vision tower is not counted ({why}): the parameters above are the text \
+             model's alone\n"
+        );
+    }
     if let Some(QuantSource::NotInConfig {
         name_suggests: Some(word),
     }) = m.spec.as_ref().map(|s| &s.quantization_source)

@@ -182,6 +182,17 @@ fn inspect_prints_the_model_object() {
 }
 
 #[test]
+fn inspect_gives_the_growth_of_compressed_layers_not_the_next_tokens_zero() {
+    // DeepSeek-V4-Flash adds a pooled entry every 4 or 128 tokens: the
+    // mean over 128 tokens, 21·32·640 + 20·512 elements at 2 bytes.
+    let out = vramfit(&["inspect", "deepseek-ai/DeepSeek-V4-Flash", "--json"]);
+    assert!(out.status.success());
+    let model: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(model["kv_bytes_per_token"], 6_880);
+    assert_eq!(model["kv_growth"]["bytes_per_1000_tokens"], 6_880_000);
+}
+
+#[test]
 fn offload_needs_host_ram_and_moves_weights_off_the_gpu() {
     let base = [
         "estimate",

@@ -5,7 +5,7 @@
 use crate::advice::{self, Answers, Suggestion};
 use crate::methods::planner::{self, NoSpeed, Speed};
 use crate::methods::{self, dense, MethodId, MethodResult, RunError};
-use crate::model::{LayerCount, ModelSpec, PublishedFormat};
+use crate::model::{KvGrowth, LayerCount, ModelSpec, PublishedFormat};
 use crate::request::{Request, RequestError};
 use crate::scenario::{Layout, ModelRef, Scenario, ScenarioInput};
 #[cfg(test)]
@@ -37,6 +37,11 @@ pub struct ModelFacts {
     /// still grow there (a sliding window already full adds nothing; a
     /// latent layer adds its latent; typed numbers are all full attention).
     pub kv_bytes_per_token: Bytes,
+    /// The same growth exactly: a fraction of bytes per token and bytes
+    /// per 1,000 tokens, the mean over one period of the compressed layers
+    /// (DeepSeek-V4 adds a pooled entry every 4 or 128 tokens, so the next
+    /// single token may add nothing); `kv_bytes_per_token` is it rounded.
+    pub kv_growth: KvGrowth,
     /// Layers by attention kind (a real model only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub layers_by_kind: Vec<LayerCount>,
@@ -70,6 +75,10 @@ impl ModelFacts {
             Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => ShapeOrigin::Config,
         };
         let model = scenario.model.as_deref();
+        let growth = model.map_or_else(
+            || KvGrowth::whole(dense::kv_bytes_per_token(scenario).get()),
+            |m| m.kv_growth(scenario.context, scenario.kv_milli_bits),
+        );
         ModelFacts {
             source,
             params_total: scenario.params,
@@ -82,23 +91,13 @@ impl ModelFacts {
             layers: scenario.layers,
             kv_heads: scenario.kv_heads,
             head_dim: scenario.head_dim,
-            kv_bytes_per_token: model.map_or_else(
-                || dense::kv_bytes_per_token(scenario),
-                |m| growth_at_context(m, scenario),
-            ),
+            kv_bytes_per_token: Bytes(growth.per_token_rounded()),
+            kv_growth: growth,
             layers_by_kind: model.map(|m| m.layers_by_kind()).unwrap_or_default(),
             spec: scenario.model.clone(),
             published: model.map(ModelSpec::published_format),
         }
     }
-}
-
-/// Bytes one more token adds to one sequence's cache at the scenario's
-/// context: sliding and chunked layers that have reached their window no
-/// longer grow, linear layers never do.
-fn growth_at_context(model: &ModelSpec, s: &Scenario) -> Bytes {
-    let at = |tokens: u64| Bytes(model.kv_cache_bytes(tokens, 1, s.kv_milli_bits));
-    at(s.context.saturating_add(1)) - at(s.context)
 }
 
 /// The whole document.

@@ -87,6 +87,23 @@ fn cases() -> Vec<(&'static str, Expect)> {
                 active: Some(Rounded { value: 15, unit: B }),
             },
         ),
+        (
+            // MiniMax-M1 (model_type minimax_m1), the MiniMax-Text-01
+            // layout: "456 billion total parameters, 45.9 billion
+            // activated per token".
+            "MiniMaxAI__MiniMax-M1.json",
+            Expect {
+                family: Family::MiniMax,
+                total: Rounded {
+                    value: 456,
+                    unit: B,
+                },
+                active: Some(Rounded {
+                    value: 459,
+                    unit: B / 10,
+                }),
+            },
+        ),
     ]
 }
 
@@ -455,4 +472,27 @@ fn deepseek_v4_checkpoints_with_their_mtp_layer_match_the_hub_to_the_element() {
         let mtp = experts / 2 + experts / 32 + (s.mtp_params - experts) + fp8_scales;
         assert_eq!(main + mtp, hub, "{file}");
     }
+}
+
+#[test]
+fn stablelm_epoch_reads_as_the_stablelm_it_became() {
+    // StableLM 2's config before its transformers port named the model
+    // type stablelm_epoch and the norm epsilon norm_eps, for the same
+    // tensors (vLLM stablelm.py reads both).
+    let ported = include_str!("../data/configs/stabilityai__stablelm-2-zephyr-1_6b.json");
+    let mut c: serde_json::Value = serde_json::from_str(ported).unwrap();
+    let o = c.as_object_mut().unwrap();
+    o.insert("model_type".into(), "stablelm_epoch".into());
+    o.insert(
+        "architectures".into(),
+        serde_json::json!(["StableLMEpochForCausalLM"]),
+    );
+    let eps = o.remove("layer_norm_eps").unwrap();
+    o.insert("norm_eps".into(), eps);
+    let rope = o.remove("partial_rotary_factor").unwrap();
+    o.insert("rope_pct".into(), rope);
+    let epoch = parse_config(&c.to_string()).unwrap();
+    let port = parse_config(ported).unwrap();
+    assert_eq!(epoch.params_total, port.params_total);
+    assert_eq!(epoch.family, Family::StableLm);
 }

@@ -326,7 +326,52 @@ fn old_and_new_key_names_read_alike() {
     let forty = r#"{"model_type": "RefinedWeb", "hidden_size": 8192, "n_head": 128,
         "n_head_kv": 8, "n_layer": 60, "parallel_attn": true, "bias": false,
         "vocab_size": 65024}"#;
-    assert_eq!(parse_config(forty).unwrap().num_kv_heads, 8);
+    let forty = parse_config(forty).unwrap();
+    assert_eq!(forty.num_kv_heads, 8);
+    // tiiuae's files also hold lm_head.weight, a copy of the tied
+    // embedding: with it, the Hub's total of Falcon-40B, 41,835,970,560
+    // (AlexsJones/llmfit@a3e0eb27c57fe05298292f4c61699b9aed2824ea
+    // llmfit-core/data/hf_models.json), to the parameter.
+    assert_eq!(forty.checkpoint.tied_head_copy, 65_024 * 8_192);
+    assert_eq!(
+        forty.params_total + forty.checkpoint.tied_head_copy,
+        41_835_970_560
+    );
+    // Falcon-7B likewise: 7,217,189,760 on the Hub.
+    assert_eq!(
+        old.params_total + old.checkpoint.tied_head_copy,
+        7_217_189_760
+    );
+}
+
+#[test]
+fn falcon_multi_query_ignores_num_kv_heads_and_parallel_attn_sets_the_norms() {
+    // tiiuae/falcon-7b's config.json as transformers rewrote it: its
+    // num_kv_heads 71 is ignored, multi_query without the new decoder
+    // means one key/value head (FalconAttention).
+    let seven = r#"{"architectures": ["FalconForCausalLM"], "bias": false,
+        "hidden_size": 4544, "layer_norm_epsilon": 1e-05, "model_type": "falcon",
+        "multi_query": true, "new_decoder_architecture": false,
+        "num_attention_heads": 71, "num_hidden_layers": 32, "num_kv_heads": 71,
+        "parallel_attn": true, "torch_dtype": "bfloat16", "vocab_size": 65024}"#;
+    let s = parse_config(seven).unwrap();
+    assert_eq!((s.num_kv_heads, s.params_total), (1, 6_921_720_704));
+    // FalconDecoderLayer: ln_attn and ln_mlp only for the new decoder with
+    // num_ln_in_parallel_attn 2; with 1, input_layernorm alone when
+    // parallel_attn, plus post_attention_layernorm when not.
+    let new = |ln: u64, parallel: bool| {
+        let text = format!(
+            r#"{{"model_type": "falcon", "hidden_size": 4096, "num_attention_heads": 32,
+            "num_kv_heads": 8, "num_hidden_layers": 60, "new_decoder_architecture": true,
+            "num_ln_in_parallel_attn": {ln}, "parallel_attn": {parallel},
+            "ffn_hidden_size": 16384, "vocab_size": 65024}}"#
+        );
+        parse_config(&text).unwrap().params_total
+    };
+    let layer_norm = 2 * 4096;
+    assert_eq!(new(2, true), new(1, true) + 60 * layer_norm);
+    assert_eq!(new(1, false), new(1, true) + 60 * layer_norm);
+    assert_eq!(new(2, false), new(2, true));
 }
 
 #[test]

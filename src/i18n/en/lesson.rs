@@ -52,6 +52,17 @@ pub static LESSON: LessonTexts = LessonTexts {
     counter_logged: "vLLM's own log",
     counter_usable: "Usable memory",
     counter_load: "Load the broken case in the calculator and predict",
+    counter_differ: |rows| format!("In these figures the rows that differ are {rows}."),
+    counter_stake: |term, a, b| {
+        format!("The assumption at stake is in {term}: {a} as assumed, {b} with it broken.")
+    },
+    counter_against: |rows| {
+        format!(
+            "The total moves the other way because the two columns also count {rows} \
+             differently: each method adds its own terms on top, so compare the row at stake, \
+             not the totals."
+        )
+    },
     counterexample_label: "Your counterexample",
     counterexample_hint: "Another case that violates an assumption above (a model, a format, a workload).",
     reason_label: "Why the method's conclusion no longer follows",
@@ -283,7 +294,7 @@ static QUICK: MethodLesson = MethodLesson {
     ],
     start: "Llama 3.1 8B in BF16 with 8,192 tokens on an RTX 4090 (24 GB): a dense model whose 32 layers all attend to the whole context, with 8 KV heads shared by 32 query heads — exactly what the method assumes, and the shape of its source's worked example.",
     counterexample: "Gemma 2 9B at 8,192 tokens: half of its 42 layers attend only to the last 4,096 tokens, so their cache stops growing there. The quick method counts all 42 as full attention; the range method follows each layer's own kind.",
-    counterexample_lesson: "Only the KV cache differs, and by the sliding layers' second half: the dense formula overcounts what those layers keep. “Doubling the context doubles the cache” stops being true once the context passes the window.",
+    counterexample_lesson: "The KV cache is where the assumption breaks, by the sliding layers' second half: the dense formula overcounts what those layers keep. “Doubling the context doubles the cache” stops being true once the context passes the window.",
     references: &[
         ("“Antes de descargar un modelo o alquilar una GPU” (Before downloading a model or renting a GPU), a Spanish GPU-memory calculator page", "Weights, KV cache and overhead; its worked example, an 8B model in FP16 at 8,192 tokens, needs about 18.8 GB and fits a 24 GB card."),
         ("The model's config.json", "num_hidden_layers, num_key_value_heads and the head dimension: the numbers the cache formula needs."),

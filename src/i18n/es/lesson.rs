@@ -52,6 +52,17 @@ pub static LESSON: LessonTexts = LessonTexts {
     counter_logged: "El log de vLLM",
     counter_usable: "Memoria utilizable",
     counter_load: "Cargar el caso roto en la calculadora y predecir",
+    counter_differ: |rows| format!("En estas cifras difieren las filas {rows}."),
+    counter_stake: |term, a, b| {
+        format!("La suposición en juego está en {term}: {a} según lo supuesto, {b} con ella rota.")
+    },
+    counter_against: |rows| {
+        format!(
+            "El total se mueve en sentido contrario porque las dos columnas cuentan también \
+             {rows} de otra manera: cada método suma sus propios términos, así que compara la \
+             fila en juego, no los totales."
+        )
+    },
     counterexample_label: "Tu contraejemplo",
     counterexample_hint: "Otro caso que viole una suposición de arriba (un modelo, un formato, una carga de trabajo).",
     reason_label: "Por qué la conclusión del método deja de seguirse",
@@ -283,7 +294,7 @@ static QUICK: MethodLesson = MethodLesson {
     ],
     start: "Llama 3.1 8B en BF16 con 8.192 tokens en una RTX 4090 (24 GB): un modelo denso cuyas 32 capas atienden a todo el contexto, con 8 cabezas KV compartidas por 32 de consulta — justo lo que supone el método, y la forma del ejemplo resuelto de su fuente.",
     counterexample: "Gemma 2 9B a 8.192 tokens: la mitad de sus 42 capas solo atiende a los últimos 4.096 tokens, así que su caché deja de crecer ahí. El método quick cuenta las 42 como atención completa; el método range sigue el tipo de cada capa.",
-    counterexample_lesson: "Solo cambia la caché KV, y en la segunda mitad de las capas deslizantes: la fórmula densa cuenta de más lo que esas capas guardan. «Doblar el contexto dobla la caché» deja de ser cierto en cuanto el contexto pasa de la ventana.",
+    counterexample_lesson: "La suposición se rompe en la caché KV, en la segunda mitad de las capas deslizantes: la fórmula densa cuenta de más lo que esas capas guardan. «Doblar el contexto dobla la caché» deja de ser cierto en cuanto el contexto pasa de la ventana.",
     references: &[
         ("«Antes de descargar un modelo o alquilar una GPU», una calculadora de memoria de GPU en español", "Pesos, caché KV y sobrecarga; su ejemplo resuelto, un modelo de 8B en FP16 a 8.192 tokens, necesita unos 18,8 GB y cabe en una tarjeta de 24 GB."),
         ("El config.json del modelo", "num_hidden_layers, num_key_value_heads y la dimensión de cabeza: los números que necesita la fórmula de la caché."),

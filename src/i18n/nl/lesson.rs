@@ -52,6 +52,17 @@ pub static LESSON: LessonTexts = LessonTexts {
     counter_logged: "Het log van vLLM",
     counter_usable: "Bruikbaar geheugen",
     counter_load: "Het gebroken geval in de calculator laden en voorspellen",
+    counter_differ: |rows| format!("In deze cijfers verschillen de rijen {rows}."),
+    counter_stake: |term, a, b| {
+        format!("De aanname die op het spel staat zit in {term}: {a} zoals aangenomen, {b} als ze niet opgaat.")
+    },
+    counter_against: |rows| {
+        format!(
+            "Het totaal beweegt de andere kant op omdat de twee kolommen ook {rows} anders \
+             tellen: elke methode telt er haar eigen termen bij, dus vergelijk de rij die op het \
+             spel staat, niet de totalen."
+        )
+    },
     counterexample_label: "Jouw tegenvoorbeeld",
     counterexample_hint: "Een ander geval dat een aanname hierboven schendt (een model, een formaat, een werklast).",
     reason_label: "Waarom de conclusie van de methode niet meer volgt",
@@ -283,7 +294,7 @@ static QUICK: MethodLesson = MethodLesson {
     ],
     start: "Llama 3.1 8B in BF16 met 8.192 tokens op een RTX 4090 (24 GB): een dicht model waarvan alle 32 lagen naar de hele context kijken, met 8 KV-heads voor 32 query-heads — precies wat de methode aanneemt, en de vorm van het uitgewerkte voorbeeld van haar bron.",
     counterexample: "Gemma 2 9B bij 8.192 tokens: de helft van zijn 42 lagen kijkt alleen naar de laatste 4.096 tokens, dus hun cache groeit daarna niet meer. De methode quick telt alle 42 als volledige attention; de methode range volgt de soort van elke laag.",
-    counterexample_lesson: "Alleen de KV-cache verschilt, en wel met de tweede helft van de sliding lagen: de dichte formule telt te veel voor wat die lagen bewaren. ‘Een dubbele context verdubbelt de cache’ klopt niet meer zodra de context voorbij het window gaat.",
+    counterexample_lesson: "De aanname gaat mis in de KV-cache, bij de tweede helft van de sliding lagen: de dichte formule telt te veel voor wat die lagen bewaren. ‘Een dubbele context verdubbelt de cache’ klopt niet meer zodra de context voorbij het window gaat.",
     references: &[
         ("‘Antes de descargar un modelo o alquilar una GPU’ (Voordat je een model downloadt of een GPU huurt), een Spaanse calculator voor GPU-geheugen", "Gewichten, KV-cache en overhead; het uitgewerkte voorbeeld, een 8B-model in FP16 bij 8.192 tokens, heeft ongeveer 18,8 GB nodig en past op een kaart van 24 GB."),
         ("De config.json van het model", "num_hidden_layers, num_key_value_heads en de head-dimensie: de getallen die de cacheformule nodig heeft."),

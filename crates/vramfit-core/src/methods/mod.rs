@@ -20,6 +20,7 @@
 //! figures travel in [`MethodResult::engine`] ([`engine`]).
 
 pub mod allocator;
+pub mod compare;
 pub mod dense;
 pub mod engine;
 pub mod lesson;

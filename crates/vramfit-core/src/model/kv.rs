@@ -188,6 +188,17 @@ impl ModelSpec {
         saturate(milli_bits.saturating_add(4_000) / 8_000)
     }
 
+    /// Elements the layers whose cache grows with the context hold for one
+    /// sequence of `context` tokens (states left out).
+    pub(crate) fn kv_cached_elements(&self, context: u64) -> u128 {
+        self.attention
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (i, k)| {
+                acc.saturating_add(k.cached(self.kv_width(i), context))
+            })
+    }
+
     /// Layers per attention kind, in order of first appearance.
     pub fn layers_by_kind(&self) -> Vec<LayerCount> {
         let mut counts: Vec<LayerCount> = Vec::new();

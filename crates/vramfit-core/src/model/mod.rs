@@ -58,6 +58,7 @@ mod family;
 mod family_name;
 mod json;
 mod kv;
+mod kv_rate;
 mod layers;
 mod mixer;
 mod moe;
@@ -75,6 +76,7 @@ pub use dtype::Dtype;
 pub use error::{ConfigError, ConfigErrorKind};
 pub use family::{ActiveCount, Family};
 pub use kv::LayerCount;
+pub use kv_rate::KvGrowth;
 pub use layers::{AttentionKind, FfnKind};
 pub use mixer::LinearMixer;
 pub use moe::MoeSpec;
@@ -361,6 +363,7 @@ fn build(
         vision_not_counted.is_some(),
     );
     checkpoint.stored_unloaded = params::stored_unloaded(&arch, &plan);
+    checkpoint.tied_head_copy = params::tied_head_copy(&shape);
     let params_total = params.total();
     let left_out = match shape.rules.active {
         ActiveCount::AllParameters => 0,
@@ -486,6 +489,7 @@ fn checkpoint_totals(
         quantized_bytes,
         scalars: vision.map_or(0, |v| v.scalars),
         stored_unloaded: 0,
+        tied_head_copy: 0,
     }
 }
 

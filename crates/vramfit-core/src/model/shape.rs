@@ -400,10 +400,20 @@ fn read_mla(r: &Reader, missing: &mut Missing) -> Result<Option<MlaSpec>, Config
     }))
 }
 
-/// Storage type: `torch_dtype` or `dtype` (text model first). Without one
-/// the spec says the type was assumed (bfloat16; readers of float32-era
-/// families assume float32).
+/// Storage type: `torch_dtype` or `dtype`, the outer config's first (what
+/// `save_pretrained` wrote the files in, and what vLLM reads before the
+/// text config's; a nested `text_config` may keep a stale `float32`), then
+/// the text model's. Without one the spec says the type was assumed
+/// (bfloat16; readers of float32-era families assume float32).
 fn dtype(r: &Reader) -> Result<(Dtype, bool), ConfigError> {
+    for key in ["torch_dtype", "dtype"] {
+        match r.get_outer(key) {
+            Some(serde_json::Value::String(text)) if text != "auto" => {
+                return Dtype::parse(key, text).map(|d| (d, false))
+            }
+            _ => {}
+        }
+    }
     for key in ["torch_dtype", "dtype"] {
         match r.text(key)? {
             Some("auto") | None => {}

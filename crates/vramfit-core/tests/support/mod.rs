@@ -86,4 +86,5 @@ pub const CURRENT: &[&str] = &[
     "stepfun-ai__Step-3.7-Flash.json",
     "MiniMaxAI__MiniMax-M3.json",
     "moonshotai__Kimi-Linear-48B-A3B-Instruct.json",
+    "MiniMaxAI__MiniMax-M1.json",
 ];

@@ -290,7 +290,9 @@ fn loaded_quant(
     scope: &Map<String, Value>,
     spec: &ModelSpec,
 ) -> Option<LoadedQuant> {
-    let Some(config) = lookup(outer, scope, "quantization_config").and_then(Value::as_object)
+    let Some(config) = lookup(outer, scope, "quantization_config")
+        .or_else(|| lookup(outer, scope, "compression_config"))
+        .and_then(Value::as_object)
     else {
         return match spec.quantization_source {
             QuantSource::HfQuantConfig => from_spec_scheme(&Map::new(), spec),

@@ -65,6 +65,30 @@ const BEYOND_LLAMA: [&str; 12] = [
 /// Whole keys of other layouts (GPT-2's names).
 const OTHER_NAMES: [&str; 4] = ["n_embd", "n_layer", "n_head", "n_inner"];
 
+/// Parts of an architecture class name that say the checkpoint holds more
+/// than a decoder (a vision or audio tower, an encoder): a Llama reading
+/// would leave it out of the total.
+const BEYOND_DECODER_CLASS: [&str; 7] = [
+    "ForConditionalGeneration",
+    "Vision",
+    "VL",
+    "Multimodal",
+    "MultiModal",
+    "Omni",
+    "Audio",
+];
+
+/// Whether the first architecture class names a multimodal or
+/// encoder-decoder model.
+fn multimodal_class(outer: &Map<String, Value>) -> bool {
+    outer
+        .get("architectures")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+        .and_then(Value::as_str)
+        .is_some_and(|c| BEYOND_DECODER_CLASS.iter().any(|w| c.contains(w)))
+}
+
 /// An approximate reading of `outer`, or the original refusal `refusal`
 /// when its keys do not fit a Llama-style decoder.
 pub(crate) fn approximate(
@@ -81,7 +105,7 @@ pub(crate) fn approximate(
             && !matches!(v, Value::Array(a) if a.is_empty());
         set && (BEYOND_LLAMA.iter().any(|w| k.contains(w)) || OTHER_NAMES.contains(&k.as_str()))
     });
-    if nested || beyond || !outer.contains_key("intermediate_size") {
+    if nested || beyond || multimodal_class(outer) || !outer.contains_key("intermediate_size") {
         return Err(refusal);
     }
     let assumed = ASSUMED

@@ -373,12 +373,15 @@ fn falcon(r: &Reader) -> Result<Blueprint, ConfigError> {
     };
     let multi_query = flag(r, "multi_query", true)?;
     // FalconConfig defaults to parallel attention; the original RWConfig
-    // did not.
-    let parallel = new_arch || flag(r, "parallel_attn", !refined_web)?;
-    let layer_norms = match (new_arch, parallel) {
-        (true, _) => r.dim(&["num_ln_in_parallel_attn"], 2)?.unwrap_or(2),
+    // did not. FalconDecoderLayer builds ln_attn and ln_mlp only for the
+    // new architecture with num_ln_in_parallel_attn 2 (its default there);
+    // otherwise input_layernorm, plus post_attention_layernorm when
+    // parallel_attn is off, whatever the architecture.
+    let parallel = flag(r, "parallel_attn", !refined_web)?;
+    let two_parallel_norms = new_arch && r.dim(&["num_ln_in_parallel_attn"], 2)?.unwrap_or(2) == 2;
+    let layer_norms = match (two_parallel_norms, parallel) {
+        (true, _) | (false, false) => 2,
         (false, true) => 1,
-        (false, false) => 2,
     };
     let bias = flag(r, "bias", false)?;
     let rules = Rules {

@@ -29,7 +29,7 @@ mod wrappers;
 
 pub(crate) use approx::approximate;
 pub(crate) use coverage::coverage_markdown;
-pub(crate) use wrappers::{resolve, Resolved};
+pub(crate) use wrappers::{is_wrapper, resolve, Resolved};
 
 use super::error::ConfigError;
 use super::family::Family;

@@ -504,10 +504,16 @@ fn minimax(r: &Reader) -> Result<Blueprint, ConfigError> {
 
 pub(super) const MINIMAX: Architecture = Architecture {
     family: Family::MiniMax,
-    model_types: &["minimax", "minimax_text_01"],
-    classes: &["MiniMaxForCausalLM", "MiniMaxText01ForCausalLM"],
+    model_types: &["minimax", "minimax_text_01", "minimax_m1"],
+    classes: &[
+        "MiniMaxForCausalLM",
+        "MiniMaxText01ForCausalLM",
+        "MiniMaxM1ForCausalLM",
+    ],
     source: "transformers models/minimax (MiniMaxConfig, MiniMaxForCausalLM); \
-             MiniMaxAI/MiniMax-Text-01 checkpoint code for attn_type_list",
+             MiniMaxAI/MiniMax-Text-01 checkpoint code for attn_type_list; MiniMax-M1 is the \
+             same model (its modeling_minimax_m1.py; vLLM minimax_text_01.py registers \
+             MiniMaxM1ForCausalLM with MiniMaxText01ForCausalLM)",
     counts: "lightning layers (qkv, output gate, out, norm, the stored decay buffers of \
              block_size; a head_dim² state per head) and full attention layers from \
              layer_types or attn_type_list, experts in every layer; active count of the decoder \

@@ -143,9 +143,11 @@ pub(super) const COHERE2: Architecture = Architecture {
 
 pub(super) const STABLELM: Architecture = Architecture {
     family: Family::StableLm,
-    model_types: &["stablelm"],
-    classes: &["StableLmForCausalLM"],
-    source: "transformers models/stablelm (StableLmConfig, StableLmForCausalLM)",
+    model_types: &["stablelm", "stablelm_epoch"],
+    classes: &["StableLmForCausalLM", "StableLMEpochForCausalLM"],
+    source: "transformers models/stablelm (StableLmConfig, StableLmForCausalLM); the original \
+             checkpoint code (stablelm_epoch: norm_eps and rope_pct for the same tensors; vLLM \
+             stablelm.py reads both names)",
     counts: "q/k/v biases with use_qkv_bias, bias-free o and gated MLP, LayerNorms with bias \
              (one per layer with use_parallel_residual), per-head q/k LayerNorms with \
              qk_layernorm",

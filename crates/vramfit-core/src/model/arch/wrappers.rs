@@ -83,8 +83,9 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
         "Kimi-K3's text model is a kimi_linear model with attention residuals \
          (attn_res_block_size), a gated latent-attention output, latent experts \
          (routed_expert_hidden_size) and full-rank KDA gates, and its vision tower is a new \
-         MoonViT; only third-party ports of its code were found and no published parameter \
-         count to check a reader against (Kimi-Linear itself, without these, is read)",
+         MoonViT; the layout is public (SGLang sglang/srt/models/kimi_k3.py) but vramfit has \
+         no reader for these parts yet, and no published count to check one against \
+         (Kimi-Linear itself, without them, is read)",
     ),
     (
         "step3p7",
@@ -95,18 +96,26 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
     ),
     (
         "minimax_m3",
-        "MiniMax-M3's layers (GQA with q/k norms, an MSA block-sparse indexer on the layers \
-         sparse_attention_freq marks, dense then routed layers with a shared expert) are \
-         public in vLLM, SGLang and TensorRT-LLM, but its MTP modules (num_mtp_modules) are \
-         not sized and no exact published count exists to check a reader against",
+        "MiniMax-M3's layers are public (vLLM vllm/models/minimax_m3/nvidia/model.py: GQA with \
+         per-head Gemma q/k norms; on the layers sparse_attention_freq marks, an MSA indexer \
+         whose key per token is cached beside K and V; dense layers of \
+         dense_intermediate_size, then routed layers with an fp32 router, a score bias and a \
+         shared expert), but vramfit has no attention kind for a GQA layer that caches an \
+         indexer key yet, its MTP modules (num_mtp_modules) are not sized and no exact \
+         published count exists to check a reader against",
     ),
     (
         "minimax_m3_vl",
-        "MiniMax-M3's layers (GQA with q/k norms, an MSA block-sparse indexer, dense then \
-         routed layers) are public, but its MTP modules and its vision tower are not sized \
-         and no exact published count exists to check a reader against",
+        "MiniMax-M3's layers (GQA with q/k norms, an MSA indexer whose key is cached per \
+         token, dense then routed layers) are public in vLLM, but vramfit has no attention \
+         kind for them yet, and its MTP modules and its vision tower are not sized",
     ),
 ];
+
+/// Whether `name` is a multimodal wrapper's outer `model_type`.
+pub(crate) fn is_wrapper(name: &str) -> bool {
+    WRAPPERS.iter().any(|w| w.outer == name)
+}
 
 fn refused(name: &str) -> Option<ConfigError> {
     REFUSED_TYPES

@@ -375,6 +375,25 @@ pub(crate) fn stored_unloaded(arch: &Arch, plan: &Plan) -> u64 {
     )
 }
 
+/// The second copy of the tied head tiiuae's Falcon files hold:
+///
+/// ```text
+/// copy = V × H   (Falcon with tied embeddings), else 0
+/// ```
+///
+/// Source: the safetensors indexes of tiiuae/falcon-180B-chat (its
+/// weight_map lists `lm_head.weight` beside
+/// `transformer.word_embeddings.weight`), and the Hub totals of Falcon-7B
+/// and Falcon-40B (7,217,189,760 and 41,835,970,560: the loaded model plus
+/// 65,024 × 4,544 and 65,024 × 8,192). Worked example, Falcon-40B:
+/// 65,024 × 8,192 = 532,676,608, 1.3 % of the files' total.
+pub(crate) fn tied_head_copy(s: &super::shape::Shape) -> u64 {
+    match (s.family, s.tied) {
+        (super::family::Family::Falcon, true) => s.vocab.saturating_mul(s.embed_width),
+        _ => 0,
+    }
+}
+
 /// Parameters of the multi-token-prediction layers stored with the
 /// checkpoint (`num_nextn_predict_layers`, `mtp_num_hidden_layers`). Each
 /// step holds

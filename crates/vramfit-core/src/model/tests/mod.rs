@@ -7,6 +7,7 @@ mod hybrids;
 mod layers;
 mod layouts;
 mod quant_kv;
+mod quant_methods;
 mod refusals;
 
 use super::*;

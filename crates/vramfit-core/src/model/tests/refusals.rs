@@ -126,6 +126,23 @@ fn approximate_reading_says_what_it_assumed() {
 }
 
 #[test]
+fn approximate_reading_refuses_a_multimodal_or_encoder_decoder_class() {
+    // A flat config of an unknown vision-language (or encoder-decoder)
+    // class: the Llama reading would leave its tower out of the total.
+    for class in [
+        "NewcomerForConditionalGeneration",
+        "NewcomerVLForCausalLM",
+        "NewcomerVisionForCausalLM",
+    ] {
+        let text = edit("meta-llama__Llama-3.1-8B.json", |c| {
+            c["model_type"] = "newcomer".into();
+            c["architectures"] = serde_json::json!([class]);
+        });
+        assert!(parse_config_approximate(&text).is_err(), "{class}");
+    }
+}
+
+#[test]
 fn approximate_reading_keeps_refusing_what_llama_cannot_hold() {
     for (key, value) in [
         ("num_experts", serde_json::json!(8)),

@@ -10,6 +10,7 @@
 //! zero.
 
 mod config;
+mod elsewhere;
 mod towers;
 
 #[cfg(test)]
@@ -26,7 +27,7 @@ use serde_json::Value;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VisionKind {
-    /// SigLIP (Gemma 3, LLaVA-NeXT / OneVision with SigLIP, Granite Vision).
+    /// SigLIP (Gemma 3, PaliGemma, LLaVA-NeXT / OneVision with SigLIP, Granite Vision).
     Siglip,
     /// CLIP ViT (LLaVA 1.5, LLaVA-NeXT).
     Clip,
@@ -130,6 +131,13 @@ pub struct CheckpointTotals {
     /// `k_proj`, `v_proj` and `k_norm` in the files; transformers lists
     /// them in `_keys_to_ignore_on_load_unexpected`).
     pub stored_unloaded: u64,
+    /// A second copy of a tied head that the family's original files hold
+    /// (`lm_head.weight` beside the embedding it is tied to: tiiuae's
+    /// Falcon-7B, 40B and 180B), `V × H` parameters on disk that the loaded
+    /// model does not have; 0 otherwise. Whether a given checkpoint holds
+    /// it the config cannot say (one re-saved by transformers does not), so
+    /// it is reported, not added.
+    pub tied_head_copy: u64,
 }
 
 /// The reading of a config's vision part.
@@ -161,8 +169,17 @@ pub(crate) fn read(
     dtype: Dtype,
     quant: Option<&Quantization>,
 ) -> Result<Reading, ConfigError> {
+    elsewhere::refuse_towers_elsewhere(r)?;
     let Some(vision) = r.get_outer("vision_config") else {
-        return Ok(Reading::None);
+        // A wrapper's config without its vision_config (a copy trimmed to
+        // the text model) still has a tower: flagged, not assumed.
+        let outer = r.get_outer("model_type").and_then(Value::as_str);
+        return Ok(match outer.filter(|t| super::arch::is_wrapper(t)) {
+            Some(t) => Reading::NotCounted(format!(
+                "model_type `{t}` has a vision tower but the config has no vision_config"
+            )),
+            None => Reading::None,
+        });
     };
     let vision = vision
         .as_object()

@@ -395,3 +395,64 @@ fn gemma4_e2b_counts_its_audio_tower_and_matches_the_hub() {
     let hub = s.checkpoint.params + s.checkpoint.stored_unloaded - s.checkpoint.scalars;
     assert_eq!(hub, 5_123_178_051);
 }
+
+/// A PaliGemma-3B-448 config: the `ORIGINAL_CONFIG` of transformers'
+/// `models/colpali/convert_colpali_weights_to_hf.py`
+/// (huggingface/transformers@3c40e02afad44711c848df34c4d07c156386f5b1,
+/// "Copied from vidore/colpali-v1.2-merged config.json"), a PaliGemma
+/// checkpoint's config.
+fn paligemma_448() -> String {
+    json!({
+        "architectures": ["ColPali"], "bos_token_id": 2, "eos_token_id": 1,
+        "hidden_size": 2048, "ignore_index": -100, "image_token_index": 257152,
+        "model_type": "paligemma", "pad_token_id": 0, "projection_dim": 2048,
+        "text_config": {"hidden_size": 2048, "intermediate_size": 16384,
+            "model_type": "gemma", "num_attention_heads": 8, "num_hidden_layers": 18,
+            "num_image_tokens": 1024, "num_key_value_heads": 1, "torch_dtype": "float32",
+            "vocab_size": 257216},
+        "torch_dtype": "bfloat16", "transformers_version": "4.44.0",
+        "vision_config": {"hidden_size": 1152, "image_size": 448, "intermediate_size": 4304,
+            "model_type": "siglip_vision_model", "num_attention_heads": 16,
+            "num_hidden_layers": 27, "num_image_tokens": 1024, "patch_size": 14,
+            "projection_dim": 2048, "projector_hidden_act": "gelu_fast",
+            "vision_use_head": false}
+    })
+    .to_string()
+}
+
+#[test]
+fn paligemma_counts_its_siglip_tower_and_linear_projector() {
+    let s = spec(&paligemma_448());
+    // The files are the outer torch_dtype's (bfloat16), not the stale
+    // float32 its text_config keeps.
+    assert_eq!((s.dtype, s.dtype_assumed), (Dtype::Bf16, false));
+    let v = s.vision.as_ref().expect("PaliGemma's tower counted");
+    assert_eq!((v.kind, v.image_tokens), (VisionKind::Siglip, Some(1024)));
+    // KerasHub pali_gemma_3b_448: 2,924,220,144 (keras-team/keras-hub@
+    // 1b9656b5ebb64dbd7862834c4d5378be390321bb
+    // keras_hub/src/models/pali_gemma/pali_gemma_presets.py), with a
+    // 257,152-row vocabulary where the checkpoint has 257,216 (tied).
+    assert_eq!(s.checkpoint.params, 2_924_220_144 + 64 * 2048);
+    // The projector: one biased linear layer 1152 → 2048.
+    assert_eq!(v.projector_params, 1152 * 2048 + 2048);
+    // At 224 pixels the position table shrinks to 256 rows: KerasHub's
+    // pali_gemma_3b_224, 2,923,335,408.
+    let mut c: Value = serde_json::from_str(&paligemma_448()).unwrap();
+    c["vision_config"]["image_size"] = 224.into();
+    assert_eq!(
+        spec(&c.to_string()).checkpoint.params,
+        2_923_335_408 + 64 * 2048
+    );
+    // Without image_size, SiglipVisionConfig's 224 (recorded as a default).
+    c["vision_config"]
+        .as_object_mut()
+        .unwrap()
+        .remove("image_size");
+    let d = spec(&c.to_string());
+    assert_eq!(d.checkpoint.params, 2_923_335_408 + 64 * 2048);
+    let v = d.vision.unwrap();
+    assert!(v
+        .defaults_used
+        .iter()
+        .any(|k| k == "vision_config.image_size"));
+}

@@ -10,66 +10,24 @@ use crate::model::json::{as_uint, Reader};
 use serde_json::{Map, Value};
 
 mod compressed;
+mod refused;
+
+use refused::refusal;
 
 type Object = Map<String, Value>;
-
-/// Methods transformers (or vLLM) knows whose stored layout vramfit does
-/// not size; each is refused by name.
-const REFUSED: [(&str, &str); 14] = [
-    (
-        "hqq",
-        "HQQ stores per-layer metadata tensors whose set depends on the hqq version",
-    ),
-    (
-        "torchao",
-        "torchao stores tensor subclasses whose layout the config does not give",
-    ),
-    (
-        "aqlm",
-        "AQLM stores codebooks whose sizes vramfit does not model",
-    ),
-    (
-        "vptq",
-        "VPTQ stores codebooks whose sizes vramfit does not model",
-    ),
-    ("quanto", "quanto's serialized layout is not modelled"),
-    (
-        "gguf",
-        "GGUF files are sized by the llama.cpp method, not from a config.json",
-    ),
-    (
-        "higgs",
-        "HIGGS stores codebooks whose sizes vramfit does not model",
-    ),
-    (
-        "spqr",
-        "SpQR stores sparse outliers whose count the config does not give",
-    ),
-    ("bitnet", "BitNet's packed ternary layout is not modelled"),
-    (
-        "fp_quant",
-        "FP-Quant's Hadamard-rotated layout is not modelled",
-    ),
-    ("quark", "AMD Quark's serialized layout is not modelled"),
-    (
-        "auto-round",
-        "AutoRound's packing depends on the export backend",
-    ),
-    (
-        "exl2",
-        "ExLlamaV2 checkpoints are not read from a config.json",
-    ),
-    (
-        "exl3",
-        "ExLlamaV3 checkpoints are not read from a config.json",
-    ),
-];
 
 /// Reads `quantization_config`, if any. `dtype` is the checkpoint's storage
 /// type (the type of scales that follow the weight's own dtype).
 pub(crate) fn read(r: &Reader, dtype: Dtype) -> Result<Option<Quantization>, ConfigError> {
-    let Some(config) = r.object("quantization_config")? else {
-        return Ok(None);
+    // compressed-tensors' first exports (llm-compressor, 2024) wrote their
+    // config under `compression_config`, which vLLM reads when there is no
+    // `quantization_config` (`ModelConfig._parse_quant_hf_config`).
+    let config = match r.object("quantization_config")? {
+        Some(c) => c,
+        None => match r.object("compression_config")? {
+            Some(c) => c,
+            None => return refused::quantization_elsewhere(r).map(|()| None),
+        },
     };
     let method = method(config);
     let q = match method.as_str() {
@@ -90,24 +48,17 @@ pub(crate) fn read(r: &Reader, dtype: Dtype) -> Result<Option<Quantization>, Con
         "gptq" => gptq(config)?,
         "awq" => awq(config)?,
         "bitsandbytes" => bitsandbytes(config)?,
-        "compressed-tensors" | "compressed_tensors" => {
+        // `sparseml`: the name compressed-tensors' QuantizationConfig gave
+        // its own layout before it was renamed (its tests still build
+        // configs with it); the config groups are the same.
+        "compressed-tensors" | "compressed_tensors" | "sparseml" => {
             compressed::compressed_tensors(config, dtype)?
         }
         "modelopt" | "modelopt_fp4" => modelopt(config)?,
+        "unknown" => return Err(refused::without_method(config)),
         other => return Err(refusal(other)),
     };
     Ok(Some(q))
-}
-
-fn refusal(method: &str) -> ConfigError {
-    let why = REFUSED
-        .iter()
-        .find(|(m, _)| *m == method || method.starts_with(m))
-        .map(|(_, why)| *why)
-        .unwrap_or("vramfit does not know how this method stores its tensors");
-    ConfigError::unsupported(format!(
-        "quantization_config: quant_method `{method}` cannot be sized: {why}"
-    ))
 }
 
 fn method(config: &Object) -> String {

@@ -50,8 +50,20 @@ pub(crate) fn siglip(
     prefix: &str,
     head_default: bool,
 ) -> Result<Vit, ConfigError> {
-    let v = vit(cfg)?;
     let image = cfg.need(&["image_size"])?;
+    siglip_at(b, cfg, prefix, head_default, image)
+}
+
+/// [`siglip`] for images of `image` pixels a side (a wrapper whose config
+/// class supplies the side when `vision_config` omits it).
+pub(crate) fn siglip_at(
+    b: &mut Builder,
+    cfg: &Keys,
+    prefix: &str,
+    head_default: bool,
+    image: u64,
+) -> Result<Vit, ConfigError> {
+    let v = vit(cfg)?;
     let patch = cfg.need(&["patch_size"])?;
     let h = v.hidden;
     b.conv(

@@ -151,6 +151,7 @@ pub(crate) fn build(
             None => return Ok(None),
         },
         "mistral3" => wrappers::mistral3(cfg, text)?,
+        "paligemma" => wrappers::paligemma(cfg)?,
         "qwen2_vl" => qwen::qwen2_vl(cfg)?,
         "qwen2_5_vl" => qwen::qwen2_5_vl(cfg)?,
         "qwen3_vl" | "qwen3_vl_moe" => qwen::qwen3_vl(cfg)?,

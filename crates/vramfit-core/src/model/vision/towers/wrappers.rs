@@ -1,7 +1,7 @@
 //! Wrappers around a shared encoder: Gemma 3, LLaVA (1.5, NeXT,
 //! OneVision), Mistral 3.
 
-use super::encoders::{clip, pixtral, siglip};
+use super::encoders::{clip, pixtral, siglip, siglip_at};
 use super::{mul, tower, Builder, Tower};
 use crate::model::error::ConfigError;
 use crate::model::vision::config::Keys;
@@ -24,6 +24,25 @@ pub(super) fn gemma3(cfg: &Keys, text: u64) -> Result<Tower, ConfigError> {
     );
     b.norm("multi_modal_projector.mm_soft_emb_norm", v.hidden, false);
     let tokens = cfg.outer_or("mm_tokens_per_image", 256)?;
+    Ok(tower(VisionKind::Siglip, &v, b, Some(tokens)))
+}
+
+/// PaliGemma (1 and 2): SigLIP (`vision_tower.vision_model`; its pooling
+/// head only where `vision_use_head` asks for it, false in Google's
+/// configs), images of `image_size` (SiglipVisionConfig's 224 when
+/// absent, as transformers builds it) and `PaliGemmaMultiModalProjector.
+/// linear` (vision width → `projection_dim`, biased; the outer key,
+/// PaliGemmaConfig's 2048 by default); `(image / patch)²` tokens per image.
+/// Source: transformers `modeling_paligemma.py`, `configuration_paligemma.py`.
+pub(super) fn paligemma(cfg: &Keys) -> Result<Tower, ConfigError> {
+    let mut b = Builder::new();
+    let image = cfg.or(&["image_size"], 224)?;
+    let v = siglip_at(&mut b, cfg, "vision_tower.vision_model.", true, image)?;
+    b.projector = true;
+    let out = cfg.outer_or("projection_dim", 2048)?;
+    b.linear("multi_modal_projector.linear", out, v.hidden, true);
+    let patch = cfg.need(&["patch_size"])?;
+    let tokens = (image / patch.max(1)).pow(2);
     Ok(tower(VisionKind::Siglip, &v, b, Some(tokens)))
 }
 
