@@ -40,6 +40,8 @@ pub enum Opt {
     FlashAttn,
     NoFlashAttn,
     EnforceEager,
+    /// `--vllm-version X.Y[.Z]`: the vLLM release the `vllm` method models.
+    VllmVersion,
     /// `--batch N`: the earlier name of `--sequences`, still read.
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
@@ -48,7 +50,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 27] = [
+    pub const ALL: [Opt; 28] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -74,6 +76,7 @@ impl Opt {
         Opt::FlashAttn,
         Opt::NoFlashAttn,
         Opt::EnforceEager,
+        Opt::VllmVersion,
         Opt::Batch,
         Opt::Users,
     ];
@@ -106,6 +109,7 @@ impl Opt {
             Opt::FlashAttn => "--flash-attn",
             Opt::NoFlashAttn => "--no-flash-attn",
             Opt::EnforceEager => "--enforce-eager",
+            Opt::VllmVersion => "--vllm-version",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
         }
@@ -253,6 +257,10 @@ fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
     }
     if knobs.enforce_eager {
         out.push(Opt::EnforceEager.flag().to_string());
+    }
+    if let Some(release) = knobs.vllm_version {
+        out.push(Opt::VllmVersion.flag().to_string());
+        out.push(release.text());
     }
     out
 }

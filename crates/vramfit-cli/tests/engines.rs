@@ -58,11 +58,68 @@ fn vllm_reports_kv_tokens_and_the_serve_line() {
     ]);
     let text = String::from_utf8(out.stdout).unwrap();
     for line in [
-        "vLLM at start-up (per GPU):",
+        "vLLM 0.19.0 at start-up (per GPU):",
+        "runtime terms: measured",
         &format!("KV cache tokens               {tokens}"),
         "command: vllm serve meta-llama/Llama-3.1-8B-Instruct",
     ] {
         assert!(text.contains(line), "missing `{line}` in\n{text}");
+    }
+}
+
+#[test]
+fn vllm_version_sets_the_graph_estimate_aside_from_0_21() {
+    let json = |version: &str| {
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "H100",
+            "--vllm-version",
+            version,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["estimate"]["engine"].clone()
+    };
+    let old = json("0.19");
+    let new = json("0.22.1");
+    assert_eq!(old["vllm_version"], "0.19.0");
+    assert_eq!(new["vllm_version"], "0.22.1");
+    assert_eq!(old["graph_reserve_bytes"], 0);
+    let reserve = new["graph_reserve_bytes"].as_u64().unwrap();
+    assert_eq!(reserve, 14 * (1u64 << 30) / 100);
+    let kv = |e: &serde_json::Value| e["kv_cache_bytes"].as_u64().unwrap();
+    assert_eq!(kv(&old) - kv(&new), reserve);
+    assert_eq!(new["runtime"]["terms"]["provenance"], "measured");
+    // A release before V1's default, and text that is no version.
+    for bad in ["0.7.3", "latest"] {
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "H100",
+            "--vllm-version",
+            bad,
+        ]);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            all.contains("V1 engine") || all.contains("not a vLLM version"),
+            "{bad}: {all}"
+        );
     }
 }
 

@@ -157,6 +157,11 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::TooManySequences { max } => {
             format!("llama.cpp serves at most {max} sequences at once")
         }
+        EngineRefusal::VllmRelease { release, newest } => format!(
+            "vLLM {} is not modelled: only the releases 0.8 to {} (the V1 engine)",
+            release.text(),
+            newest.family()
+        ),
         EngineRefusal::Input => "an input the engine does not accept".into(),
     }
 }

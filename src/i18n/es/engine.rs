@@ -126,6 +126,7 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::CacheRowNotBlocks { cache_type, row, block } => format!("una fila de caché de {row} valores no es un número entero de bloques {cache_type} de {block}"),
         EngineRefusal::NoTypeFallback { row, ggml_type } => format!("filas de {row} valores no caben en bloques {ggml_type}: llama-quantize se detiene"),
         EngineRefusal::TooManySequences { max } => format!("llama.cpp atiende como mucho {max} secuencias a la vez"),
+        EngineRefusal::VllmRelease { release, newest } => format!("vLLM {} no está modelado: solo las versiones 0.8 a {} (el motor V1)", release.text(), newest.family()),
         EngineRefusal::Input => "un valor que el motor no acepta".into(),
     }
 }

@@ -126,6 +126,7 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::CacheRowNotBlocks { cache_type, row, block } => format!("een cacherij van {row} waarden is geen geheel aantal {cache_type}-blokken van {block}"),
         EngineRefusal::NoTypeFallback { row, ggml_type } => format!("rijen van {row} waarden passen in geen {ggml_type}-blok: llama-quantize stopt"),
         EngineRefusal::TooManySequences { max } => format!("llama.cpp bedient hoogstens {max} sequenties tegelijk"),
+        EngineRefusal::VllmRelease { release, newest } => format!("vLLM {} is niet gemodelleerd: alleen de versies 0.8 tot {} (de V1-engine)", release.text(), newest.family()),
         EngineRefusal::Input => "een waarde die de engine niet aanvaardt".into(),
     }
 }

@@ -44,6 +44,10 @@ pub struct EngineKnobs {
     pub block_size: u64,
     /// vLLM `--enforce-eager`: no CUDA graphs (default off).
     pub enforce_eager: bool,
+    /// The vLLM release (`--vllm-version`); `None`: the `vllm` method's
+    /// default release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vllm_version: Option<super::VllmRelease>,
     /// The GGUF file type llama.cpp loads, where it is not one of the
     /// weight formats (`Q4_K_S`, `IQ4_XS`, ...); `None` follows the weight
     /// format ([`gguf_of`]).
@@ -78,6 +82,7 @@ impl Default for EngineKnobs {
             max_num_seqs: None,
             block_size: 16,
             enforce_eager: false,
+            vllm_version: None,
             gguf_type: None,
             cache_type_k: None,
             cache_type_v: None,
@@ -339,6 +344,7 @@ pub struct EngineSettings {
     pub max_num_seqs: Option<u64>,
     pub block_size: u64,
     pub enforce_eager: bool,
+    pub vllm_version: Option<super::VllmRelease>,
     pub gguf_type: Option<FileType>,
     pub cache_type_k: Option<GgmlType>,
     pub cache_type_v: Option<GgmlType>,
@@ -357,6 +363,7 @@ impl Default for EngineSettings {
             max_num_seqs: None,
             block_size: 16,
             enforce_eager: false,
+            vllm_version: None,
             gguf_type: None,
             cache_type_k: None,
             cache_type_v: None,
@@ -405,6 +412,7 @@ impl EngineKnobs {
             max_num_seqs: self.max_num_seqs,
             block_size: self.block_size,
             enforce_eager: self.enforce_eager,
+            vllm_version: self.vllm_version,
             gguf_type: self.gguf_type,
             cache_type_k: self.cache_type_k,
             cache_type_v: self.cache_type_v,

@@ -17,6 +17,7 @@ fn run(tp: u32, pp: u32, len: u64) -> VllmInputs {
         pp,
         max_model_len: Some(len),
         gpu_memory_utilization: Utilization(9500),
+        release: crate::methods::vllm::VllmRelease::new(0, 19, 0),
         ..VllmInputs::default()
     }
 }
@@ -198,7 +199,10 @@ fn every_catalog_model_estimates_or_refuses_without_panic() {
                     assert!(e.max_concurrency.is_finite() && e.max_concurrency >= 0.0);
                     assert_eq!(e.ranks.len(), pp as usize, "{}", entry.id);
                     for r in &e.ranks {
-                        let sum = r.weights_bytes + r.activation_peak_bytes + r.non_torch_bytes;
+                        let sum = r.weights_bytes
+                            + r.activation_peak_bytes
+                            + r.non_torch_bytes
+                            + r.graph_reserve_bytes;
                         assert_eq!(r.non_kv_bytes, sum, "{}", entry.id);
                         assert_eq!(
                             r.kv_cache_bytes as i128 - r.kv_shortfall_bytes as i128,
