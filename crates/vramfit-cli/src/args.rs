@@ -28,12 +28,26 @@ use vramfit_core::scenario::{
 pub enum Command {
     Help,
     Version,
-    Estimate { input: Box<Request>, json: bool },
-    Inspect { model: ModelRef, json: bool },
-    Gpus { json: bool },
-    Models { json: bool },
+    Estimate {
+        input: Box<Request>,
+        json: bool,
+        /// The fit on `--calibrate LOG`, shown before the estimate.
+        calibration: Option<String>,
+    },
+    Inspect {
+        model: ModelRef,
+        json: bool,
+    },
+    Gpus {
+        json: bool,
+    },
+    Models {
+        json: bool,
+    },
     Kit,
-    Check { path: String },
+    Check {
+        path: String,
+    },
 }
 
 pub const USAGE: &str = "\
@@ -55,7 +69,7 @@ usage:
                    [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
                    [--gpu-memory-utilization F] [--max-num-batched-tokens N]
                    [--max-num-seqs N] [--block-size N] [--enforce-eager]     (vllm)
-                   [--vllm-version X.Y]                                      (vllm)
+                   [--vllm-version X.Y] [--calibrate LOG]                    (vllm)
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--json]
@@ -270,10 +284,12 @@ fn estimate(args: EstimateArgs) -> Result<Command, String> {
     }
     let mut chosen = None;
     let mut json = false;
+    let mut log = None;
     for (flag, value) in &args.options.0 {
         let text = value.as_deref().unwrap_or_default();
         match *flag {
             f if f == Opt::Json.flag() => json = true,
+            f if f == Opt::Calibrate.flag() => log = Some(text.to_string()),
             f if f == Opt::Method.flag() => chosen = Some(method(text)?),
             f => apply(&mut input, f, text)?,
         }
@@ -290,7 +306,15 @@ fn estimate(args: EstimateArgs) -> Result<Command, String> {
             ));
         }
     }
+    if log.is_some() && chosen.is_none() {
+        // A start-up log calibrates its engine's method.
+        chosen = Some(MethodId::Vllm);
+    }
     let mut request = Request::new(chosen.unwrap_or_default(), input);
+    let calibration = match &log {
+        Some(path) => Some(crate::calibrate::apply(&mut request, path)?),
+        None => None,
+    };
     if chosen.is_none() {
         // No method asked for: the most complete one that applies.
         if let Some(m) = request.preferred_method() {
@@ -300,6 +324,7 @@ fn estimate(args: EstimateArgs) -> Result<Command, String> {
     Ok(Command::Estimate {
         input: Box::new(request),
         json,
+        calibration,
     })
 }
 
@@ -407,7 +432,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(Field::Sequences, number);
         }
-        Some(Opt::Method | Opt::Json) => {}
+        Some(Opt::Method | Opt::Json | Opt::Calibrate) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {
             let Some(field) = EngineField::ALL.into_iter().find(|f| f.flag() == flag) else {
                 return Ok(());

@@ -42,6 +42,9 @@ pub enum Opt {
     EnforceEager,
     /// `--vllm-version X.Y[.Z]`: the vLLM release the `vllm` method models.
     VllmVersion,
+    /// `--calibrate LOG`: an engine's start-up log to fit the machine's
+    /// runtime terms on (the fit itself is in the scenario).
+    Calibrate,
     /// `--batch N`: the earlier name of `--sequences`, still read.
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
@@ -50,7 +53,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 28] = [
+    pub const ALL: [Opt; 29] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -77,6 +80,7 @@ impl Opt {
         Opt::NoFlashAttn,
         Opt::EnforceEager,
         Opt::VllmVersion,
+        Opt::Calibrate,
         Opt::Batch,
         Opt::Users,
     ];
@@ -110,6 +114,7 @@ impl Opt {
             Opt::NoFlashAttn => "--no-flash-attn",
             Opt::EnforceEager => "--enforce-eager",
             Opt::VllmVersion => "--vllm-version",
+            Opt::Calibrate => "--calibrate",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
         }

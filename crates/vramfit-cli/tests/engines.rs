@@ -235,3 +235,80 @@ fn models_lists_the_catalog() {
         "vramfit: usage: vramfit models [--json]\n"
     );
 }
+
+/// A row's verbatim log lines from the shipped excerpts.
+fn shipped_log(row: usize) -> String {
+    let md = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../vramfit-core/data/engines/vllm-logs.md"
+    ))
+    .unwrap();
+    let section = md.split("\n## Row ").nth(row).unwrap();
+    let start = section.find("```text\n").unwrap() + 8;
+    let end = start + section[start..].find("```").unwrap();
+    section[start..end].to_string()
+}
+
+#[test]
+fn calibrate_prints_the_log_beside_the_prediction_and_uses_the_fit() {
+    let dir = std::env::temp_dir().join(format!("vramfit-calibrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("row10.log");
+    std::fs::write(&path, shipped_log(10)).unwrap();
+    let path = path.to_string_lossy().to_string();
+    let args = [
+        "estimate",
+        "Qwen/Qwen3-30B-A3B",
+        "--gpu",
+        "A100 80GB SXM4",
+        "--seq",
+        "32768",
+        "--calibrate",
+        &path,
+    ];
+    let out = vramfit(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "calibration on",
+        "vLLM 0.26.1",
+        "KV cache memory",
+        "13.84 GiB",
+        "runtime terms: calibrated",
+        "vLLM 0.26.1 at start-up (per GPU):",
+    ] {
+        assert!(text.contains(line), "missing `{line}` in\n{text}");
+    }
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let out = vramfit(&with_json);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let engine = &doc["estimate"]["engine"];
+    assert_eq!(engine["runtime"]["terms"]["provenance"], "calibrated");
+    assert_eq!(engine["vllm_version"], "0.26.1");
+    let fit = &doc["inputs"]["engine"]["vllm_calibration"];
+    assert_eq!(fit["graph_estimate_bytes"].as_u64(), Some(161_061_274));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("calibration on"));
+    // The V0 log and a log without its weights line are refused by name.
+    for (name, body, says) in [
+        ("v0.log", shipped_log(11), "V0 engine"),
+        (
+            "short.log",
+            "Available KV cache memory: 3 GiB\n".to_string(),
+            "Model loading took",
+        ),
+    ] {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--gpu",
+            "RTX 3090",
+            "--calibrate",
+            &p.to_string_lossy(),
+        ]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{name}: {err}");
+    }
+}

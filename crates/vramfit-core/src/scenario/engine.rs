@@ -48,6 +48,10 @@ pub struct EngineKnobs {
     /// default release.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vllm_version: Option<super::VllmRelease>,
+    /// vLLM's runtime terms fitted on this machine's start-up log
+    /// (`--calibrate LOG`); `None`: the GPU class's table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vllm_calibration: Option<super::VllmCalibration>,
     /// The GGUF file type llama.cpp loads, where it is not one of the
     /// weight formats (`Q4_K_S`, `IQ4_XS`, ...); `None` follows the weight
     /// format ([`gguf_of`]).
@@ -83,6 +87,7 @@ impl Default for EngineKnobs {
             block_size: 16,
             enforce_eager: false,
             vllm_version: None,
+            vllm_calibration: None,
             gguf_type: None,
             cache_type_k: None,
             cache_type_v: None,
@@ -345,6 +350,7 @@ pub struct EngineSettings {
     pub block_size: u64,
     pub enforce_eager: bool,
     pub vllm_version: Option<super::VllmRelease>,
+    pub vllm_calibration: Option<super::VllmCalibration>,
     pub gguf_type: Option<FileType>,
     pub cache_type_k: Option<GgmlType>,
     pub cache_type_v: Option<GgmlType>,
@@ -364,6 +370,7 @@ impl Default for EngineSettings {
             block_size: 16,
             enforce_eager: false,
             vllm_version: None,
+            vllm_calibration: None,
             gguf_type: None,
             cache_type_k: None,
             cache_type_v: None,
@@ -413,6 +420,7 @@ impl EngineKnobs {
             block_size: self.block_size,
             enforce_eager: self.enforce_eager,
             vllm_version: self.vllm_version,
+            vllm_calibration: self.vllm_calibration,
             gguf_type: self.gguf_type,
             cache_type_k: self.cache_type_k,
             cache_type_v: self.cache_type_v,

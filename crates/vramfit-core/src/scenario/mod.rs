@@ -11,6 +11,7 @@
 //! answers, and whether it can, is decided above it (`methods::run`, and
 //! the editor's policy in `request`).
 
+mod calibration;
 mod doc;
 mod engine;
 mod field;
@@ -23,6 +24,7 @@ mod model_ref;
 mod release;
 mod step;
 
+pub use calibration::VllmCalibration;
 pub use engine::{
     format_of_gguf, gguf_of, EngineError, EngineField, EngineKnob, EngineKnobs, EngineProblem,
     EngineSettings, BLOCK_SIZES,

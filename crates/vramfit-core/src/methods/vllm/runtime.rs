@@ -63,6 +63,8 @@ pub struct RuntimeTerms {
     /// "Estimated CUDA graph memory" of the releases that set it aside
     /// before the KV cache (0.21 on).
     pub graph_estimate: u64,
+    /// A machine's own difference, fitted on its log (0 in the table).
+    pub offset: i64,
     pub provenance: Provenance,
 }
 
@@ -75,6 +77,7 @@ impl RuntimeTerms {
         nccl_per_rank: NON_TORCH_NCCL_PER_RANK,
         nccl_per_rank_beyond4: NON_TORCH_NCCL_BEYOND4,
         graph_estimate: GRAPH_ESTIMATE,
+        offset: 0,
         provenance: Provenance::Measured,
     };
 
@@ -112,7 +115,24 @@ impl RuntimeTerms {
                 .saturating_add(to_four)
                 .saturating_add(beyond);
         }
-        bytes
+        crate::units::saturate((bytes as i128 + self.offset as i128).max(0) as u128)
+    }
+
+    /// These terms with a machine's offset and graph estimate, fitted on
+    /// its log (`calibrate::vllm::fit`), marked calibrated.
+    ///
+    /// # Formula
+    ///
+    /// `non_torch' = max(0, non_torch + offset)` on every worker,
+    /// `graph_estimate' = G_logged` where the log prints it; the NCCL terms
+    /// stay the GPU class's.
+    pub fn calibrated(self, c: &crate::scenario::VllmCalibration) -> RuntimeTerms {
+        RuntimeTerms {
+            offset: c.non_torch_offset_bytes,
+            graph_estimate: c.graph_estimate_bytes.unwrap_or(self.graph_estimate),
+            provenance: Provenance::Calibrated,
+            ..self
+        }
     }
 
     /// What the release sets aside for CUDA graphs before the KV cache.

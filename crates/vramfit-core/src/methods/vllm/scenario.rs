@@ -175,7 +175,11 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         .compute_capability
         .is_none_or(|c| (c.major, c.minor) == (9, 0));
     let e = &s.engine;
-    let runtime = runtime_row(&gpu);
+    let mut runtime = runtime_row(&gpu);
+    if let Some(c) = e.vllm_calibration {
+        runtime.terms = runtime.terms.calibrated(&c);
+        runtime.source = "calibrated: fitted on this machine's vLLM start-up log (--calibrate)";
+    }
     let inputs = VllmInputs {
         tp: s.layout.tp.min(u64::from(u32::MAX)) as u32,
         pp: s.layout.pp.min(u64::from(u32::MAX)) as u32,
