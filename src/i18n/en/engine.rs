@@ -206,6 +206,11 @@ fn knob(field: EngineField) -> FieldText {
             "layers",
             "--n-cpu-moe: experts of the first N layers in host memory.",
         ),
+        EngineField::OtherMemoryGib => (
+            "Memory used by others",
+            "GiB",
+            "Held by other processes (the OS and apps, on unified memory) when vLLM starts.",
+        ),
         EngineField::Ubatch => (
             "Micro-batch",
             "tokens",

@@ -179,6 +179,11 @@ fn knob(field: EngineField) -> FieldText {
             "capas",
             "--n-cpu-moe: expertos de las primeras N capas en la memoria del host.",
         ),
+        EngineField::OtherMemoryGib => (
+            "Memoria usada por otros",
+            "GiB",
+            "La que ocupan otros procesos (el sistema y las apps, en memoria unificada) al arrancar vLLM.",
+        ),
         EngineField::Ubatch => (
             "Microlote",
             "tokens",

@@ -175,6 +175,11 @@ fn knob(field: EngineField) -> FieldText {
             "lagen",
             "--n-cpu-moe: experts van de eerste N lagen in het hostgeheugen.",
         ),
+        EngineField::OtherMemoryGib => (
+            "Geheugen van anderen",
+            "GiB",
+            "Wat andere processen (het systeem en apps, bij gedeeld geheugen) vasthouden als vLLM start.",
+        ),
         EngineField::Ubatch => (
             "Microbatch",
             "tokens",

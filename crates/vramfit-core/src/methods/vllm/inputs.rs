@@ -183,6 +183,9 @@ pub struct VllmInputs {
     pub runtime: super::RuntimeTerms,
     /// The MXFP4 kernel's padding on this GPU ([`super::Mxfp4Padding`]).
     pub mxfp4_padding: super::Mxfp4Padding,
+    /// Memory other processes hold when vLLM starts (on unified memory,
+    /// the system's other use).
+    pub other_memory_bytes: u64,
 }
 
 impl Default for VllmInputs {
@@ -205,6 +208,7 @@ impl Default for VllmInputs {
             release: super::VllmRelease::DEFAULT,
             runtime: super::RuntimeTerms::DEFAULT,
             mxfp4_padding: super::Mxfp4Padding::HOPPER,
+            other_memory_bytes: 0,
         }
     }
 }

@@ -471,6 +471,9 @@ pub fn estimate(
         derived,
         given: inputs.max_model_len,
         gpu_total_bytes,
+        other_bytes: inputs.other_memory_bytes,
+        requested,
+        utilization: inputs.gpu_memory_utilization,
         block: inputs.block_size,
         batch_tokens: tokens,
     });

@@ -197,6 +197,7 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         gemm_workspace_bytes: super::gemm_workspaces(hopper),
         release: e.vllm_version.unwrap_or(super::VllmRelease::DEFAULT),
         runtime: runtime.terms,
+        other_memory_bytes: e.other_memory_bytes,
         mxfp4_padding: super::Mxfp4Padding::for_gpu(gpu.compute_capability.map_or(9, |c| c.major)),
     };
     if super::release_facts(inputs.release).is_err() {

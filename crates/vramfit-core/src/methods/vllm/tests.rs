@@ -361,3 +361,35 @@ fn a_modelopt_checkpoint_asking_for_an_fp8_kv_cache_gets_it_by_default() {
         assert_eq!(auto.resolved.kv_bytes, 2, "{id}");
     }
 }
+
+#[test]
+fn other_processes_leave_too_little_free_memory() {
+    // Row 6 of the shared logs: an RTX 4080 with 14.66 of 15.99 GiB free;
+    // vLLM asks 0.85 of the total, 13.59 GiB, and starts.
+    let total = 1599 * GIB / 100;
+    let inputs = |util: u32| VllmInputs {
+        max_model_len: Some(4096),
+        gpu_memory_utilization: Utilization(util),
+        other_memory_bytes: total - 1466 * GIB / 100,
+        ..VllmInputs::default()
+    };
+    let m = model("Qwen/Qwen2.5-0.5B");
+    let e = estimate(&m, total, &inputs(8500)).unwrap();
+    assert_eq!(
+        Bytes(e.requested_bytes).hundredths_text(DisplayUnit::Gib),
+        "13.59"
+    );
+    assert!(e
+        .start_error
+        .as_ref()
+        .is_none_or(|s| s.kind != StartErrorKind::NotEnoughFreeMemory));
+    let e = estimate(&m, total, &inputs(9500)).unwrap();
+    let err = e.start_error.unwrap();
+    assert_eq!(err.kind, StartErrorKind::NotEnoughFreeMemory);
+    assert!(
+        err.message
+            .starts_with("Free memory on device (14.66/15.99 GiB)"),
+        "{}",
+        err.message
+    );
+}
