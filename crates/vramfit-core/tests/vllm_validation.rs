@@ -72,4 +72,7 @@ fn every_other_log_within_tolerance() {
     assert_eq!(count(logs::LogComparison::weights_within), (9, 9));
     assert_eq!(count(logs::LogComparison::tokens_within), (8, 8));
     assert_eq!(count(logs::LogComparison::kv_within), (6, 6));
+    // The cache layout at the logged context (KV memory over concurrency),
+    // Gemma-4's sliding and global layers of different widths included.
+    assert_eq!(count(logs::LogComparison::per_request_within), (9, 9));
 }

@@ -32,6 +32,9 @@ pub const TOKENS_PER_GIB_TOLERANCE_PCT: f64 = 2.0;
 /// Largest |KV memory error|: 1 GiB, or 5 % of the logged figure.
 pub const KV_TOLERANCE_GIB: f64 = 1.0;
 pub const KV_TOLERANCE_PCT: f64 = 5.0;
+/// Largest |KV memory per request error| (the cache layout at the logged
+/// context: KV memory over concurrency), percent.
+pub const PER_REQUEST_TOLERANCE_PCT: f64 = 2.0;
 
 /// One log as the comparison reads it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -48,6 +51,9 @@ pub struct LogRun {
     /// where the logged checkpoint's differs (same architecture).
     pub config: Option<String>,
     pub max_position_embeddings: Option<u64>,
+    /// Only the cache layout is compared: the config is another checkpoint
+    /// of the same architecture, quantized otherwise.
+    pub layout_only: bool,
     pub total_gib: Option<f64>,
     pub total_source: String,
     pub sm_count: Option<u32>,
@@ -69,6 +75,7 @@ pub struct LogRun {
     pub weights_gib: f64,
     pub kv_cache_gib: f64,
     pub kv_cache_tokens: Option<u64>,
+    pub max_concurrency: Option<f64>,
 }
 
 /// Splits one CSV line, with double-quoted cells.
@@ -136,6 +143,7 @@ pub fn log_runs() -> Result<Vec<LogRun>, String> {
                 model: lg("model")?.to_string(),
                 config: opt(rg("config")?),
                 max_position_embeddings: opt(rg("max_position_embeddings")?),
+                layout_only: rg("compare")? == "layout",
                 total_gib: opt(rg("gpu_total_gib")?),
                 total_source: rg("gpu_total_source")?.to_string(),
                 sm_count: opt(rg("sm_count")?),
@@ -156,6 +164,7 @@ pub fn log_runs() -> Result<Vec<LogRun>, String> {
                 weights_gib: opt(lg("weights_gib")?).ok_or("weights_gib")?,
                 kv_cache_gib: opt(lg("kv_cache_gib")?).ok_or("kv_cache_gib")?,
                 kv_cache_tokens: opt(lg("kv_cache_tokens")?),
+                max_concurrency: opt(lg("max_concurrency")?),
             })
         })
         .collect()
@@ -264,6 +273,10 @@ pub struct LogComparison {
     pub tokens_per_gib_error_pct: Option<f64>,
     pub kv_cache_gib: Option<f64>,
     pub kv_error_gib: Option<f64>,
+    /// KV memory one request of the logged context takes (GiB), predicted,
+    /// against the log's KV memory over its concurrency.
+    pub per_request_gib: Option<f64>,
+    pub per_request_error_pct: Option<f64>,
 }
 
 fn gib(bytes: u64) -> f64 {
@@ -279,6 +292,11 @@ impl LogComparison {
     pub fn tokens_within(&self) -> Option<bool> {
         self.tokens_per_gib_error_pct
             .map(|e| e.abs() <= TOKENS_PER_GIB_TOLERANCE_PCT)
+    }
+
+    pub fn per_request_within(&self) -> Option<bool> {
+        self.per_request_error_pct
+            .map(|e| e.abs() <= PER_REQUEST_TOLERANCE_PCT)
     }
 
     pub fn kv_within(&self) -> Option<bool> {
@@ -298,6 +316,8 @@ fn compare_one(run: LogRun) -> LogComparison {
         tokens_per_gib_error_pct: None,
         kv_cache_gib: None,
         kv_error_gib: None,
+        per_request_gib: None,
+        per_request_error_pct: None,
     };
     let config = match c.run.config_text() {
         Ok(Some(text)) => text,
@@ -324,6 +344,16 @@ fn compare_one(run: LogRun) -> LogComparison {
         }
     };
     let r = &c.run;
+    let per_request = e.ranks.first().map_or(0, |w| w.kv_per_request_bytes);
+    if let (Some(conc), true) = (r.max_concurrency, per_request > 0) {
+        let logged = r.kv_cache_gib / conc;
+        c.per_request_gib = Some(gib(per_request));
+        c.per_request_error_pct = Some((gib(per_request) - logged) / logged * 100.0);
+    }
+    if r.layout_only {
+        c.estimate = Some(e);
+        return c;
+    }
     let weights = gib(e.weights_bytes);
     c.weights_gib = Some(weights);
     c.weights_error_pct = Some((weights - r.weights_gib) / r.weights_gib * 100.0);
@@ -363,7 +393,7 @@ fn cell(value: Option<f64>, logged: f64, error: Option<f64>, unit: &str) -> Stri
 /// A markdown table of every log: release, GPU, predicted / logged.
 pub fn logs_markdown(rows: &[LogComparison]) -> String {
     let mut out = String::from(
-        "| log | weights GiB | tokens per GiB | KV GiB | not compared |\n|---|---|---|---|---|\n",
+        "| log | weights GiB | tokens per GiB | KV GiB per request | KV GiB | not compared |\n|---|---|---|---|---|---|\n",
     );
     for c in rows {
         let r = &c.run;
@@ -373,18 +403,34 @@ pub fn logs_markdown(rows: &[LogComparison]) -> String {
             (_, Some(l), _) => format!("— / {l:.0}"),
             _ => "—".to_string(),
         };
+        let per_request = match (
+            c.per_request_gib,
+            r.max_concurrency,
+            c.per_request_error_pct,
+        ) {
+            (Some(p), Some(conc), Some(e)) => {
+                format!("{p:.3} / {:.3} ({e:+.2} %)", r.kv_cache_gib / conc)
+            }
+            (_, Some(conc), _) => format!("— / {:.3}", r.kv_cache_gib / conc),
+            _ => "—".to_string(),
+        };
         let why = match (&c.not_run, r.kv_comparable()) {
             (Some(w), _) => w.clone(),
+            (None, _) if r.layout_only => format!(
+                "weights and tokens: {} is another checkpoint of the architecture; KV: unified memory",
+                r.config.as_deref().unwrap_or("the config")
+            ),
             (None, false) if r.v0 => "KV: the V0 engine".to_string(),
             (None, false) if r.unified => "KV: unified memory".to_string(),
             (None, false) => format!("KV: {}", r.total_source),
             (None, true) => String::new(),
         };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             r.label(),
             cell(c.weights_gib, r.weights_gib, c.weights_error_pct, " %"),
             tpg,
+            per_request,
             cell(c.kv_cache_gib, r.kv_cache_gib, c.kv_error_gib, " GiB"),
             why,
         ));
@@ -392,9 +438,11 @@ pub fn logs_markdown(rows: &[LogComparison]) -> String {
     let (w, wn) = tally(rows, LogComparison::weights_within);
     let (t, tn) = tally(rows, LogComparison::tokens_within);
     let (k, kn) = tally(rows, LogComparison::kv_within);
+    let (q, qn) = tally(rows, LogComparison::per_request_within);
     out.push_str(&format!(
         "\nOf {} logs: weights within ±{WEIGHTS_TOLERANCE_PCT} % on {w} of {wn}; tokens per GiB \
-         within ±{TOKENS_PER_GIB_TOLERANCE_PCT} % on {t} of {tn}; KV memory within \
+         within ±{TOKENS_PER_GIB_TOLERANCE_PCT} % on {t} of {tn}; KV memory per request within \
+         ±{PER_REQUEST_TOLERANCE_PCT} % on {q} of {qn}; KV memory within \
          {KV_TOLERANCE_GIB} GiB or {KV_TOLERANCE_PCT} % on {k} of {kn}. Cells read predicted / \
          logged (error).\n",
         rows.len()

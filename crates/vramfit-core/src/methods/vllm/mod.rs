@@ -342,14 +342,6 @@ pub fn estimate(
     };
     let quant = loaded_quant(spec, extras, inputs, &mut notes)?;
 
-    if spec.kv_dims_by_layer.is_some() {
-        return Err(VllmRefusal::UnsupportedLayers {
-            feature: Feature::MixedAttentionWidths,
-            message: "attention layers whose key and value widths differ from 2 × head_dim; \
-                      vramfit does not lay out vLLM's cache for them"
-                .to_string(),
-        });
-    }
     let specs = kv::layer_specs(spec, tp, inputs.block_size, kv_bytes).map_err(|kind| {
         let what = match kind {
             AttentionKind::Linear { .. } => {

@@ -285,14 +285,9 @@ fn the_serve_command_reproduces_the_inputs() {
 #[test]
 fn caches_it_does_not_lay_out_are_refused_by_kind() {
     // DeepSeek-V3.2 / GLM-5 keep the sparse-attention indexer's keys in a
-    // cache of their own; DeepSeek-V4 compresses; Gemma-4's global layers
-    // have their own widths. The method refuses them, typed, rather than
-    // laying them out as plain attention.
-    for id in [
-        "zai-org/GLM-5",
-        "deepseek-ai/DeepSeek-V4-Flash",
-        "google/gemma-4-26B-A4B",
-    ] {
+    // cache of their own; DeepSeek-V4 compresses. The method refuses them,
+    // typed, rather than laying them out as plain attention.
+    for id in ["zai-org/GLM-5", "deepseek-ai/DeepSeek-V4-Flash"] {
         let err = estimate(&model(id), H100, &run(8, 1, 8192)).unwrap_err();
         assert!(
             matches!(err, VllmRefusal::UnsupportedLayers { .. }),
@@ -392,4 +387,25 @@ fn other_processes_leave_too_little_free_memory() {
         "{}",
         err.message
     );
+}
+
+#[test]
+fn gemma4_global_layers_cache_their_own_width() {
+    // vLLM 0.25.1 on a GB10 (shared logs, row 5): 84.68 GiB of KV cache,
+    // 14.92 requests of 262,144 tokens: 5.676 GiB per request. Sliding
+    // layers (window 1024) and global layers of other head counts and
+    // widths each get their own page, unified by the hybrid allocator.
+    let inputs = VllmInputs {
+        max_model_len: Some(262_144),
+        max_num_seqs: Some(32),
+        max_num_batched_tokens: Some(2496),
+        ..VllmInputs::default()
+    };
+    let e = estimate(&model("google/gemma-4-26B-A4B"), H100, &inputs).unwrap();
+    let per_request = e.ranks[0].kv_per_request_bytes as f64 / GIB as f64;
+    assert!(
+        (per_request / (84.68 / 14.92) - 1.0).abs() < 0.005,
+        "{per_request}"
+    );
+    assert!(e.kv_cache_groups > 1);
 }
