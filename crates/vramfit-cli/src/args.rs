@@ -70,6 +70,7 @@ usage:
                    [--gpu-memory-utilization F] [--max-num-batched-tokens N]
                    [--max-num-seqs N] [--block-size N] [--enforce-eager]     (vllm)
                    [--vllm-version X.Y] [--calibrate LOG]                    (vllm)
+                   [--interconnect nvlink|pcie] [--other-memory-gib X]       (vllm)
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--json]
@@ -373,6 +374,11 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::FlashAttn) => input.engine.flash_attn = true,
         Some(Opt::NoFlashAttn) => input.engine.flash_attn = false,
         Some(Opt::EnforceEager) => input.engine.enforce_eager = true,
+        Some(Opt::Interconnect) => {
+            let link = vramfit_core::scenario::Interconnect::from_name(text)
+                .ok_or_else(|| unknown("interconnect", &["nvlink", "pcie"]))?;
+            input.engine.interconnect = Some(link);
+        }
         Some(Opt::VllmVersion) => {
             let release = vramfit_core::scenario::VllmRelease::parse(text)
                 .ok_or_else(|| format!("`{text}` is not a vLLM version (0.19, 0.10.1)"))?;

@@ -42,6 +42,8 @@ pub enum Opt {
     EnforceEager,
     /// `--vllm-version X.Y[.Z]`: the vLLM release the `vllm` method models.
     VllmVersion,
+    /// `--interconnect nvlink|pcie`: how tensor-parallel GPUs are linked.
+    Interconnect,
     /// `--calibrate LOG`: an engine's start-up log to fit the machine's
     /// runtime terms on (the fit itself is in the scenario).
     Calibrate,
@@ -53,7 +55,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 29] = [
+    pub const ALL: [Opt; 30] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -80,6 +82,7 @@ impl Opt {
         Opt::NoFlashAttn,
         Opt::EnforceEager,
         Opt::VllmVersion,
+        Opt::Interconnect,
         Opt::Calibrate,
         Opt::Batch,
         Opt::Users,
@@ -114,6 +117,7 @@ impl Opt {
             Opt::NoFlashAttn => "--no-flash-attn",
             Opt::EnforceEager => "--enforce-eager",
             Opt::VllmVersion => "--vllm-version",
+            Opt::Interconnect => "--interconnect",
             Opt::Calibrate => "--calibrate",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
@@ -262,6 +266,10 @@ fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
     }
     if knobs.enforce_eager {
         out.push(Opt::EnforceEager.flag().to_string());
+    }
+    if let Some(link) = knobs.interconnect {
+        out.push(Opt::Interconnect.flag().to_string());
+        out.push(link.id().to_string());
     }
     if let Some(release) = knobs.vllm_version {
         out.push(Opt::VllmVersion.flag().to_string());

@@ -312,3 +312,45 @@ fn calibrate_prints_the_log_beside_the_prediction_and_uses_the_fit() {
         assert!(err.contains(says), "{name}: {err}");
     }
 }
+
+#[test]
+fn interconnect_picks_the_runtime_row() {
+    let engine = |link: &str| {
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "H100",
+            "--tp",
+            "2",
+            "--gpus",
+            "2",
+            "--interconnect",
+            link,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["estimate"]["engine"].clone()
+    };
+    let nvlink = engine("nvlink");
+    let pcie = engine("pcie");
+    assert_eq!(nvlink["runtime"]["terms"]["provenance"], "measured");
+    assert_eq!(pcie["runtime"]["terms"]["provenance"], "assumed");
+    assert_eq!(pcie["runtime"]["link"], "pcie");
+    let nt = |e: &serde_json::Value| e["non_torch_bytes"].as_u64().unwrap();
+    assert!(nt(&pcie) < nt(&nvlink));
+    let out = vramfit(&[
+        "estimate",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--interconnect",
+        "x",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown interconnect"));
+}

@@ -48,6 +48,11 @@ pub struct EngineKnobs {
     /// processes hold when vLLM starts (default 0): vLLM refuses to start
     /// when what is free is less than it requests.
     pub other_memory_gib: f64,
+    /// How tensor-parallel GPUs are linked (`--interconnect`); `None`:
+    /// what the GPU's catalog entry implies (PCIe for consumer,
+    /// workstation and inference cards and "PCIe" models, else NVLink).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interconnect: Option<super::Interconnect>,
     /// The vLLM release (`--vllm-version`); `None`: the `vllm` method's
     /// default release.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -91,6 +96,7 @@ impl Default for EngineKnobs {
             block_size: 16,
             enforce_eager: false,
             other_memory_gib: 0.0,
+            interconnect: None,
             vllm_version: None,
             vllm_calibration: None,
             gguf_type: None,
@@ -369,6 +375,7 @@ pub struct EngineSettings {
     pub enforce_eager: bool,
     /// Memory other processes hold at start-up, bytes.
     pub other_memory_bytes: u64,
+    pub interconnect: Option<super::Interconnect>,
     pub vllm_version: Option<super::VllmRelease>,
     pub vllm_calibration: Option<super::VllmCalibration>,
     pub gguf_type: Option<FileType>,
@@ -390,6 +397,7 @@ impl Default for EngineSettings {
             block_size: 16,
             enforce_eager: false,
             other_memory_bytes: 0,
+            interconnect: None,
             vllm_version: None,
             vllm_calibration: None,
             gguf_type: None,
@@ -445,6 +453,7 @@ impl EngineKnobs {
                 crate::units::DisplayUnit::Gib,
             )
             .get(),
+            interconnect: self.interconnect,
             vllm_version: self.vllm_version,
             vllm_calibration: self.vllm_calibration,
             gguf_type: self.gguf_type,

@@ -17,6 +17,7 @@ mod engine;
 mod field;
 mod format;
 mod gpu_memory;
+mod interconnect;
 mod knob_error;
 mod knobs;
 mod layout;
@@ -32,6 +33,7 @@ pub use engine::{
 pub use field::{Field, InputError, InputProblem};
 pub use format::{KvDtype, WeightFormat};
 pub use gpu_memory::{GpuMemory, MemorySource};
+pub use interconnect::Interconnect;
 pub use knob_error::{Knob, KnobProblem, PlannerError};
 pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
 pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};

@@ -37,15 +37,8 @@ impl GpuClass {
     }
 }
 
-/// How the tensor-parallel GPUs talk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Link {
-    /// NVLink / NVSwitch (NVLink SHARP where the switch has it).
-    #[default]
-    Nvlink,
-    Pcie,
-}
+/// How the tensor-parallel GPUs talk (the scenario's `interconnect`).
+pub use crate::scenario::Interconnect as Link;
 
 /// One row: the terms, where they come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -88,7 +81,12 @@ pub const ROWS: &[RuntimeRow] = &[
 ];
 
 /// The terms for a GPU class and link, and whether they were measured on
-/// that class (and link) or assumed from the H100 row.
+/// that class (and link) or assumed from another row.
+///
+/// A class and link without a row of their own take, as an assumption:
+/// the Hopper NVLink row where NVLink SHARP can exist (Blackwell over
+/// NVLink), else the Ampere row (no NVLink SHARP: PCIe, and the classes
+/// before Hopper), whose NCCL buffers are an A100 pair's.
 ///
 /// ```
 /// use vramfit_core::methods::vllm::{runtime_terms, GpuClass, Link, Provenance};
@@ -99,9 +97,10 @@ pub fn runtime_terms(class: GpuClass, link: Link) -> RuntimeRow {
     let found = ROWS
         .iter()
         .find(|r| r.class == class && r.link.is_none_or(|l| l == link));
-    match found {
-        Some(row) => *row,
-        None => RuntimeRow {
+    let nvls = link == Link::Nvlink && matches!(class, GpuClass::Hopper | GpuClass::Blackwell);
+    match (found, nvls) {
+        (Some(row), _) => *row,
+        (None, true) => RuntimeRow {
             class,
             link: Some(link),
             terms: RuntimeTerms {
@@ -110,12 +109,31 @@ pub fn runtime_terms(class: GpuClass, link: Link) -> RuntimeRow {
             },
             source: "assumed: no log of this GPU class and link; the H100 NVLink row's terms",
         },
+        (None, false) => RuntimeRow {
+            class,
+            link: Some(link),
+            terms: RuntimeTerms {
+                provenance: Provenance::Assumed,
+                ..AMPERE
+            },
+            source: "assumed: no log of this GPU class and link; the A100 row's terms (NCCL \
+                     without NVLink SHARP)",
+        },
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_nvlink_sharp_the_a100_row_is_assumed() {
+        let pcie = runtime_terms(GpuClass::Hopper, Link::Pcie);
+        assert_eq!(pcie.terms.provenance, Provenance::Assumed);
+        assert_eq!(pcie.terms.nccl_tp2, AMPERE.nccl_tp2);
+        let b200 = runtime_terms(GpuClass::Blackwell, Link::Nvlink);
+        assert_eq!(b200.terms.nccl_tp2, HOPPER_NVLINK.nccl_tp2);
+    }
 
     #[test]
     fn a100_pairs_take_less_nccl_than_h100_pairs() {

@@ -175,7 +175,7 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         .compute_capability
         .is_none_or(|c| (c.major, c.minor) == (9, 0));
     let e = &s.engine;
-    let mut runtime = runtime_row(&gpu);
+    let mut runtime = runtime_row(&gpu, e.interconnect);
     if let Some(c) = e.vllm_calibration {
         runtime.terms = runtime.terms.calibrated(&c);
         runtime.source = "calibrated: fitted on this machine's vLLM start-up log (--calibrate)";
@@ -253,14 +253,36 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
     Ok(run)
 }
 
-/// The runtime terms of the scenario's GPU class (NVLink taken: the
-/// catalog does not say how its GPUs are linked).
-fn runtime_row(gpu: &crate::methods::engine::EngineGpu) -> super::RuntimeRow {
-    let class = match gpu.compute_capability {
-        Some(c) => super::GpuClass::from_compute(Some(c.major), Some(c.minor)),
-        None => super::GpuClass::Other,
+/// The runtime terms of the scenario's GPU class and link: the link
+/// asked for, else what the catalog entry implies (PCIe for consumer,
+/// workstation, laptop and inference cards and models named "PCIe", else
+/// NVLink).
+fn runtime_row(
+    gpu: &crate::methods::engine::EngineGpu,
+    asked: Option<super::Link>,
+) -> super::RuntimeRow {
+    use crate::catalog::gpus::GpuCategory;
+    let class = match (
+        gpu.catalog.map(|g| g.vendor.as_str()),
+        gpu.compute_capability,
+    ) {
+        (Some("AMD"), _) => super::GpuClass::Rocm,
+        (_, Some(c)) => super::GpuClass::from_compute(Some(c.major), Some(c.minor)),
+        (_, None) => super::GpuClass::Other,
     };
-    super::runtime_terms(class, super::Link::Nvlink)
+    let implied = match gpu.catalog {
+        Some(g) if g.name.contains("PCIe") => super::Link::Pcie,
+        Some(g) => match g.category {
+            GpuCategory::Datacenter => super::Link::Nvlink,
+            GpuCategory::Consumer
+            | GpuCategory::Workstation
+            | GpuCategory::DatacenterInference
+            | GpuCategory::AppleUnified
+            | GpuCategory::Laptop => super::Link::Pcie,
+        },
+        None => super::Link::Nvlink,
+    };
+    super::runtime_terms(class, asked.unwrap_or(implied))
 }
 
 fn engine(refusal: EngineRefusal) -> Refusal {
