@@ -55,7 +55,7 @@ allocator-table:
 llamacpp-table:
 	cargo run -q -p vramfit-core --example llamacpp_table
 
-# The vllm method's validation table (README): vLLM 0.19 start-up logs
+# The vllm method's validation tables (README): the vLLM 0.19 H100 logs and the other releases and GPUs
 # (weights, peak, non-torch, KV memory and tokens) against the prediction.
 vllm-table:
 	cargo run -q -p vramfit-core --example vllm_table

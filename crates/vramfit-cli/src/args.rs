@@ -30,12 +30,26 @@ use vramfit_core::scenario::{
 pub enum Command {
     Help,
     Version,
-    Estimate { input: Box<Request>, json: bool },
-    Inspect { model: ModelRef, json: bool },
-    Gpus { json: bool },
-    Models { json: bool },
+    Estimate {
+        input: Box<Request>,
+        json: bool,
+        /// The fit on `--calibrate LOG`, shown before the estimate.
+        calibration: Option<String>,
+    },
+    Inspect {
+        model: ModelRef,
+        json: bool,
+    },
+    Gpus {
+        json: bool,
+    },
+    Models {
+        json: bool,
+    },
     Kit,
-    Check { path: String },
+    Check {
+        path: String,
+    },
 }
 
 pub const USAGE: &str = "\
@@ -59,6 +73,8 @@ usage:
                    [--runtime-gib X] [--activation-gib X] [--margin PCT]  (lesson)
                    [--gpu-memory-utilization F] [--max-num-batched-tokens N]
                    [--max-num-seqs N] [--block-size N] [--enforce-eager]     (vllm)
+                   [--vllm-version X.Y] [--calibrate LOG]                    (vllm)
+                   [--interconnect nvlink|pcie] [--other-memory-gib X]       (vllm)
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--json]
@@ -317,9 +333,13 @@ fn estimate(
     let gpus_given = named(&[Field::Gpus.flag()]);
     let mut chosen = None;
     let mut json = false;
+    let mut log = None;
     for g in &given {
         match g {
             Given::Vramfit(f, _) if *f == Opt::Json.flag() => json = true,
+            Given::Vramfit(f, v) if *f == Opt::Calibrate.flag() => {
+                log = Some(v.as_deref().unwrap_or_default().to_string())
+            }
             Given::Vramfit(f, v) if *f == Opt::Method.flag() => {
                 chosen = Some(method(v.as_deref().unwrap_or_default())?)
             }
@@ -373,7 +393,15 @@ fn estimate(
             _ => chosen = Some(method),
         }
     }
+    if log.is_some() && chosen.is_none() {
+        // A start-up log calibrates its engine's method.
+        chosen = Some(MethodId::Vllm);
+    }
     let mut request = Request::new(chosen.unwrap_or_default(), input);
+    let calibration = match &log {
+        Some(path) => Some(crate::calibrate::apply(&mut request, path)?),
+        None => None,
+    };
     if chosen.is_none() {
         // No method asked for: the most complete one that applies.
         if let Some(m) = request.preferred_method() {
@@ -383,6 +411,7 @@ fn estimate(
     Ok(Command::Estimate {
         input: Box::new(request),
         json,
+        calibration,
     })
 }
 
@@ -488,6 +517,16 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::FlashAttn) => input.engine.flash_attn = true,
         Some(Opt::NoFlashAttn) => input.engine.flash_attn = false,
         Some(Opt::EnforceEager) => input.engine.enforce_eager = true,
+        Some(Opt::Interconnect) => {
+            let link = vramfit_core::scenario::Interconnect::from_name(text)
+                .ok_or_else(|| unknown("interconnect", &["nvlink", "pcie"]))?;
+            input.engine.interconnect = Some(link);
+        }
+        Some(Opt::VllmVersion) => {
+            let release = vramfit_core::scenario::VllmRelease::parse(text)
+                .ok_or_else(|| format!("`{text}` is not a vLLM version (0.19, 0.10.1)"))?;
+            input.engine.vllm_version = Some(release);
+        }
         Some(Opt::KvDtype) => {
             let dtype = KvDtype::from_name(text)
                 .ok_or_else(|| unknown("KV dtype", &KvDtype::ALL.map(KvDtype::id)))?;
@@ -535,7 +574,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(Field::Sequences, number);
         }
-        Some(Opt::Method | Opt::Json | Opt::Dtype) => {}
+        Some(Opt::Method | Opt::Json | Opt::Dtype | Opt::Calibrate) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {
             let Some(field) = EngineField::ALL.into_iter().find(|f| f.flag() == flag) else {
                 return Ok(());

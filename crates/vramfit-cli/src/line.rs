@@ -43,6 +43,13 @@ pub enum Opt {
     FlashAttn,
     NoFlashAttn,
     EnforceEager,
+    /// `--vllm-version X.Y[.Z]`: the vLLM release the `vllm` method models.
+    VllmVersion,
+    /// `--interconnect nvlink|pcie`: how tensor-parallel GPUs are linked.
+    Interconnect,
+    /// `--calibrate LOG`: an engine's start-up log to fit the machine's
+    /// runtime terms on (the fit itself is in the scenario).
+    Calibrate,
     /// `--batch N`: the earlier name of `--sequences`, still read.
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
@@ -51,7 +58,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 28] = [
+    pub const ALL: [Opt; 31] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -78,6 +85,9 @@ impl Opt {
         Opt::FlashAttn,
         Opt::NoFlashAttn,
         Opt::EnforceEager,
+        Opt::VllmVersion,
+        Opt::Interconnect,
+        Opt::Calibrate,
         Opt::Batch,
         Opt::Users,
     ];
@@ -111,6 +121,9 @@ impl Opt {
             Opt::FlashAttn => "--flash-attn",
             Opt::NoFlashAttn => "--no-flash-attn",
             Opt::EnforceEager => "--enforce-eager",
+            Opt::VllmVersion => "--vllm-version",
+            Opt::Interconnect => "--interconnect",
+            Opt::Calibrate => "--calibrate",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
         }
@@ -262,6 +275,14 @@ fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
     }
     if knobs.enforce_eager {
         out.push(Opt::EnforceEager.flag().to_string());
+    }
+    if let Some(link) = knobs.interconnect {
+        out.push(Opt::Interconnect.flag().to_string());
+        out.push(link.id().to_string());
+    }
+    if let Some(release) = knobs.vllm_version {
+        out.push(Opt::VllmVersion.flag().to_string());
+        out.push(release.text());
     }
     out
 }

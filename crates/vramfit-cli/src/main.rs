@@ -3,6 +3,7 @@
 //! readable breakdown.
 
 mod args;
+mod calibrate;
 mod check;
 mod engine_words;
 mod render;
@@ -36,12 +37,20 @@ fn run(command: Command) -> Result<String, String> {
         Command::Version => Ok(format!("vramfit {}\n", report::APP_VERSION)),
         Command::Gpus { json } => Ok(render::gpus(json)),
         Command::Models { json } => Ok(render::models(json)),
-        Command::Estimate { input, json } => {
+        Command::Estimate {
+            input,
+            json,
+            calibration,
+        } => {
             let doc = build(&input)?;
-            Ok(if json {
-                doc.to_json()
-            } else {
-                render::estimate(&doc)
+            Ok(match (json, calibration) {
+                (true, Some(fit)) => {
+                    // The document stays the only thing on stdout.
+                    eprint!("{fit}");
+                    doc.to_json()
+                }
+                (true, None) => doc.to_json(),
+                (false, fit) => format!("{}{}", fit.unwrap_or_default(), render::estimate(&doc)),
             })
         }
         Command::Inspect { model, json } => inspect(model, json),

@@ -4,6 +4,7 @@
 use vramfit_core::advice::Change;
 use vramfit_core::catalog::{gpus, list_models, ModelListing};
 use vramfit_core::methods::engine::{EngineReport, LlamacppReport, VllmReport};
+use vramfit_core::methods::vllm::Provenance;
 use vramfit_core::model::{PublishedFormat, QuantSource};
 use vramfit_core::report::{ModelFacts, Report};
 use vramfit_core::scenario::WeightFormat;
@@ -84,7 +85,7 @@ fn gib(bytes: u64) -> String {
 
 /// What vLLM would report at start-up, in its terms.
 fn vllm(v: &VllmReport) -> String {
-    let mut out = String::from("\nvLLM at start-up (per GPU):\n");
+    let mut out = format!("\nvLLM {} at start-up (per GPU):\n", v.vllm_version.text());
     let row = |name: &str, value: String| format!("  {name:<30}{value}\n");
     out += &row("weights", gib(v.weights_bytes));
     out += &row("activation peak", gib(v.activation_peak_bytes));
@@ -96,6 +97,9 @@ fn vllm(v: &VllmReport) -> String {
         "longest context that starts",
         v.max_model_len_fits.to_string(),
     );
+    if v.graph_reserve_bytes > 0 {
+        out += &row("CUDA graphs (set aside)", gib(v.graph_reserve_bytes));
+    }
     out += &row("CUDA graphs (after KV)", gib(v.cuda_graph_bytes));
     out += &row("GPU total", gib(v.gpu_total_bytes));
     match &v.start_error {
@@ -103,6 +107,12 @@ fn vllm(v: &VllmReport) -> String {
         // No line to copy for a start that fails.
         Some(e) => out += &format!("  command: none: vLLM would not start: {}\n", e.message),
     }
+    let provenance = match v.runtime.terms.provenance {
+        Provenance::Measured => "measured",
+        Provenance::Assumed => "assumed",
+        Provenance::Calibrated => "calibrated on your log",
+    };
+    out += &format!("  runtime terms: {provenance} ({})\n", v.runtime.source);
     for note in &v.notes {
         out += &format!("  note: {note}\n");
     }

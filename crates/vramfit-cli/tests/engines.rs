@@ -58,11 +58,68 @@ fn vllm_reports_kv_tokens_and_the_serve_line() {
     ]);
     let text = String::from_utf8(out.stdout).unwrap();
     for line in [
-        "vLLM at start-up (per GPU):",
+        "vLLM 0.19.0 at start-up (per GPU):",
+        "runtime terms: measured",
         &format!("KV cache tokens               {tokens}"),
         "command: vllm serve meta-llama/Llama-3.1-8B-Instruct",
     ] {
         assert!(text.contains(line), "missing `{line}` in\n{text}");
+    }
+}
+
+#[test]
+fn vllm_version_sets_the_graph_estimate_aside_from_0_21() {
+    let json = |version: &str| {
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "H100",
+            "--vllm-version",
+            version,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["estimate"]["engine"].clone()
+    };
+    let old = json("0.19");
+    let new = json("0.22.1");
+    assert_eq!(old["vllm_version"], "0.19.0");
+    assert_eq!(new["vllm_version"], "0.22.1");
+    assert_eq!(old["graph_reserve_bytes"], 0);
+    let reserve = new["graph_reserve_bytes"].as_u64().unwrap();
+    assert_eq!(reserve, 14 * (1u64 << 30) / 100);
+    let kv = |e: &serde_json::Value| e["kv_cache_bytes"].as_u64().unwrap();
+    assert_eq!(kv(&old) - kv(&new), reserve);
+    assert_eq!(new["runtime"]["terms"]["provenance"], "measured");
+    // A release before V1's default, and text that is no version.
+    for bad in ["0.7.3", "latest"] {
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "H100",
+            "--vllm-version",
+            bad,
+        ]);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            all.contains("V1 engine") || all.contains("not a vLLM version"),
+            "{bad}: {all}"
+        );
     }
 }
 
@@ -177,4 +234,123 @@ fn models_lists_the_catalog() {
         String::from_utf8(vramfit(&["models", "--x"]).stderr).unwrap(),
         "vramfit: usage: vramfit models [--json]\n"
     );
+}
+
+/// A row's verbatim log lines from the shipped excerpts.
+fn shipped_log(row: usize) -> String {
+    let md = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../vramfit-core/data/engines/vllm-logs.md"
+    ))
+    .unwrap();
+    let section = md.split("\n## Row ").nth(row).unwrap();
+    let start = section.find("```text\n").unwrap() + 8;
+    let end = start + section[start..].find("```").unwrap();
+    section[start..end].to_string()
+}
+
+#[test]
+fn calibrate_prints_the_log_beside_the_prediction_and_uses_the_fit() {
+    let dir = std::env::temp_dir().join(format!("vramfit-calibrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("row10.log");
+    std::fs::write(&path, shipped_log(10)).unwrap();
+    let path = path.to_string_lossy().to_string();
+    let args = [
+        "estimate",
+        "Qwen/Qwen3-30B-A3B",
+        "--gpu",
+        "A100 80GB SXM4",
+        "--seq",
+        "32768",
+        "--calibrate",
+        &path,
+    ];
+    let out = vramfit(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "calibration on",
+        "vLLM 0.26.1",
+        "KV cache memory",
+        "13.84 GiB",
+        "runtime terms: calibrated",
+        "vLLM 0.26.1 at start-up (per GPU):",
+    ] {
+        assert!(text.contains(line), "missing `{line}` in\n{text}");
+    }
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let out = vramfit(&with_json);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let engine = &doc["estimate"]["engine"];
+    assert_eq!(engine["runtime"]["terms"]["provenance"], "calibrated");
+    assert_eq!(engine["vllm_version"], "0.26.1");
+    let fit = &doc["inputs"]["engine"]["vllm_calibration"];
+    assert_eq!(fit["graph_estimate_bytes"].as_u64(), Some(161_061_274));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("calibration on"));
+    // The V0 log and a log without its weights line are refused by name.
+    for (name, body, says) in [
+        ("v0.log", shipped_log(11), "V0 engine"),
+        (
+            "short.log",
+            "Available KV cache memory: 3 GiB\n".to_string(),
+            "Model loading took",
+        ),
+    ] {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--gpu",
+            "RTX 3090",
+            "--calibrate",
+            &p.to_string_lossy(),
+        ]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{name}: {err}");
+    }
+}
+
+#[test]
+fn interconnect_picks_the_runtime_row() {
+    let engine = |link: &str| {
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "H100",
+            "--tp",
+            "2",
+            "--gpus",
+            "2",
+            "--interconnect",
+            link,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["estimate"]["engine"].clone()
+    };
+    let nvlink = engine("nvlink");
+    let pcie = engine("pcie");
+    assert_eq!(nvlink["runtime"]["terms"]["provenance"], "measured");
+    assert_eq!(pcie["runtime"]["terms"]["provenance"], "assumed");
+    assert_eq!(pcie["runtime"]["link"], "pcie");
+    let nt = |e: &serde_json::Value| e["non_torch_bytes"].as_u64().unwrap();
+    assert!(nt(&pcie) < nt(&nvlink));
+    let out = vramfit(&[
+        "estimate",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--interconnect",
+        "x",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown interconnect"));
 }

@@ -5,6 +5,7 @@
 //! memory ±0.5 GiB, KV tokens ±3 % where the KV cache is 10 GiB or more.
 //! The rows go through the catalog's config of each model.
 
+use vramfit_core::methods::vllm::logs as validation_logs;
 use vramfit_core::methods::vllm::validation;
 
 #[test]
@@ -52,4 +53,26 @@ fn concurrency_follows_the_blocks() {
         let error = (c.estimate.max_concurrency - c.run.max_concurrency) / c.run.max_concurrency;
         assert!(error.abs() < 0.01, "{}: {error:+.4}", c.label());
     }
+}
+
+/// Every log of other releases and GPUs (`data/engines/vllm-logs.csv`),
+/// each compared on what it shows: weights within ±2 %, tokens per GiB of
+/// KV cache within ±2 %, KV memory within 1 GiB or 5 %. The counts keep a
+/// row from dropping out of the comparison unnoticed.
+#[test]
+fn every_other_log_within_tolerance() {
+    use validation_logs as logs;
+    let rows = logs::compare_logs().expect("every log row parses");
+    println!("{}", logs::logs_markdown(&rows));
+    assert_eq!(rows.len(), 12);
+    let count = |f: fn(&logs::LogComparison) -> Option<bool>| logs::tally(&rows, f);
+    // (within, compared): 3 rows have no config in the catalog; the V0
+    // log, the two unified-memory machines and the unnamed ROCm GPU show
+    // no comparable KV memory; gpt-oss-20b's excerpt prints no tokens.
+    assert_eq!(count(logs::LogComparison::weights_within), (9, 9));
+    assert_eq!(count(logs::LogComparison::tokens_within), (8, 8));
+    assert_eq!(count(logs::LogComparison::kv_within), (6, 6));
+    // The cache layout at the logged context (KV memory over concurrency),
+    // Gemma-4's sliding and global layers of different widths included.
+    assert_eq!(count(logs::LogComparison::per_request_within), (9, 9));
 }

@@ -157,6 +157,11 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::TooManySequences { max } => {
             format!("llama.cpp serves at most {max} sequences at once")
         }
+        EngineRefusal::VllmRelease { release, newest } => format!(
+            "vLLM {} is not modelled: only the releases 0.8 to {} (the V1 engine)",
+            release.text(),
+            newest.family()
+        ),
         EngineRefusal::Input => "an input the engine does not accept".into(),
         EngineRefusal::NoMetalBackend => "vLLM has no Metal backend: it does not run on Apple silicon's GPU. llama.cpp runs there (and Ollama and LM Studio, which run llama.cpp).".into(),
         EngineRefusal::LoadsButDoesNotQuantize { format } => format!(
@@ -205,6 +210,11 @@ fn knob(field: EngineField) -> FieldText {
             "Experts on the CPU",
             "layers",
             "--n-cpu-moe: experts of the first N layers in host memory.",
+        ),
+        EngineField::OtherMemoryGib => (
+            "Memory used by others",
+            "GiB",
+            "Held by other processes (the OS and apps, on unified memory) when vLLM starts.",
         ),
         EngineField::Ubatch => (
             "Micro-batch",

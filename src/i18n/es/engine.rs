@@ -126,6 +126,7 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::CacheRowNotBlocks { cache_type, row, block } => format!("una fila de caché de {row} valores no es un número entero de bloques {cache_type} de {block}"),
         EngineRefusal::NoTypeFallback { row, ggml_type } => format!("filas de {row} valores no caben en bloques {ggml_type}: llama-quantize se detiene"),
         EngineRefusal::TooManySequences { max } => format!("llama.cpp atiende como mucho {max} secuencias a la vez"),
+        EngineRefusal::VllmRelease { release, newest } => format!("vLLM {} no está modelado: solo las versiones 0.8 a {} (el motor V1)", release.text(), newest.family()),
         EngineRefusal::Input => "un valor que el motor no acepta".into(),
         EngineRefusal::NoMetalBackend => "vLLM no tiene backend Metal: no funciona en la GPU de Apple silicon. llama.cpp sí (y Ollama y LM Studio, que usan llama.cpp).".into(),
         EngineRefusal::LoadsButDoesNotQuantize { format } => format!(
@@ -182,6 +183,11 @@ fn knob(field: EngineField) -> FieldText {
             "Expertos en la CPU",
             "capas",
             "--n-cpu-moe: expertos de las primeras N capas en la memoria del host.",
+        ),
+        EngineField::OtherMemoryGib => (
+            "Memoria usada por otros",
+            "GiB",
+            "La que ocupan otros procesos (el sistema y las apps, en memoria unificada) al arrancar vLLM.",
         ),
         EngineField::Ubatch => (
             "Microlote",

@@ -126,6 +126,7 @@ fn refusal(r: &EngineRefusal) -> String {
         EngineRefusal::CacheRowNotBlocks { cache_type, row, block } => format!("een cacherij van {row} waarden is geen geheel aantal {cache_type}-blokken van {block}"),
         EngineRefusal::NoTypeFallback { row, ggml_type } => format!("rijen van {row} waarden passen in geen {ggml_type}-blok: llama-quantize stopt"),
         EngineRefusal::TooManySequences { max } => format!("llama.cpp bedient hoogstens {max} sequenties tegelijk"),
+        EngineRefusal::VllmRelease { release, newest } => format!("vLLM {} is niet gemodelleerd: alleen de versies 0.8 tot {} (de V1-engine)", release.text(), newest.family()),
         EngineRefusal::Input => "een waarde die de engine niet aanvaardt".into(),
         EngineRefusal::NoMetalBackend => "vLLM heeft geen Metal-backend: het draait niet op de GPU van Apple silicon. llama.cpp wel (en Ollama en LM Studio, die llama.cpp gebruiken).".into(),
         EngineRefusal::LoadsButDoesNotQuantize { format } => format!(
@@ -178,6 +179,11 @@ fn knob(field: EngineField) -> FieldText {
             "Experts op de CPU",
             "lagen",
             "--n-cpu-moe: experts van de eerste N lagen in het hostgeheugen.",
+        ),
+        EngineField::OtherMemoryGib => (
+            "Geheugen van anderen",
+            "GiB",
+            "Wat andere processen (het systeem en apps, bij gedeeld geheugen) vasthouden als vLLM start.",
         ),
         EngineField::Ubatch => (
             "Microbatch",

@@ -50,6 +50,14 @@ pub struct VllmReport {
     /// What the estimate assumed or left out.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<EngineNote>,
+    /// The vLLM release modelled (`--vllm-version`).
+    pub vllm_version: crate::scenario::VllmRelease,
+    /// "Estimated CUDA graph memory" set aside before the KV cache (0.21
+    /// on; 0 before and with `--enforce-eager`).
+    pub graph_reserve_bytes: u64,
+    /// The runtime terms (non-torch memory, NCCL, the graph estimate),
+    /// whether measured on this GPU class or assumed, and from where.
+    pub runtime: crate::methods::vllm::RuntimeRow,
 }
 
 /// Where llama.cpp puts each byte for a GGUF file.
@@ -225,6 +233,12 @@ pub enum EngineRefusal {
     /// llama.cpp: more sequences at once than it has slots for
     /// (`LLAMA_MAX_SEQ`).
     TooManySequences { max: u64 },
+    /// vLLM: a release vramfit does not model (before 0.8, the V0
+    /// engine; or newer than `newest`).
+    VllmRelease {
+        release: crate::scenario::VllmRelease,
+        newest: crate::scenario::VllmRelease,
+    },
     /// An input the engine refuses outright (a value out of its range).
     Input,
     /// vLLM has no Metal backend: it does not run on Apple silicon's GPU
@@ -290,6 +304,12 @@ impl std::fmt::Display for EngineRefusal {
             EngineRefusal::TooManySequences { max } => {
                 write!(f, "llama.cpp serves at most {max} sequences at once")
             }
+            EngineRefusal::VllmRelease { release, newest } => write!(
+                f,
+                "vLLM {} is not modelled: vramfit knows the V1 engine's releases 0.8 to {}",
+                release.text(),
+                newest.family()
+            ),
             EngineRefusal::Input => f.write_str("an input the engine does not accept"),
             EngineRefusal::NoMetalBackend => f.write_str(
                 "vLLM has no Metal backend: it does not run on Apple silicon's GPU; \

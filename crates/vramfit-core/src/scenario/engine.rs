@@ -45,6 +45,23 @@ pub struct EngineKnobs {
     pub block_size: u64,
     /// vLLM `--enforce-eager`: no CUDA graphs (default off).
     pub enforce_eager: bool,
+    /// GiB of the GPU's memory (of the system's, on unified memory) other
+    /// processes hold when vLLM starts (default 0): vLLM refuses to start
+    /// when what is free is less than it requests.
+    pub other_memory_gib: f64,
+    /// How tensor-parallel GPUs are linked (`--interconnect`); `None`:
+    /// what the GPU's catalog entry implies (PCIe for consumer,
+    /// workstation and inference cards and "PCIe" models, else NVLink).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interconnect: Option<super::Interconnect>,
+    /// The vLLM release (`--vllm-version`); `None`: the `vllm` method's
+    /// default release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vllm_version: Option<super::VllmRelease>,
+    /// vLLM's runtime terms fitted on this machine's start-up log
+    /// (`--calibrate LOG`); `None`: the GPU class's table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vllm_calibration: Option<super::VllmCalibration>,
     /// The GGUF file type llama.cpp loads, where it is not one of the
     /// weight formats (`Q4_K_S`, `IQ4_XS`, ...); `None` follows the weight
     /// format ([`gguf_of`]).
@@ -89,6 +106,10 @@ impl Default for EngineKnobs {
             max_num_seqs: None,
             block_size: 16,
             enforce_eager: false,
+            other_memory_gib: 0.0,
+            interconnect: None,
+            vllm_version: None,
+            vllm_calibration: None,
             gguf_type: None,
             cache_type_k: None,
             cache_type_v: None,
@@ -113,6 +134,8 @@ pub enum EngineField {
     NGpuLayers,
     NCpuMoe,
     Ubatch,
+    /// vLLM: memory other processes hold at start-up (GiB).
+    OtherMemoryGib,
 }
 
 impl EngineField {
@@ -132,7 +155,7 @@ impl EngineField {
     ];
 
     /// Every numeric knob.
-    pub const ALL: [EngineField; 7] = [
+    pub const ALL: [EngineField; 8] = [
         EngineField::GpuMemoryUtilization,
         EngineField::MaxNumBatchedTokens,
         EngineField::MaxNumSeqs,
@@ -140,6 +163,7 @@ impl EngineField {
         EngineField::NGpuLayers,
         EngineField::NCpuMoe,
         EngineField::Ubatch,
+        EngineField::OtherMemoryGib,
     ];
 
     /// The knob's key under `engine` in JSON and in `data-testid`s.
@@ -152,6 +176,7 @@ impl EngineField {
             EngineField::NGpuLayers => "n_gpu_layers",
             EngineField::NCpuMoe => "n_cpu_moe",
             EngineField::Ubatch => "ubatch",
+            EngineField::OtherMemoryGib => "other_memory_gib",
         }
     }
 
@@ -165,6 +190,7 @@ impl EngineField {
             EngineField::NGpuLayers => "--n-gpu-layers",
             EngineField::NCpuMoe => "--n-cpu-moe",
             EngineField::Ubatch => "--ubatch",
+            EngineField::OtherMemoryGib => "--other-memory-gib",
         }
     }
 
@@ -178,6 +204,7 @@ impl EngineField {
             EngineField::NGpuLayers => (0.0, 10_000.0),
             EngineField::NCpuMoe => (0.0, 10_000.0),
             EngineField::Ubatch => (1.0, 1_000_000.0),
+            EngineField::OtherMemoryGib => (0.0, 1_000_000.0),
         }
     }
 
@@ -191,7 +218,10 @@ impl EngineField {
 
     /// Whether the knob takes whole numbers only.
     pub const fn integer(self) -> bool {
-        !matches!(self, EngineField::GpuMemoryUtilization)
+        !matches!(
+            self,
+            EngineField::GpuMemoryUtilization | EngineField::OtherMemoryGib
+        )
     }
 
     /// The value as entered; `None` for an optional knob left at its
@@ -206,6 +236,7 @@ impl EngineField {
             EngineField::NGpuLayers => knobs.n_gpu_layers.map(|v| v as f64),
             EngineField::NCpuMoe => whole(knobs.n_cpu_moe),
             EngineField::Ubatch => whole(knobs.ubatch),
+            EngineField::OtherMemoryGib => Some(knobs.other_memory_gib),
         }
     }
 
@@ -225,6 +256,9 @@ impl EngineField {
             EngineField::NGpuLayers => knobs.n_gpu_layers = whole,
             EngineField::NCpuMoe => knobs.n_cpu_moe = whole.unwrap_or(default.n_cpu_moe),
             EngineField::Ubatch => knobs.ubatch = whole.unwrap_or(default.ubatch),
+            EngineField::OtherMemoryGib => {
+                knobs.other_memory_gib = value.unwrap_or(default.other_memory_gib)
+            }
         }
     }
 
@@ -352,6 +386,11 @@ pub struct EngineSettings {
     pub max_num_seqs: Option<u64>,
     pub block_size: u64,
     pub enforce_eager: bool,
+    /// Memory other processes hold at start-up, bytes.
+    pub other_memory_bytes: u64,
+    pub interconnect: Option<super::Interconnect>,
+    pub vllm_version: Option<super::VllmRelease>,
+    pub vllm_calibration: Option<super::VllmCalibration>,
     pub gguf_type: Option<FileType>,
     pub cache_type_k: Option<GgmlType>,
     pub cache_type_v: Option<GgmlType>,
@@ -372,6 +411,10 @@ impl Default for EngineSettings {
             max_num_seqs: None,
             block_size: 16,
             enforce_eager: false,
+            other_memory_bytes: 0,
+            interconnect: None,
+            vllm_version: None,
+            vllm_calibration: None,
             gguf_type: None,
             cache_type_k: None,
             cache_type_v: None,
@@ -422,6 +465,14 @@ impl EngineKnobs {
             max_num_seqs: self.max_num_seqs,
             block_size: self.block_size,
             enforce_eager: self.enforce_eager,
+            other_memory_bytes: crate::units::Bytes::from_unit(
+                self.other_memory_gib,
+                crate::units::DisplayUnit::Gib,
+            )
+            .get(),
+            interconnect: self.interconnect,
+            vllm_version: self.vllm_version,
+            vllm_calibration: self.vllm_calibration,
             gguf_type: self.gguf_type,
             cache_type_k: self.cache_type_k,
             cache_type_v: self.cache_type_v,

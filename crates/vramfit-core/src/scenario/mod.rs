@@ -11,18 +11,22 @@
 //! answers, and whether it can, is decided above it (`methods::run`, and
 //! the editor's policy in `request`).
 
+mod calibration;
 mod doc;
 mod dtype;
 mod engine;
 mod field;
 mod format;
 mod gpu_memory;
+mod interconnect;
 mod knob_error;
 mod knobs;
 mod layout;
 mod model_ref;
+mod release;
 mod step;
 
+pub use calibration::VllmCalibration;
 pub use dtype::ComputeDtype;
 pub use engine::{
     format_of_gguf, gguf_of, EngineError, EngineField, EngineKnob, EngineKnobs, EngineProblem,
@@ -31,11 +35,13 @@ pub use engine::{
 pub use field::{Field, InputError, InputProblem};
 pub use format::{KvDtype, WeightFormat};
 pub use gpu_memory::{GpuMemory, MemorySource};
+pub use interconnect::Interconnect;
 pub use knob_error::{Knob, KnobProblem, PlannerError};
 pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
 pub use layout::{gpu_count, Heads, Layout, LayoutError, GPUS_PER_NODE};
 use model_ref::resolve_model;
 pub use model_ref::{ConfigText, ModelRef};
+pub use release::VllmRelease;
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};

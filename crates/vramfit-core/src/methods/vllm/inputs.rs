@@ -175,6 +175,17 @@ pub struct VllmInputs {
     /// PyTorch's cuBLAS and cuBLASLt workspaces on this GPU
     /// ([`super::gemm_workspaces`]; 33 MiB on Hopper).
     pub gemm_workspace_bytes: u64,
+    /// The vLLM release (`--vllm-version`): its family's facts
+    /// ([`super::release_facts`]) decide what is set aside before the KV
+    /// cache.
+    pub release: super::VllmRelease,
+    /// The runtime terms of this GPU and link ([`super::RuntimeTerms`]).
+    pub runtime: super::RuntimeTerms,
+    /// The MXFP4 kernel's padding on this GPU ([`super::Mxfp4Padding`]).
+    pub mxfp4_padding: super::Mxfp4Padding,
+    /// Memory other processes hold when vLLM starts (on unified memory,
+    /// the system's other use).
+    pub other_memory_bytes: u64,
 }
 
 impl Default for VllmInputs {
@@ -194,6 +205,10 @@ impl Default for VllmInputs {
             sm_count: 132,
             a100: false,
             gemm_workspace_bytes: super::profile::GEMM_WORKSPACES,
+            release: super::VllmRelease::DEFAULT,
+            runtime: super::RuntimeTerms::DEFAULT,
+            mxfp4_padding: super::Mxfp4Padding::HOPPER,
+            other_memory_bytes: 0,
         }
     }
 }

@@ -106,11 +106,20 @@ pub fn layer_specs(
     block: u64,
     kv_bytes: u64,
 ) -> Result<Vec<Option<LayerSpec>>, AttentionKind> {
-    let kv_heads = (spec.num_kv_heads / tp.max(1)).max(1);
-    let attention_page = 2 * block * kv_heads * spec.head_dim * kv_bytes;
     spec.attention
         .iter()
-        .map(|kind| {
+        .enumerate()
+        .map(|(i, kind)| {
+            let heads = spec
+                .kv_heads_by_layer
+                .as_ref()
+                .map_or(spec.num_kv_heads, |h| h.get(i).copied().unwrap_or(0));
+            let dims = spec
+                .kv_dims_by_layer
+                .as_ref()
+                .map_or(2 * spec.head_dim, |d| d.get(i).copied().unwrap_or(0));
+            let kv_heads = (heads / tp.max(1)).max(1);
+            let attention_page = block * kv_heads * dims * kv_bytes;
             Ok(match *kind {
                 AttentionKind::Full => Some(LayerSpec::Full {
                     page: attention_page,

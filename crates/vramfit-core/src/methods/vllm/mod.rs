@@ -48,8 +48,12 @@ mod exports;
 mod extras;
 mod inputs;
 mod kv;
+pub mod logs;
+mod padding;
 mod profile;
+mod release;
 mod runtime;
+mod runtime_table;
 mod scenario;
 mod start;
 pub mod validation;
@@ -67,7 +71,13 @@ pub use inputs::{
     VllmInputs,
 };
 pub use kv::LayerSpec;
+pub use padding::Mxfp4Padding;
 pub use profile::{gemm_workspaces, ProfileParts};
+pub use release::{
+    facts as release_facts, ReleaseError, ReleaseFacts, Sourced, VllmRelease, FAMILIES,
+};
+pub use runtime::{Provenance, RuntimeTerms};
+pub use runtime_table::{runtime_terms, GpuClass, Link, RuntimeRow};
 pub use scenario::{covers, estimate_scenario, model_id, run, VllmRun};
 pub use start::{StartError, StartErrorKind};
 pub use vision::{VisionKind, VisionTower};
@@ -133,7 +143,10 @@ pub struct RankEstimate {
     pub activation_peak_bytes: u64,
     /// "non-torch forward increase memory".
     pub non_torch_bytes: u64,
-    /// "Total non KV cache memory".
+    /// "Estimated CUDA graph memory" set aside before the KV cache (0
+    /// before 0.21 and with `--enforce-eager`).
+    pub graph_reserve_bytes: u64,
+    /// "Total non KV cache memory" (with the graph reserve).
     pub non_kv_bytes: u64,
     /// "Available KV cache memory" (0 when negative; see `kv_shortfall_bytes`).
     pub kv_cache_bytes: u64,
@@ -248,6 +261,9 @@ pub struct VllmEstimate {
     pub max_concurrency: f64,
     /// Defaults as resolved.
     pub resolved: Resolved,
+    /// The release modelled and the runtime terms used.
+    pub release: VllmRelease,
+    pub runtime: RuntimeTerms,
     /// The quantization method vLLM runs (`fp8`, `gptq_marlin`, ...).
     pub quantization: Option<&'static str>,
     /// Dummy images the profile encodes (multimodal models).
@@ -297,6 +313,13 @@ pub fn estimate(
     let spec = &model.spec;
     let extras = &model.extras;
     validate(spec, gpu_total_bytes, inputs)?;
+    let release = release_facts(inputs.release).map_err(|e| VllmRefusal::InvalidInput {
+        field: "vllm_version",
+        message: e.to_string(),
+    })?;
+    let graph_reserve = inputs
+        .runtime
+        .graph_reserve(release.graphs_before_kv.value, inputs.enforce_eager);
     let (tp, pp) = (inputs.tp as u64, inputs.pp as u64);
     let mut notes = Vec::new();
 
@@ -321,14 +344,6 @@ pub fn estimate(
     };
     let quant = loaded_quant(spec, extras, inputs, &mut notes)?;
 
-    if spec.kv_dims_by_layer.is_some() {
-        return Err(VllmRefusal::UnsupportedLayers {
-            feature: Feature::MixedAttentionWidths,
-            message: "attention layers whose key and value widths differ from 2 × head_dim; \
-                      vramfit does not lay out vLLM's cache for them"
-                .to_string(),
-        });
-    }
     let specs = kv::layer_specs(spec, tp, inputs.block_size, kv_bytes).map_err(|kind| {
         let what = match kind {
             AttentionKind::Linear { .. } => {
@@ -366,6 +381,7 @@ pub fn estimate(
             last,
             dtype_bytes,
             quant: quant.as_ref(),
+            mxfp4: inputs.mxfp4_padding,
         };
         let weight_parts = weights::rank_weights(spec, extras, &shard);
         let run = profile::ProfileRun {
@@ -382,8 +398,8 @@ pub fn estimate(
             gemm_workspaces: inputs.gemm_workspace_bytes,
         };
         let prof = profile::rank_profile(spec, extras, &run);
-        let non_torch = runtime::non_torch(tp, last);
-        let non_kv = crate::units::sum([weight_parts.total(), prof.peak, non_torch]);
+        let non_torch = inputs.runtime.non_torch(tp, last);
+        let non_kv = crate::units::sum([weight_parts.total(), prof.peak, non_torch, graph_reserve]);
         let available = requested as i128 - non_kv as i128;
         let worker = kv::WorkerGroups::project(&grouping, layers.0, layers.1);
         let blocks = worker.blocks(available);
@@ -396,6 +412,7 @@ pub fn estimate(
             activation_peak_bytes: prof.peak,
             profile: prof,
             non_torch_bytes: non_torch,
+            graph_reserve_bytes: graph_reserve,
             non_kv_bytes: non_kv,
             kv_cache_bytes: available.max(0) as u64,
             kv_shortfall_bytes: (-available).max(0) as u64,
@@ -448,6 +465,9 @@ pub fn estimate(
         derived,
         given: inputs.max_model_len,
         gpu_total_bytes,
+        other_bytes: inputs.other_memory_bytes,
+        requested,
+        utilization: inputs.gpu_memory_utilization,
         block: inputs.block_size,
         batch_tokens: tokens,
     });
@@ -471,6 +491,8 @@ pub fn estimate(
         max_model_len_fits,
         max_concurrency: concurrency,
         resolved,
+        release: inputs.release,
+        runtime: inputs.runtime,
         quantization: quant.as_ref().map(|q| q.method),
         profiled_images: ranks.first().map_or(0, |r| r.profile.images),
         ranks,

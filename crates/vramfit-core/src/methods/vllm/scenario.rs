@@ -54,12 +54,19 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     let kv = worker
         .kv_per_request_bytes
         .saturating_mul(s.replica_sequences());
+    // From 0.21 on vLLM sets its graph estimate aside inside the requested
+    // memory; before, the graphs are captured after the cache, outside it.
+    let reserved = worker.graph_reserve_bytes > 0;
+    let graphs = match reserved {
+        true => worker.graph_reserve_bytes,
+        false => worker.cuda_graph_bytes,
+    };
     let terms = [
         (Term::Weights, Bytes(worker.weights_bytes)),
         (Term::ActivationPeak, Bytes(worker.activation_peak_bytes)),
         (Term::NonTorch, Bytes(worker.non_torch_bytes)),
         (Term::KvCache, Bytes(kv)),
-        (Term::CudaGraphs, Bytes(worker.cuda_graph_bytes)),
+        (Term::CudaGraphs, Bytes(graphs)),
     ];
     let est = &run.estimate;
     let report = VllmReport {
@@ -75,10 +82,16 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         gpu_total_bytes: run.gpu_total_bytes,
         start_error: est.start_error.clone(),
         notes: run.notes.clone(),
+        vllm_version: run.inputs.release,
+        graph_reserve_bytes: worker.graph_reserve_bytes,
+        runtime: run.runtime,
     };
     Ok(MethodResult {
         gpus: s.layout.gpus,
-        outside_total: vec![Term::CudaGraphs],
+        outside_total: match reserved {
+            true => vec![],
+            false => vec![Term::CudaGraphs],
+        },
         engine: Some(EngineReport::Vllm(report)),
         ..MethodResult::new(
             MethodId::Vllm,
@@ -108,6 +121,8 @@ pub struct VllmRun {
     pub model_id: String,
     /// What the estimate assumed or left out.
     pub notes: Vec<EngineNote>,
+    /// The runtime terms' row (GPU class and link).
+    pub runtime: super::RuntimeRow,
 }
 
 impl VllmRun {
@@ -167,6 +182,11 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         .compute_capability
         .is_none_or(|c| (c.major, c.minor) == (9, 0));
     let e = &s.engine;
+    let mut runtime = runtime_row(&gpu, e.interconnect);
+    if let Some(c) = e.vllm_calibration {
+        runtime.terms = runtime.terms.calibrated(&c);
+        runtime.source = "calibrated: fitted on this machine's vLLM start-up log (--calibrate)";
+    }
     let inputs = VllmInputs {
         tp: s.layout.tp.min(u64::from(u32::MAX)) as u32,
         pp: s.layout.pp.min(u64::from(u32::MAX)) as u32,
@@ -182,7 +202,17 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         sm_count: gpu.sm_count.max(1),
         a100: gpu.a100,
         gemm_workspace_bytes: super::gemm_workspaces(hopper),
+        release: e.vllm_version.unwrap_or(super::VllmRelease::DEFAULT),
+        runtime: runtime.terms,
+        other_memory_bytes: e.other_memory_bytes,
+        mxfp4_padding: super::Mxfp4Padding::for_gpu(gpu.compute_capability.map_or(9, |c| c.major)),
     };
+    if super::release_facts(inputs.release).is_err() {
+        return Err(engine(EngineRefusal::VllmRelease {
+            release: inputs.release,
+            newest: super::VllmRelease::NEWEST,
+        }));
+    }
     let est = estimate(&model, gpu.total_bytes, &inputs).map_err(refusal)?;
     if kv_cache_dtype == KvCacheDtype::Auto
         && est.resolved.kv_bytes.saturating_mul(8_000) != s.kv_milli_bits
@@ -221,12 +251,45 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         gpu_total_bytes: gpu.total_bytes,
         model_id: model_id(s, &spec),
         notes,
+        runtime,
     };
     // The most loaded worker: the largest demand.
     run.worker = (0..run.estimate.ranks.len())
         .max_by_key(|i| run.demand(&run.estimate.ranks[*i], s.replica_sequences()))
         .ok_or(engine(EngineRefusal::Input))?;
     Ok(run)
+}
+
+/// The runtime terms of the scenario's GPU class and link: the link
+/// asked for, else what the catalog entry implies (PCIe for consumer,
+/// workstation, laptop and inference cards and models named "PCIe", else
+/// NVLink).
+fn runtime_row(
+    gpu: &crate::methods::engine::EngineGpu,
+    asked: Option<super::Link>,
+) -> super::RuntimeRow {
+    use crate::catalog::gpus::GpuCategory;
+    let class = match (
+        gpu.catalog.map(|g| g.vendor.as_str()),
+        gpu.compute_capability,
+    ) {
+        (Some("AMD"), _) => super::GpuClass::Rocm,
+        (_, Some(c)) => super::GpuClass::from_compute(Some(c.major), Some(c.minor)),
+        (_, None) => super::GpuClass::Other,
+    };
+    let implied = match gpu.catalog {
+        Some(g) if g.name.contains("PCIe") => super::Link::Pcie,
+        Some(g) => match g.category {
+            GpuCategory::Datacenter => super::Link::Nvlink,
+            GpuCategory::Consumer
+            | GpuCategory::Workstation
+            | GpuCategory::DatacenterInference
+            | GpuCategory::AppleUnified
+            | GpuCategory::Laptop => super::Link::Pcie,
+        },
+        None => super::Link::Nvlink,
+    };
+    super::runtime_terms(class, asked.unwrap_or(implied))
 }
 
 fn engine(refusal: EngineRefusal) -> Refusal {

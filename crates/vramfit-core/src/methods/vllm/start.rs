@@ -18,6 +18,8 @@ pub enum StartErrorKind {
     NoKvMemory,
     /// One request of `max_model_len` tokens does not fit in the KV cache.
     ContextDoesNotFit,
+    /// Less memory is free at start-up than the utilization requests.
+    NotEnoughFreeMemory,
 }
 
 /// The error vLLM would print, with its own wording.
@@ -55,12 +57,19 @@ pub(super) struct StartCheck<'a> {
     pub derived: u64,
     pub given: Option<u64>,
     pub gpu_total_bytes: u64,
+    /// What other processes hold at start-up.
+    pub other_bytes: u64,
+    pub requested: u64,
+    pub utilization: super::Utilization,
     pub block: u64,
     pub batch_tokens: u64,
 }
 
 /// The first error vLLM would raise, in the order it checks: the config,
-/// model loading, then each worker's KV cache
+/// the free memory at start-up (`request_memory`, `vllm/v1/worker/utils.py`:
+/// `free < ⌈total · u⌉`, free being what others leave of the total: the
+/// system's free memory on unified memory), model loading, then each
+/// worker's KV cache
 /// (`_check_enough_kv_cache_memory` in `vllm/v1/core/kv_cache_utils.py`).
 pub(super) fn start_error(c: StartCheck) -> Option<StartError> {
     const TIPS: &str = "See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ \
@@ -74,6 +83,22 @@ pub(super) fn start_error(c: StartCheck) -> Option<StartError> {
                  model's config.json). To allow overriding this maximum, set the env var \
                  VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
                 c.derived
+            ),
+        });
+    }
+    let free = c.gpu_total_bytes.saturating_sub(c.other_bytes);
+    if free < c.requested {
+        let gib = |b: u64| Bytes(b).hundredths_text(DisplayUnit::Gib);
+        return Some(StartError {
+            kind: StartErrorKind::NotEnoughFreeMemory,
+            message: format!(
+                "Free memory on device ({}/{} GiB) on startup is less than desired GPU memory \
+                 utilization ({}, {} GiB). Decrease GPU memory utilization or reduce GPU memory \
+                 used by other processes.",
+                gib(free),
+                gib(c.gpu_total_bytes),
+                c.utilization.text(),
+                gib(c.requested),
             ),
         });
     }

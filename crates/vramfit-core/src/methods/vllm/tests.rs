@@ -17,6 +17,7 @@ fn run(tp: u32, pp: u32, len: u64) -> VllmInputs {
         pp,
         max_model_len: Some(len),
         gpu_memory_utilization: Utilization(9500),
+        release: crate::methods::vllm::VllmRelease::new(0, 19, 0),
         ..VllmInputs::default()
     }
 }
@@ -198,7 +199,10 @@ fn every_catalog_model_estimates_or_refuses_without_panic() {
                     assert!(e.max_concurrency.is_finite() && e.max_concurrency >= 0.0);
                     assert_eq!(e.ranks.len(), pp as usize, "{}", entry.id);
                     for r in &e.ranks {
-                        let sum = r.weights_bytes + r.activation_peak_bytes + r.non_torch_bytes;
+                        let sum = r.weights_bytes
+                            + r.activation_peak_bytes
+                            + r.non_torch_bytes
+                            + r.graph_reserve_bytes;
                         assert_eq!(r.non_kv_bytes, sum, "{}", entry.id);
                         assert_eq!(
                             r.kv_cache_bytes as i128 - r.kv_shortfall_bytes as i128,
@@ -281,14 +285,9 @@ fn the_serve_command_reproduces_the_inputs() {
 #[test]
 fn caches_it_does_not_lay_out_are_refused_by_kind() {
     // DeepSeek-V3.2 / GLM-5 keep the sparse-attention indexer's keys in a
-    // cache of their own; DeepSeek-V4 compresses; Gemma-4's global layers
-    // have their own widths. The method refuses them, typed, rather than
-    // laying them out as plain attention.
-    for id in [
-        "zai-org/GLM-5",
-        "deepseek-ai/DeepSeek-V4-Flash",
-        "google/gemma-4-26B-A4B",
-    ] {
+    // cache of their own; DeepSeek-V4 compresses. The method refuses them,
+    // typed, rather than laying them out as plain attention.
+    for id in ["zai-org/GLM-5", "deepseek-ai/DeepSeek-V4-Flash"] {
         let err = estimate(&model(id), H100, &run(8, 1, 8192)).unwrap_err();
         assert!(
             matches!(err, VllmRefusal::UnsupportedLayers { .. }),
@@ -356,4 +355,57 @@ fn a_modelopt_checkpoint_asking_for_an_fp8_kv_cache_gets_it_by_default() {
         let auto = estimate(&m, H100, &run(4, 1, 8192)).unwrap();
         assert_eq!(auto.resolved.kv_bytes, 2, "{id}");
     }
+}
+
+#[test]
+fn other_processes_leave_too_little_free_memory() {
+    // Row 6 of the shared logs: an RTX 4080 with 14.66 of 15.99 GiB free;
+    // vLLM asks 0.85 of the total, 13.59 GiB, and starts.
+    let total = 1599 * GIB / 100;
+    let inputs = |util: u32| VllmInputs {
+        max_model_len: Some(4096),
+        gpu_memory_utilization: Utilization(util),
+        other_memory_bytes: total - 1466 * GIB / 100,
+        ..VllmInputs::default()
+    };
+    let m = model("Qwen/Qwen2.5-0.5B");
+    let e = estimate(&m, total, &inputs(8500)).unwrap();
+    assert_eq!(
+        Bytes(e.requested_bytes).hundredths_text(DisplayUnit::Gib),
+        "13.59"
+    );
+    assert!(e
+        .start_error
+        .as_ref()
+        .is_none_or(|s| s.kind != StartErrorKind::NotEnoughFreeMemory));
+    let e = estimate(&m, total, &inputs(9500)).unwrap();
+    let err = e.start_error.unwrap();
+    assert_eq!(err.kind, StartErrorKind::NotEnoughFreeMemory);
+    assert!(
+        err.message
+            .starts_with("Free memory on device (14.66/15.99 GiB)"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn gemma4_global_layers_cache_their_own_width() {
+    // vLLM 0.25.1 on a GB10 (shared logs, row 5): 84.68 GiB of KV cache,
+    // 14.92 requests of 262,144 tokens: 5.676 GiB per request. Sliding
+    // layers (window 1024) and global layers of other head counts and
+    // widths each get their own page, unified by the hybrid allocator.
+    let inputs = VllmInputs {
+        max_model_len: Some(262_144),
+        max_num_seqs: Some(32),
+        max_num_batched_tokens: Some(2496),
+        ..VllmInputs::default()
+    };
+    let e = estimate(&model("google/gemma-4-26B-A4B"), H100, &inputs).unwrap();
+    let per_request = e.ranks[0].kv_per_request_bytes as f64 / GIB as f64;
+    assert!(
+        (per_request / (84.68 / 14.92) - 1.0).abs() < 0.005,
+        "{per_request}"
+    );
+    assert!(e.kv_cache_groups > 1);
 }

@@ -82,6 +82,7 @@ impl Run {
                 "fp8" => KvCacheDtype::Fp8,
                 _ => KvCacheDtype::Auto,
             },
+            release: super::VllmRelease::new(0, 19, 0),
             ..VllmInputs::default()
         })
     }

@@ -67,6 +67,8 @@ pub struct Shard<'a> {
     pub dtype_bytes: u64,
     /// How quantized linear layers are stored, if they are.
     pub quant: Option<&'a LoadedQuant>,
+    /// The MXFP4 kernel's padding of the expert matrices.
+    pub mxfp4: super::padding::Mxfp4Padding,
 }
 
 /// A linear layer's weight, before splitting.
@@ -130,7 +132,8 @@ pub fn rank_weights(spec: &ModelSpec, extras: &ConfigExtras, shard: &Shard) -> W
                 parts.mlp += mlp_bytes(spec, tp, b, quant_any);
             }
             Some(FfnKind::Moe) => {
-                let (routed, shared) = moe_bytes(spec, tp, b, quant_experts, quant_any);
+                let (routed, shared) =
+                    moe_bytes(spec, tp, b, quant_experts, quant_any, shard.mxfp4);
                 parts.experts += routed;
                 parts.mlp += shared;
             }
@@ -390,6 +393,7 @@ fn moe_bytes(
     b: u64,
     experts_quant: Option<&LoadedQuant>,
     quant: Option<&LoadedQuant>,
+    mxfp4: super::padding::Mxfp4Padding,
 ) -> (u64, u64) {
     let Some(moe) = spec.moe.as_ref() else {
         return (0, 0);
@@ -398,6 +402,11 @@ fn moe_bytes(
     let d = moe.latent.unwrap_or(h);
     let e = moe.routed_experts;
     let ie = moe.expert_intermediate / tp;
+    // MXFP4 experts are created padded for the kernel (`padding.rs`).
+    let (ie, d) = match experts_quant.map(|q| q.format) {
+        Some(LoadedFormat::Mxfp4) => mxfp4.pad(ie, d),
+        _ => (ie, d),
+    };
     let w13 = Linear {
         rows: (expert_matrices(spec) - 1) * ie,
         cols: d,
@@ -583,6 +592,7 @@ mod tests {
             last,
             dtype_bytes: 2,
             quant: None,
+            mxfp4: crate::methods::vllm::Mxfp4Padding::HOPPER,
         }
     }
 

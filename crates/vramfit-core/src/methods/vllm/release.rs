@@ -1,0 +1,191 @@
+//! vLLM releases and what changes between them: one row per release
+//! family ([`FAMILIES`]), read by [`facts`] and nothing else. A new release
+//! is a new row.
+//!
+//! Every fact carries where it comes from. Where the release's own source
+//! was read (0.19.0, the method's derivation) the file is named; where a
+//! fact is known from what the release itself prints at start-up, the log
+//! line and the log it was read in are named (`data/engines/vllm-logs.md`,
+//! row N).
+
+use serde::Serialize;
+
+pub use crate::scenario::VllmRelease;
+
+impl VllmRelease {
+    /// The newest release family this table holds.
+    pub const NEWEST: VllmRelease = VllmRelease::new(0, 29, 0);
+    /// The release a scenario runs when none is named: 0.19.0, the release
+    /// whose source the method is derived from and the 47 H100 logs
+    /// validate.
+    pub const DEFAULT: VllmRelease = VllmRelease::new(0, 19, 0);
+}
+
+/// A fact and where it comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub source: &'static str,
+}
+
+/// What a release family does at start-up, where it differs across
+/// releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ReleaseFacts {
+    /// The first release of the family (`0.10.0`).
+    pub first: VllmRelease,
+    /// `--gpu-memory-utilization`'s default, in ten-thousandths.
+    pub gpu_memory_utilization: Sourced<u32>,
+    /// `--block-size`'s default on CUDA.
+    pub block_size: Sourced<u64>,
+    /// `vllm serve`'s `(max_num_batched_tokens, max_num_seqs)` on a GPU
+    /// of 70 GiB or more that is not an A100, and otherwise.
+    pub batch_defaults: Sourced<((u64, u64), (u64, u64))>,
+    /// The CUDA-graph pool is estimated during profiling and set aside
+    /// before the KV cache is sized (`Estimated CUDA graph memory`).
+    pub graphs_before_kv: Sourced<bool>,
+}
+
+const SRC_019: &str = "vLLM 0.19.0 source: vllm/engine/arg_utils.py (get_batch_defaults), \
+                       vllm/config/cache.py";
+const LOG_A100_010: &str = "logs: 'Chunked prefill is enabled with max_num_batched_tokens=2048' \
+                            on an A100 80GB at 0.10.1.1 (vllm-logs.md rows 1-2) and 8192 on an \
+                            H100 at 0.10.0 (row 8); 0.19.0 source for the values";
+const GRAPHS_BEFORE: &str = "vLLM's own start-up line (gpu_worker.py at 0.27.1): 'CUDA graph \
+                             memory profiling is enabled (default since v0.21.0)', quoted in \
+                             gpustack/runner#251; 'Estimated CUDA graph memory' before 'Available \
+                             KV cache memory' at 0.22.1, 0.25.1, 0.26.1 (vllm-logs.md rows 7, 5, \
+                             10); the feature itself: vllm-project/vllm#30515 (off by default)";
+const GRAPHS_AFTER: &str = "logs: KV memory = requested − (weights + peak + non-torch) with the \
+                            graphs captured after the cache, at 0.10–0.19 (vllm-0.19-h100.csv; \
+                            vllm-logs.md rows 1, 2, 6, 8, 9); vllm-project/vllm#30515 added the \
+                            estimate off by default";
+
+const fn family(minor: u32, graphs_before_kv: bool) -> ReleaseFacts {
+    ReleaseFacts {
+        first: VllmRelease::new(0, minor, 0),
+        gpu_memory_utilization: Sourced {
+            value: 9000,
+            source: SRC_019,
+        },
+        block_size: Sourced {
+            value: 16,
+            source: SRC_019,
+        },
+        batch_defaults: Sourced {
+            value: ((8192, 1024), (2048, 256)),
+            source: LOG_A100_010,
+        },
+        graphs_before_kv: Sourced {
+            value: graphs_before_kv,
+            source: match graphs_before_kv {
+                true => GRAPHS_BEFORE,
+                false => GRAPHS_AFTER,
+            },
+        },
+    }
+}
+
+/// The release families from 0.8 (the first whose default engine is V1)
+/// to [`VllmRelease::NEWEST`], oldest first.
+pub const FAMILIES: &[ReleaseFacts] = &[
+    family(8, false),
+    family(9, false),
+    family(10, false),
+    family(11, false),
+    family(12, false),
+    family(13, false),
+    family(14, false),
+    family(15, false),
+    family(16, false),
+    family(17, false),
+    family(18, false),
+    family(19, false),
+    family(20, false),
+    family(21, true),
+    family(22, true),
+    family(23, true),
+    family(24, true),
+    family(25, true),
+    family(26, true),
+    family(27, true),
+    family(28, true),
+    family(29, true),
+];
+
+/// Why a release is not in the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+pub enum ReleaseError {
+    /// Before 0.8: the V0 engine, which profiles differently.
+    BeforeV1 { release: VllmRelease },
+    /// After the newest family the table holds.
+    Newer { release: VllmRelease },
+}
+
+impl std::fmt::Display for ReleaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReleaseError::BeforeV1 { release } => write!(
+                f,
+                "vLLM {} runs the V0 engine by default, which vramfit does not model (0.8 or later)",
+                release.text()
+            ),
+            ReleaseError::Newer { release } => write!(
+                f,
+                "vLLM {} is newer than the newest release vramfit knows ({})",
+                release.text(),
+                VllmRelease::NEWEST.family()
+            ),
+        }
+    }
+}
+
+/// The facts of `release`'s family.
+///
+/// ```
+/// use vramfit_core::methods::vllm::{release_facts, VllmRelease};
+/// let old = release_facts(VllmRelease::new(0, 19, 0)).unwrap();
+/// let new = release_facts(VllmRelease::new(0, 22, 1)).unwrap();
+/// assert!(!old.graphs_before_kv.value && new.graphs_before_kv.value);
+/// assert!(release_facts(VllmRelease::new(0, 7, 3)).is_err());
+/// ```
+pub fn facts(release: VllmRelease) -> Result<&'static ReleaseFacts, ReleaseError> {
+    let newest = FAMILIES[FAMILIES.len() - 1].first;
+    if (release.major, release.minor) > (newest.major, newest.minor) {
+        return Err(ReleaseError::Newer { release });
+    }
+    FAMILIES
+        .iter()
+        .rev()
+        .find(|f| f.first <= release)
+        .ok_or(ReleaseError::BeforeV1 { release })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_are_ordered_and_cover_every_minor() {
+        for pair in FAMILIES.windows(2) {
+            assert_eq!(pair[1].first.minor, pair[0].first.minor + 1);
+        }
+        assert_eq!(FAMILIES[0].first, VllmRelease::new(0, 8, 0));
+        assert_eq!(
+            FAMILIES[FAMILIES.len() - 1].first.family(),
+            VllmRelease::NEWEST.family()
+        );
+    }
+
+    #[test]
+    fn graphs_move_before_the_cache_at_0_21() {
+        let at = |minor| facts(VllmRelease::new(0, minor, 0)).unwrap();
+        assert!(!at(20).graphs_before_kv.value);
+        assert!(at(21).graphs_before_kv.value);
+        assert!(matches!(
+            facts(VllmRelease::new(0, 30, 0)),
+            Err(ReleaseError::Newer { .. })
+        ));
+    }
+}
