@@ -147,10 +147,13 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
         s => (swa_cells / s) as u128,
     };
     let mask_bytes = if split.flash_attn { 2 } else { 4 };
-    let has_swa = layout
-        .layers
-        .iter()
-        .any(|l| matches!(l.cache, LayerCache::Sliding { .. }));
+    // A build without the sliding-window cache (n_swa = 0) gives those
+    // layers the full cache and no second mask.
+    let has_swa = n_swa > 0
+        && layout
+            .layers
+            .iter()
+            .any(|l| matches!(l.cache, LayerCache::Sliding { .. }));
     let masks = t * n_full * mask_bytes + if has_swa { t * n_swa * mask_bytes } else { 0 };
     // token ids, positions, output ids (i32 each).
     let small_inputs = 3 * t * F32 as u128;
@@ -163,8 +166,8 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
     let mut phases = [0u128; 5];
     for (layer, on_gpu) in layout.layers.iter().zip(split.gpu_layer) {
         let cells = match layer.cache {
-            LayerCache::Sliding { .. } => n_swa,
-            LayerCache::Full | LayerCache::Latent => n_full,
+            LayerCache::Sliding { .. } if has_swa => n_swa,
+            LayerCache::Sliding { .. } | LayerCache::Full | LayerCache::Latent => n_full,
         };
         let attention = attention_peak(layout, t, cells, split.flash_attn);
         let ffn = ffn_peak(layout, layer.ffn, t);

@@ -36,11 +36,14 @@
 
 pub mod arch;
 pub mod buffers;
+pub mod build;
 pub use crate::gguf::{ftype, ggml_type};
 pub mod kv;
+pub mod logs;
 pub mod offload;
 pub mod quant;
 pub mod refusal;
+pub mod runner;
 pub mod tensors;
 pub mod validation;
 
@@ -114,6 +117,9 @@ pub struct LlamaCppInputs {
     /// 2025, PR #18148); `false` reproduces earlier releases, where the
     /// output layer moved last ([`layer_split`]).
     pub output_layer_first: bool,
+    /// `bNNNN`: the llama.cpp build, for the cache layouts that changed
+    /// between builds ([`build`]); `None` takes the newest.
+    pub build: Option<build::Build>,
 }
 
 impl Default for LlamaCppInputs {
@@ -134,6 +140,7 @@ impl Default for LlamaCppInputs {
             op_offload: true,
             imatrix: false,
             output_layer_first: true,
+            build: None,
         }
     }
 }
@@ -252,6 +259,8 @@ pub(crate) struct Prepared {
     pub model_size: u64,
     pub n_elements: u64,
     pub tensor_types: Vec<TypeCount>,
+    /// The cache layouts of the build.
+    pub layouts: build::Layouts,
 }
 
 impl Prepared {
@@ -300,7 +309,13 @@ impl Prepared {
             tensors.push((t, bytes));
         }
         counts.sort_by_key(|c| c.ggml_type);
+        let layouts =
+            build::layouts(inputs.build).map_err(|reason| LlamaCppRefusal::InvalidInput {
+                field: "build",
+                reason,
+            })?;
         Ok(Prepared {
+            layouts,
             layout,
             tensors,
             model_size: size,
@@ -344,6 +359,8 @@ pub(crate) fn footprint(
             v: inputs.cache_type_v,
             unified: inputs.kv_unified,
             swa_full: inputs.swa_full,
+            mla: p.layouts.mla,
+            swa_cache: p.layouts.swa_cache,
         },
     )?;
     let (gpu_layer, output_on_gpu) =
