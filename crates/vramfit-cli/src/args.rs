@@ -16,11 +16,12 @@ use clap::{Arg, ArgAction, ArgMatches, Args, Command as ClapCommand, FromArgMatc
 use std::path::Path;
 use vramfit_cli::line::Opt;
 use vramfit_core::gguf::{FileType, GgmlType};
+use vramfit_core::methods::llamacpp::build::Build;
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{
-    AttnImpl, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, ScenarioInput,
-    WeightFormat,
+    AttnImpl, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, Runner,
+    ScenarioInput, WeightFormat,
 };
 
 /// What the command line asked for.
@@ -57,6 +58,8 @@ usage:
                    [--max-num-seqs N] [--block-size N] [--enforce-eager]     (vllm)
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
+                   [--runner llama-server|ollama|lmstudio] [--llamacpp-build bNNNN]
+                   [--swa-full] [--kv-unified|--no-kv-unified]               (llamacpp)
                    [--json]
   vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
   vramfit inspect MODEL [--json]     the parsed architecture
@@ -347,6 +350,18 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::FlashAttn) => input.engine.flash_attn = true,
         Some(Opt::NoFlashAttn) => input.engine.flash_attn = false,
         Some(Opt::EnforceEager) => input.engine.enforce_eager = true,
+        Some(Opt::Runner) => {
+            input.engine.runner = Runner::parse(text)
+                .ok_or_else(|| unknown("runner", &Runner::ALL.map(Runner::id)))?;
+        }
+        Some(Opt::LlamacppBuild) => {
+            let build = Build::parse(text)
+                .ok_or_else(|| format!("`{text}` is not a llama.cpp build (bNNNN, e.g. b5331)"))?;
+            input.engine.llamacpp_build = Some(build.0);
+        }
+        Some(Opt::SwaFull) => input.engine.swa_full = true,
+        Some(Opt::KvUnified) => input.engine.kv_unified = Some(true),
+        Some(Opt::NoKvUnified) => input.engine.kv_unified = Some(false),
         Some(Opt::KvDtype) => {
             let dtype = KvDtype::from_name(text)
                 .ok_or_else(|| unknown("KV dtype", &KvDtype::ALL.map(KvDtype::id)))?;

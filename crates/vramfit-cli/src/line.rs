@@ -40,6 +40,13 @@ pub enum Opt {
     FlashAttn,
     NoFlashAttn,
     EnforceEager,
+    /// `--runner llama-server|ollama|lmstudio`.
+    Runner,
+    /// `--llamacpp-build bNNNN`.
+    LlamacppBuild,
+    SwaFull,
+    KvUnified,
+    NoKvUnified,
     /// `--batch N`: the earlier name of `--sequences`, still read.
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
@@ -48,7 +55,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 27] = [
+    pub const ALL: [Opt; 32] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -74,6 +81,11 @@ impl Opt {
         Opt::FlashAttn,
         Opt::NoFlashAttn,
         Opt::EnforceEager,
+        Opt::Runner,
+        Opt::LlamacppBuild,
+        Opt::SwaFull,
+        Opt::KvUnified,
+        Opt::NoKvUnified,
         Opt::Batch,
         Opt::Users,
     ];
@@ -106,6 +118,11 @@ impl Opt {
             Opt::FlashAttn => "--flash-attn",
             Opt::NoFlashAttn => "--no-flash-attn",
             Opt::EnforceEager => "--enforce-eager",
+            Opt::Runner => "--runner",
+            Opt::LlamacppBuild => "--llamacpp-build",
+            Opt::SwaFull => "--swa-full",
+            Opt::KvUnified => "--kv-unified",
+            Opt::NoKvUnified => "--no-kv-unified",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
         }
@@ -124,6 +141,9 @@ impl Opt {
                 | Opt::FlashAttn
                 | Opt::NoFlashAttn
                 | Opt::EnforceEager
+                | Opt::SwaFull
+                | Opt::KvUnified
+                | Opt::NoKvUnified
         )
     }
 }
@@ -253,6 +273,23 @@ fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
     }
     if knobs.enforce_eager {
         out.push(Opt::EnforceEager.flag().to_string());
+    }
+    if knobs.runner != default.runner {
+        out.extend([
+            Opt::Runner.flag().to_string(),
+            knobs.runner.id().to_string(),
+        ]);
+    }
+    if let Some(b) = knobs.llamacpp_build {
+        out.extend([Opt::LlamacppBuild.flag().to_string(), format!("b{b}")]);
+    }
+    if knobs.swa_full {
+        out.push(Opt::SwaFull.flag().to_string());
+    }
+    match knobs.kv_unified {
+        Some(true) => out.push(Opt::KvUnified.flag().to_string()),
+        Some(false) => out.push(Opt::NoKvUnified.flag().to_string()),
+        None => {}
     }
     out
 }

@@ -106,6 +106,15 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "The vision tower of this multimodal model is not counted.".into(),
         EngineNote::CudaGraphsBeyondMemory => "The CUDA graphs do not fit in what the utilization leaves: vLLM may run out of memory while capturing them.".into(),
         EngineNote::GgufDefault => "No GGUF type chosen: Q4_K_M, the most common download.".into(),
+        EngineNote::LlamacppRunner { runner, line } => format!("Runner preset: {}; the llama.cpp options it sets: {line}", runner.name()),
+        EngineNote::LlamacppBuild { build: None, .. } => "llama.cpp build: the newest cache layouts.".into(),
+        EngineNote::LlamacppBuild { build: Some(b), unsure } => format!(
+            "llama.cpp build b{b}: its cache layouts{}.",
+            match unsure.is_empty() {
+                true => String::new(),
+                false => format!(" (not known either way for: {})", unsure.join(", ")),
+            }
+        ),
         EngineNote::CacheTypeDefault => "The KV bytes name no llama.cpp cache type: f16, its default, is used.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: the GPU's default share of the unified memory is used.".into(),
     }

@@ -106,6 +106,15 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "No se cuenta la torre de visión de este modelo multimodal.".into(),
         EngineNote::CudaGraphsBeyondMemory => "Los grafos CUDA no caben en lo que deja la utilización: vLLM podría quedarse sin memoria al capturarlos.".into(),
         EngineNote::GgufDefault => "No se eligió tipo GGUF: Q4_K_M, la descarga más común.".into(),
+        EngineNote::LlamacppRunner { runner, line } => format!("Preajuste del ejecutor: {}; las opciones de llama.cpp que fija: {line}", runner.name()),
+        EngineNote::LlamacppBuild { build: None, .. } => "Build de llama.cpp: las disposiciones de caché más recientes.".into(),
+        EngineNote::LlamacppBuild { build: Some(b), unsure } => format!(
+            "Build de llama.cpp b{b}: sus disposiciones de caché{}.",
+            match unsure.is_empty() {
+                true => String::new(),
+                false => format!(" (sin saber para: {})", unsure.join(", ")),
+            }
+        ),
         EngineNote::CacheTypeDefault => "Los bytes KV no corresponden a ningún tipo de caché de llama.cpp: se usa f16, su valor por defecto.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: se usa la parte de la memoria unificada que la GPU puede usar por defecto.".into(),
     }

@@ -106,6 +106,15 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "De vision tower van dit multimodale model wordt niet meegeteld.".into(),
         EngineNote::CudaGraphsBeyondMemory => "De CUDA-graphs passen niet in wat de benutting overlaat: vLLM kan zonder geheugen komen te zitten bij het vastleggen.".into(),
         EngineNote::GgufDefault => "Geen GGUF-type gekozen: Q4_K_M, de meest gedownloade.".into(),
+        EngineNote::LlamacppRunner { runner, line } => format!("Runner-voorinstelling: {}; de llama.cpp-opties die hij zet: {line}", runner.name()),
+        EngineNote::LlamacppBuild { build: None, .. } => "llama.cpp-build: de nieuwste cache-indelingen.".into(),
+        EngineNote::LlamacppBuild { build: Some(b), unsure } => format!(
+            "llama.cpp-build b{b}: zijn cache-indelingen{}.",
+            match unsure.is_empty() {
+                true => String::new(),
+                false => format!(" (onbekend voor: {})", unsure.join(", ")),
+            }
+        ),
         EngineNote::CacheTypeDefault => "De KV-bytes komen met geen cachetype van llama.cpp overeen: f16, de standaard, wordt gebruikt.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: het deel van het gedeelde geheugen dat de GPU standaard mag gebruiken, wordt gebruikt.".into(),
     }

@@ -121,6 +121,19 @@ pub enum EngineNote {
     CudaGraphsBeyondMemory,
     /// No GGUF type was chosen: Q4_K_M, the most common download.
     GgufDefault,
+    /// llama.cpp was read through a runner's preset (Ollama, LM Studio):
+    /// the `llama-server` options it sets.
+    LlamacppRunner {
+        runner: crate::scenario::Runner,
+        line: String,
+    },
+    /// The llama.cpp build whose cache layouts were taken (`None`: the
+    /// newest), and the layout changes it lies between the known builds
+    /// of (taken as before them).
+    LlamacppBuild {
+        build: Option<u32>,
+        unsure: Vec<String>,
+    },
     /// The scenario's KV bytes name no llama.cpp cache type: f16, its
     /// default, is used.
     CacheTypeDefault,
@@ -170,6 +183,28 @@ impl std::fmt::Display for EngineNote {
             EngineNote::GgufDefault => {
                 f.write_str("no GGUF type chosen: Q4_K_M, the most common download")
             }
+            EngineNote::LlamacppRunner { runner, line } => write!(
+                f,
+                "runner preset: {} (data/engines/llamacpp-runners.csv); the llama.cpp options \
+                 it sets: {line}",
+                runner.name()
+            ),
+            EngineNote::LlamacppBuild { build: None, .. } => f.write_str(
+                "llama.cpp build: the newest cache layouts (MLA without a V cache, PR #19067); \
+                 --llamacpp-build bNNNN for an older build",
+            ),
+            EngineNote::LlamacppBuild {
+                build: Some(b),
+                unsure,
+            } => match unsure.is_empty() {
+                true => write!(f, "llama.cpp build b{b}: its cache layouts"),
+                false => write!(
+                    f,
+                    "llama.cpp build b{b}: its cache layouts; not known either way for {}, \
+                     taken as before the change",
+                    unsure.join(", ")
+                ),
+            },
             EngineNote::CacheTypeDefault => {
                 f.write_str("the KV bytes name no llama.cpp cache type: f16, its default, is used")
             }

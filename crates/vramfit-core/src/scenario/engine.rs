@@ -20,6 +20,7 @@
 //! -1` "auto", `flash_attn_type = auto`).
 
 use super::format::WeightFormat;
+use super::runner::Runner;
 use super::ScenarioInput;
 use crate::gguf::{FileType, GgmlType, CACHE_TYPES};
 use serde::{Deserialize, Serialize};
@@ -68,6 +69,21 @@ pub struct EngineKnobs {
     /// llama.cpp `--flash-attn` (default on: "auto" turns it on where the
     /// backend supports it).
     pub flash_attn: bool,
+    /// The runner llama.cpp is started through (`--runner`): its own
+    /// defaults apply (default `llama-server`).
+    #[serde(skip_serializing_if = "Runner::is_default")]
+    pub runner: Runner,
+    /// llama.cpp's build (`--llamacpp-build b5331`), for the cache layouts
+    /// that changed between builds; `None`: the newest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llamacpp_build: Option<u32>,
+    /// llama.cpp `--swa-full`: a full-size sliding-window cache.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub swa_full: bool,
+    /// llama.cpp `--kv-unified` / `--no-kv-unified`; `None`: the runner's
+    /// default (llama-server: one cache when it chooses the slots).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_unified: Option<bool>,
 }
 
 impl Default for EngineKnobs {
@@ -85,6 +101,10 @@ impl Default for EngineKnobs {
             n_cpu_moe: 0,
             ubatch: 512,
             flash_attn: true,
+            runner: Runner::LlamaServer,
+            llamacpp_build: None,
+            swa_full: false,
+            kv_unified: None,
         }
     }
 }
@@ -346,6 +366,10 @@ pub struct EngineSettings {
     pub n_cpu_moe: u64,
     pub ubatch: u64,
     pub flash_attn: bool,
+    pub runner: Runner,
+    pub llamacpp_build: Option<u32>,
+    pub swa_full: bool,
+    pub kv_unified: Option<bool>,
 }
 
 impl Default for EngineSettings {
@@ -364,6 +388,10 @@ impl Default for EngineSettings {
             n_cpu_moe: 0,
             ubatch: 512,
             flash_attn: true,
+            runner: Runner::LlamaServer,
+            llamacpp_build: None,
+            swa_full: false,
+            kv_unified: None,
         })
     }
 }
@@ -412,6 +440,10 @@ impl EngineKnobs {
             n_cpu_moe: self.n_cpu_moe,
             ubatch: self.ubatch,
             flash_attn: self.flash_attn,
+            runner: self.runner,
+            llamacpp_build: self.llamacpp_build,
+            swa_full: self.swa_full,
+            kv_unified: self.kv_unified,
         })
     }
 }

@@ -20,6 +20,7 @@ mod knob_error;
 mod knobs;
 mod layout;
 mod model_ref;
+mod runner;
 mod step;
 
 pub use engine::{
@@ -34,6 +35,7 @@ pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
 pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
 use model_ref::resolve_model;
 pub use model_ref::{ConfigText, ModelRef};
+pub use runner::Runner;
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};

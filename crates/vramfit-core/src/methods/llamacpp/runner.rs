@@ -8,54 +8,15 @@ use serde::Serialize;
 /// The table (embedded).
 pub const RUNNERS_CSV: &str = include_str!("../../../data/engines/llamacpp-runners.csv");
 
-/// A runner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Runner {
-    /// llama.cpp's own server.
-    #[default]
-    LlamaServer,
-    /// Ollama (v0.30 and later run `llama-server`).
-    Ollama,
-    /// LM Studio's llama.cpp runtime.
-    #[serde(rename = "lmstudio")]
-    LmStudio,
-}
+pub use crate::scenario::Runner;
 
 impl Runner {
-    pub const ALL: [Runner; 3] = [Runner::LlamaServer, Runner::Ollama, Runner::LmStudio];
-
-    /// The name on the command line and in the table.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Runner::LlamaServer => "llama-server",
-            Runner::Ollama => "ollama",
-            Runner::LmStudio => "lmstudio",
-        }
-    }
-
-    /// A runner by name (`lm-studio` and `lms` read as LM Studio).
-    pub fn parse(text: &str) -> Option<Runner> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "llama-server" | "llama.cpp" | "llamacpp" => Some(Runner::LlamaServer),
-            "ollama" => Some(Runner::Ollama),
-            "lmstudio" | "lm-studio" | "lms" => Some(Runner::LmStudio),
-            _ => None,
-        }
-    }
-
     /// Its row of the table.
     pub fn preset(self) -> Preset {
         presets()
             .ok()
             .and_then(|p| p.into_iter().find(|p| p.runner == self))
             .unwrap_or(Preset::LLAMA_SERVER)
-    }
-}
-
-impl std::fmt::Display for Runner {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.id())
     }
 }
 
@@ -173,6 +134,30 @@ pub fn presets() -> Result<Vec<Preset>, String> {
         })
     })
     .collect()
+}
+
+/// Ollama's automatic batch (`-b` and `-ub`) for a `-c` of `n_ctx` cells.
+///
+/// # Formula
+///
+/// ```text
+/// b = 2048 if c > 32768,   1024 if c > 4096,   else 512
+/// ```
+///
+/// Ollama lowers it again when its own estimate does not fit (not
+/// modelled). Source: ollama/ollama v0.32.15 `server/sched.go`
+/// (`generationBatchForContext`, `automaticGenerationBatch`).
+///
+/// ```
+/// use vramfit_core::methods::llamacpp::runner::ollama_batch;
+/// assert_eq!((ollama_batch(4096), ollama_batch(8192), ollama_batch(65536)), (512, 1024, 2048));
+/// ```
+pub const fn ollama_batch(n_ctx: u64) -> u64 {
+    match n_ctx {
+        c if c > 32_768 => 2048,
+        c if c > 4096 => 1024,
+        _ => 512,
+    }
 }
 
 /// The line a person types to run it this way.
