@@ -85,6 +85,11 @@ pub struct Setup {
     pub cpu_only: bool,
     /// `-ngl` counted the output layer last (builds before PR #18148).
     pub output_layer_last: bool,
+    /// Each GPU's free memory as the log prints it, MiB, where the plan
+    /// is per device.
+    pub gpus_mib: &'static [u64],
+    /// The `-ot` values, in order.
+    pub overrides: &'static [&'static str],
 }
 
 const fn setup(id: &'static str, config: Option<&'static str>) -> Setup {
@@ -98,6 +103,8 @@ const fn setup(id: &'static str, config: Option<&'static str>) -> Setup {
         gpu_layers: None,
         cpu_only: false,
         output_layer_last: true,
+        gpus_mib: &[],
+        overrides: &[],
     }
 }
 
@@ -116,15 +123,22 @@ pub const SETUPS: [Setup; 10] = [
     // GLM-4-0414 (`glm4`): architecture not derived.
     setup("A1", None),
     Setup {
-        compute_not_expressed: Some("-ot overrides"),
-        output_layer_last: true,
+        gpus_mib: &[48267],
+        overrides: &[r"blk\.1[4-9]\.ffn.*=CPU", r"blk\.[2-9][0-9]\.ffn.*=CPU"],
         ..setup("A3", Some(QWEN3_235B))
     },
     setup("A5", Some(QWEN3_235B)),
     setup("A7", Some(LLAMA_3_1_8B)),
     Setup {
         own_tensor_types: true,
-        compute_not_expressed: Some("-ot overrides over 4 GPUs"),
+        gpus_mib: &[29249, 23633, 23698, 48280],
+        overrides: &[
+            r"blk\.([0-7])\..*_exps\.=CUDA0",
+            r"blk\.([8-9]|1[0-1])\..*_exps\.=CUDA1",
+            r"blk\.(1[2-6])\..*_exps\.=CUDA2",
+            r"blk\.(1[7-9]|2[0-6])\..*_exps\.=CUDA3",
+            r"blk\..*_exps\.=CPU",
+        ],
         ..setup("A9", Some(DEEPSEEK_V3))
     },
     Setup {
@@ -178,6 +192,31 @@ pub struct LoadLog {
     pub gpu_compute: Option<u64>,
     pub host_compute: Option<u64>,
     pub output: Option<u64>,
+    /// The per-device KV and compute buffers as printed (`CUDA0`, bytes).
+    pub device_kv: Vec<(String, u64)>,
+    pub device_compute: Vec<(String, u64)>,
+}
+
+/// The `name size; name size` list of one part of the notes' "Per-device
+/// as printed (MiB)" (`KV buffers`, `compute buffers`).
+fn per_device(notes: &str, part: &str) -> Vec<(String, u64)> {
+    let Some(rest) = notes
+        .split_once("Per-device as printed (MiB) - ")
+        .map(|(_, r)| r)
+    else {
+        return Vec::new();
+    };
+    rest.split(" | ")
+        .find_map(|p| p.strip_prefix(part).and_then(|p| p.strip_prefix(": ")))
+        .map(|list| {
+            list.split("; ")
+                .filter_map(|item| {
+                    let (name, size) = item.trim().rsplit_once(' ')?;
+                    Some((name.to_string(), mib_bytes(size)?))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Every log in [`CSV`].
@@ -279,6 +318,8 @@ fn read_log(f: &[&str]) -> Result<LoadLog, String> {
         gpu_compute: mib(f[20])?,
         host_compute: mib(f[21])?,
         output: mib(f[22])?,
+        device_kv: per_device(f[23], "KV buffers"),
+        device_compute: per_device(f[23], "compute buffers"),
         id,
     })
 }
@@ -345,6 +386,9 @@ pub struct LogComparison {
     pub compute_not_expressed: Option<&'static str>,
     /// The runner preset the log was read with.
     pub runner: Runner,
+    /// Per GPU, where the plan is per device: KV and compute buffers.
+    pub device_kv: Vec<Pair>,
+    pub device_compute: Vec<Pair>,
 }
 
 /// Every log with the method's prediction.
@@ -370,6 +414,8 @@ fn compare_one(log: LoadLog) -> Result<LogComparison, String> {
         output: None,
         compute_not_expressed: s.compute_not_expressed,
         runner: s.runner,
+        device_kv: Vec::new(),
+        device_compute: Vec::new(),
         log,
     };
     let Some(config) = s.config else {
@@ -377,10 +423,54 @@ fn compare_one(log: LoadLog) -> Result<LogComparison, String> {
         return Ok(out);
     };
     let spec = parse_config(config).map_err(|e| format!("{}: {e}", out.log.id))?;
-    let e =
-        estimate(&spec, &out.log.inputs(s), None).map_err(|e| format!("{}: {e}", out.log.id))?;
+    let inputs = out.log.inputs(s);
+    let id = out.log.id.clone();
+    let e = estimate(&spec, &inputs, None).map_err(|e| format!("{id}: {e}"))?;
     fill(&mut out, s, &e);
+    if !s.gpus_mib.is_empty() {
+        let overrides = super::overrides::parse(s.overrides).map_err(|e| format!("{id}: {e}"))?;
+        let devices = super::devices::Devices {
+            gpus: s.gpus_mib.iter().map(|m| m << 20).collect(),
+            overrides,
+            ..super::devices::Devices::default()
+        };
+        let d = super::devices::estimate_devices(&spec, &inputs, &devices)
+            .map_err(|e| format!("{id}: {e}"))?;
+        fill_devices(&mut out, s, &d.plan);
+    }
     Ok(out)
+}
+
+/// The per-device figures of a plan beside the log's (GPUs in order).
+fn fill_devices(out: &mut LogComparison, s: &Setup, plan: &super::devices::Plan) {
+    type Of = dyn Fn(&super::devices::DevicePlan) -> u64;
+    let gpu = |name: &str| !name.starts_with("CPU") && !name.ends_with("_Host");
+    let pairs = |printed: &[(String, u64)], f: &Of| {
+        printed
+            .iter()
+            .filter(|(n, _)| gpu(n))
+            .zip(&plan.devices)
+            .map(|((_, b), d)| Pair {
+                printed: *b,
+                predicted: f(d),
+            })
+            .collect::<Vec<_>>()
+    };
+    let total = |f: &Of| plan.devices.iter().map(f).sum::<u64>();
+    let pair =
+        |printed: Option<u64>, predicted: u64| printed.map(|printed| Pair { printed, predicted });
+    out.device_kv = pairs(&out.log.device_kv, &|d| d.k_cache + d.v_cache);
+    out.gpu_kv = pair(out.log.gpu_kv, total(&|d| d.k_cache + d.v_cache));
+    out.host_kv = pair(out.log.host_kv, plan.host.kv_cache);
+    if s.compute_not_expressed.is_none() {
+        out.device_compute = pairs(&out.log.device_compute, &|d| d.compute);
+        out.gpu_compute = pair(out.log.gpu_compute, total(&|d| d.compute));
+        out.host_compute = pair(out.log.host_compute, plan.host.compute);
+        if !s.own_tensor_types {
+            out.gpu_model = pair(out.log.gpu_model, total(&|d| d.weights));
+            out.host_model = pair(out.log.host_model, plan.host.weights);
+        }
+    }
 }
 
 fn fill(out: &mut LogComparison, s: &Setup, e: &LlamaCppEstimate) {
@@ -421,12 +511,28 @@ fn cell(p: Option<Pair>) -> String {
     )
 }
 
+/// The per-GPU KV and compute pairs, `–` without a per-device plan.
+fn devices(r: &LogComparison) -> String {
+    let list = |pairs: &[Pair]| {
+        pairs
+            .iter()
+            .map(|p| cell(Some(*p)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match (r.device_kv.is_empty(), r.device_compute.is_empty()) {
+        (true, true) => "–".to_string(),
+        (_, true) => list(&r.device_kv),
+        _ => format!("{}; {}", list(&r.device_kv), list(&r.device_compute)),
+    }
+}
+
 /// The comparison as a Markdown table (for the README): every figure in
 /// MiB, printed / predicted (error).
 pub fn markdown(rows: &[LogComparison]) -> String {
     let mut out = String::from(
-        "| log | model | runner, build | file size | KV | KV on GPU / host | GPU compute | host compute | model on GPU / host | output | not expressed |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| log | model | runner, build | file size | KV | KV on GPU / host | GPU compute | host compute | model on GPU / host | output | per GPU: KV; compute | not expressed |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         let build = r.log.build.map_or("–".to_string(), |b| b.to_string());
@@ -436,7 +542,7 @@ pub fn markdown(rows: &[LogComparison]) -> String {
             .collect::<Vec<_>>()
             .join("; ");
         out.push_str(&format!(
-            "| {} | {} | {}, {} | {} | {} | {} · {} | {} | {} | {} · {} | {} | {} |\n",
+            "| {} | {} | {}, {} | {} | {} | {} · {} | {} | {} | {} · {} | {} | {} | {} |\n",
             r.log.id,
             r.log.model,
             r.runner,
@@ -450,6 +556,7 @@ pub fn markdown(rows: &[LogComparison]) -> String {
             cell(r.gpu_model),
             cell(r.host_model),
             cell(r.output),
+            devices(r),
             if missing.is_empty() { "–" } else { &missing },
         ));
     }

@@ -37,10 +37,12 @@
 pub mod arch;
 pub mod buffers;
 pub mod build;
+pub mod devices;
 pub use crate::gguf::{ftype, ggml_type};
 pub mod kv;
 pub mod logs;
 pub mod offload;
+pub mod overrides;
 pub mod quant;
 pub mod refusal;
 pub mod runner;
@@ -336,6 +338,18 @@ pub(crate) struct Footprint {
     pub gpu_layers: u64,
 }
 
+/// The cache's types and layouts for these inputs and the file's build.
+pub(crate) fn cache_types(inputs: &LlamaCppInputs, p: &Prepared) -> kv::CacheTypes {
+    kv::CacheTypes {
+        k: inputs.cache_type_k,
+        v: inputs.cache_type_v,
+        unified: inputs.kv_unified,
+        swa_full: inputs.swa_full,
+        mla: p.layouts.mla,
+        swa_cache: p.layouts.swa_cache,
+    }
+}
+
 /// Evaluates a context of `n_ctx` cells with `n_gpu_layers` offloaded.
 pub(crate) fn footprint(
     p: &Prepared,
@@ -351,18 +365,7 @@ pub(crate) fn footprint(
         inputs.n_parallel,
         inputs.kv_unified,
     );
-    let kv = kv::kv_cache(
-        l,
-        &context,
-        kv::CacheTypes {
-            k: inputs.cache_type_k,
-            v: inputs.cache_type_v,
-            unified: inputs.kv_unified,
-            swa_full: inputs.swa_full,
-            mla: p.layouts.mla,
-            swa_cache: p.layouts.swa_cache,
-        },
-    )?;
+    let kv = kv::kv_cache(l, &context, cache_types(inputs, p))?;
     let (gpu_layer, output_on_gpu) =
         offload::layer_split(l.n_layer, n_gpu_layers, inputs.output_layer_first);
     let weights = offload::split_weights(
