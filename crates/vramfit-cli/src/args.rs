@@ -17,11 +17,12 @@ use std::path::Path;
 use vramfit_cli::line::Opt;
 use vramfit_core::gguf::{FileType, GgmlType};
 use vramfit_core::methods::llamacpp::build::Build;
+use vramfit_core::methods::llamacpp::overrides;
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{
     AttnImpl, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, Runner,
-    ScenarioInput, WeightFormat,
+    ScenarioInput, SplitMode, WeightFormat,
 };
 
 /// What the command line asked for.
@@ -60,6 +61,9 @@ usage:
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--runner llama-server|ollama|lmstudio] [--llamacpp-build bNNNN]
                    [--swa-full] [--kv-unified|--no-kv-unified]               (llamacpp)
+                   [--gpu 'RTX 3090,RTX 3060'] [--tensor-split 3,1] [--split-mode layer|row|none]
+                   [--main-gpu N] [--override-tensor PATTERN=CPU|CUDA1 ...] [--cpu-moe]
+                   [--no-mmap] [--mlock]                                     (llamacpp)
                    [--json]
   vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
   vramfit inspect MODEL [--json]     the parsed architecture
@@ -165,11 +169,13 @@ impl Args for Options {
     fn augment_args(cmd: ClapCommand) -> ClapCommand {
         cmd.args(option_flags().map(|(flag, takes_value)| {
             let arg = Arg::new(flag).long(&flag[2..]).value_name("VALUE");
-            match takes_value {
+            match (takes_value, Opt::repeats(flag)) {
+                // `-ot` may be given several times, each value in order.
+                (true, true) => arg.allow_hyphen_values(true).action(ArgAction::Append),
                 // A value may start with `-` (`--batch -4` is a bad batch,
                 // not an unknown option).
-                true => arg.allow_hyphen_values(true),
-                false => arg.action(ArgAction::SetTrue),
+                (true, false) => arg.allow_hyphen_values(true),
+                (false, _) => arg.action(ArgAction::SetTrue),
             }
         }))
     }
@@ -183,6 +189,7 @@ impl FromArgMatches for Options {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
         let mut given: Vec<(usize, &'static str, Option<String>)> = option_flags()
             .filter(|(flag, _)| matches.value_source(flag) == Some(ValueSource::CommandLine))
+            .filter(|(flag, _)| !Opt::repeats(flag))
             .filter_map(|(flag, takes_value)| {
                 let value = takes_value
                     .then(|| matches.get_one::<String>(flag).cloned())
@@ -190,6 +197,15 @@ impl FromArgMatches for Options {
                 Some((matches.index_of(flag)?, flag, value))
             })
             .collect();
+        for flag in Opt::ALL
+            .map(Opt::flag)
+            .into_iter()
+            .filter(|f| Opt::repeats(f))
+        {
+            let values = matches.get_many::<String>(flag).into_iter().flatten();
+            let indices = matches.indices_of(flag).into_iter().flatten();
+            given.extend(indices.zip(values).map(|(i, v)| (i, flag, Some(v.clone()))));
+        }
         given.sort_by_key(|g| g.0);
         Ok(Options(given.into_iter().map(|(_, f, v)| (f, v)).collect()))
     }
@@ -386,7 +402,46 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .ok_or_else(|| unknown("dtype", &["fp32", "bf16", "fp16"]))?;
             input.set_weight_format(format);
         }
+        // A list of GPUs (`RTX 3090,RTX 3060`): the first is the
+        // scenario's GPU, the others follow it in llama.cpp's order.
+        Some(Opt::Gpu) if text.contains(',') => {
+            let mut names = text.split(',').map(str::trim).filter(|n| !n.is_empty());
+            input.set_gpu(names.next().unwrap_or(""));
+            input.engine.placement.more_gpus = names.map(str::to_string).collect();
+        }
         Some(Opt::Gpu) => input.set_gpu(text),
+        Some(Opt::TensorSplit) => {
+            let shares: Result<Vec<f64>, _> = text
+                .split([',', '/'])
+                .map(|v| v.trim().parse::<f64>())
+                .collect();
+            let shares = shares
+                .ok()
+                .filter(|s| s.iter().all(|v| v.is_finite() && *v >= 0.0))
+                .ok_or_else(|| format!("--tensor-split {text}: shares such as 3,1"))?;
+            input.engine.placement.tensor_split = shares;
+        }
+        Some(Opt::SplitMode) => {
+            input.engine.placement.split_mode = SplitMode::parse(text)
+                .ok_or_else(|| unknown("split mode", &["none", "layer", "row"]))?;
+        }
+        Some(Opt::MainGpu) => {
+            input.engine.placement.main_gpu = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("--main-gpu {text}: must be a whole number"))?;
+        }
+        Some(Opt::OverrideTensor) => {
+            overrides::parse(&[text]).map_err(|e| format!("--override-tensor: {e}"))?;
+            input
+                .engine
+                .placement
+                .override_tensor
+                .push(text.to_string());
+        }
+        Some(Opt::CpuMoe) => input.engine.placement.cpu_moe = true,
+        Some(Opt::NoMmap) => input.engine.placement.no_mmap = true,
+        Some(Opt::Mlock) => input.engine.placement.mlock = true,
         // The planner's custom-model shape, machine count and batch limit.
         Some(opt @ (Opt::HiddenSize | Opt::VocabSize | Opt::Machines | Opt::BatchLimit)) => {
             let n: u64 = text

@@ -47,6 +47,14 @@ pub enum Opt {
     SwaFull,
     KvUnified,
     NoKvUnified,
+    TensorSplit,
+    SplitMode,
+    MainGpu,
+    /// `--override-tensor PATTERN=BUFFER`, given as often as needed.
+    OverrideTensor,
+    CpuMoe,
+    NoMmap,
+    Mlock,
     /// `--batch N`: the earlier name of `--sequences`, still read.
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
@@ -55,7 +63,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 32] = [
+    pub const ALL: [Opt; 39] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -86,6 +94,13 @@ impl Opt {
         Opt::SwaFull,
         Opt::KvUnified,
         Opt::NoKvUnified,
+        Opt::TensorSplit,
+        Opt::SplitMode,
+        Opt::MainGpu,
+        Opt::OverrideTensor,
+        Opt::CpuMoe,
+        Opt::NoMmap,
+        Opt::Mlock,
         Opt::Batch,
         Opt::Users,
     ];
@@ -123,6 +138,13 @@ impl Opt {
             Opt::SwaFull => "--swa-full",
             Opt::KvUnified => "--kv-unified",
             Opt::NoKvUnified => "--no-kv-unified",
+            Opt::TensorSplit => "--tensor-split",
+            Opt::SplitMode => "--split-mode",
+            Opt::MainGpu => "--main-gpu",
+            Opt::OverrideTensor => "--override-tensor",
+            Opt::CpuMoe => "--cpu-moe",
+            Opt::NoMmap => "--no-mmap",
+            Opt::Mlock => "--mlock",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
         }
@@ -144,7 +166,16 @@ impl Opt {
                 | Opt::SwaFull
                 | Opt::KvUnified
                 | Opt::NoKvUnified
+                | Opt::CpuMoe
+                | Opt::NoMmap
+                | Opt::Mlock
         )
+    }
+
+    /// Whether the option may be given more than once (each value kept,
+    /// in order).
+    pub fn repeats(flag: &str) -> bool {
+        flag == Opt::OverrideTensor.flag()
     }
 }
 
@@ -192,7 +223,12 @@ pub fn args(request: &Request) -> Vec<String> {
         set(Opt::Quant.flag(), file_type.name().to_ascii_lowercase());
     }
     if let Some(gpu) = &input.gpu {
-        set(Opt::Gpu.flag(), gpu.clone());
+        let more = &input.engine.placement.more_gpus;
+        let list = std::iter::once(gpu)
+            .chain(more)
+            .cloned()
+            .collect::<Vec<_>>();
+        set(Opt::Gpu.flag(), list.join(","));
     }
     if input.precision != default.precision {
         set(Opt::Precision.flag(), input.precision.id().into());
@@ -290,6 +326,39 @@ fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
         Some(true) => out.push(Opt::KvUnified.flag().to_string()),
         Some(false) => out.push(Opt::NoKvUnified.flag().to_string()),
         None => {}
+    }
+    out.extend(placement_args(&knobs.placement));
+    out
+}
+
+/// The placement options that differ from one GPU with llama.cpp's
+/// defaults (the GPU list is written with `--gpu`).
+fn placement_args(p: &vramfit_core::scenario::Placement) -> Vec<String> {
+    let mut out = Vec::new();
+    if !p.tensor_split.is_empty() {
+        let shares: Vec<String> = p.tensor_split.iter().map(|s| format!("{s}")).collect();
+        out.extend([Opt::TensorSplit.flag().to_string(), shares.join(",")]);
+    }
+    if p.split_mode != vramfit_core::scenario::SplitMode::default() {
+        out.extend([
+            Opt::SplitMode.flag().to_string(),
+            p.split_mode.id().to_string(),
+        ]);
+    }
+    if p.main_gpu != 0 {
+        out.extend([Opt::MainGpu.flag().to_string(), p.main_gpu.to_string()]);
+    }
+    for o in &p.override_tensor {
+        out.extend([Opt::OverrideTensor.flag().to_string(), o.clone()]);
+    }
+    for (on, opt) in [
+        (p.cpu_moe, Opt::CpuMoe),
+        (p.no_mmap, Opt::NoMmap),
+        (p.mlock, Opt::Mlock),
+    ] {
+        if on {
+            out.push(opt.flag().to_string());
+        }
     }
     out
 }

@@ -85,6 +85,16 @@ pub struct LlamacppReport {
     /// What the estimate assumed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<EngineNote>,
+    /// Each GPU's part, with several GPUs or tensor overrides (its model,
+    /// KV and compute buffers, the layers whose cache it holds).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<crate::methods::llamacpp::devices::DevicePlan>,
+    /// The host's part with them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<crate::methods::llamacpp::devices::HostPlan>,
+    /// The GPU that runs out first as the context grows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limiting_gpu: Option<usize>,
 }
 
 /// Something an engine estimate assumed or left out, for every front end
@@ -134,6 +144,14 @@ pub enum EngineNote {
         build: Option<u32>,
         unsure: Vec<String>,
     },
+    /// llama.cpp's host part is above the host memory given; with the file
+    /// mapped (`mmap`, the default) its pages are read from disk again,
+    /// without it the load fails.
+    HostMemoryAbove {
+        host_bytes: u64,
+        host_ram_bytes: u64,
+        mapped: bool,
+    },
     /// The scenario's KV bytes name no llama.cpp cache type: f16, its
     /// default, is used.
     CacheTypeDefault,
@@ -141,6 +159,9 @@ pub enum EngineNote {
     /// memory by default; that limit is used.
     WiredLimitUsed,
 }
+
+/// A GiB as a float, for notes.
+const GIB_F: f64 = (1u64 << 30) as f64;
 
 impl std::fmt::Display for EngineNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -188,6 +209,20 @@ impl std::fmt::Display for EngineNote {
                 "runner preset: {} (data/engines/llamacpp-runners.csv); the llama.cpp options \
                  it sets: {line}",
                 runner.name()
+            ),
+            EngineNote::HostMemoryAbove {
+                host_bytes,
+                host_ram_bytes,
+                mapped,
+            } => write!(
+                f,
+                "llama.cpp's host part ({:.2} GiB) is above the host memory ({:.2} GiB): {}",
+                *host_bytes as f64 / GIB_F,
+                *host_ram_bytes as f64 / GIB_F,
+                match mapped {
+                    true => "the mapped file's pages would be read from disk again and again",
+                    false => "with --no-mmap the load fails",
+                }
             ),
             EngineNote::LlamacppBuild { build: None, .. } => f.write_str(
                 "llama.cpp build: the newest cache layouts (MLA without a V cache, PR #19067); \

@@ -20,6 +20,7 @@
 //! -1` "auto", `flash_attn_type = auto`).
 
 use super::format::WeightFormat;
+use super::placement::Placement;
 use super::runner::Runner;
 use super::ScenarioInput;
 use crate::gguf::{FileType, GgmlType, CACHE_TYPES};
@@ -84,6 +85,9 @@ pub struct EngineKnobs {
     /// default (llama-server: one cache when it chooses the slots).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_unified: Option<bool>,
+    /// Several GPUs, tensor overrides, host-memory options (llama.cpp).
+    #[serde(skip_serializing_if = "Placement::is_default")]
+    pub placement: Placement,
 }
 
 impl Default for EngineKnobs {
@@ -105,6 +109,7 @@ impl Default for EngineKnobs {
             llamacpp_build: None,
             swa_full: false,
             kv_unified: None,
+            placement: Placement::default(),
         }
     }
 }

@@ -20,6 +20,7 @@ mod knob_error;
 mod knobs;
 mod layout;
 mod model_ref;
+mod placement;
 mod runner;
 mod step;
 
@@ -35,6 +36,7 @@ pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
 pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
 use model_ref::resolve_model;
 pub use model_ref::{ConfigText, ModelRef};
+pub use placement::{Placement, SplitMode};
 pub use runner::Runner;
 pub use step::{AttnImpl, Optimizer, Precision};
 
@@ -393,6 +395,7 @@ impl ScenarioInput {
                 PlannerSettings::default()
             }
         };
+        let placement = self.engine.placement.clone();
         let engine = match self.engine.settings() {
             Ok(settings) => settings,
             Err(bad) => {
@@ -485,6 +488,7 @@ impl ScenarioInput {
             margin_centi_pct: (self.margin_pct * 100.0).round() as u64,
             planner,
             engine,
+            placement,
         })
     }
 }
@@ -597,6 +601,9 @@ pub struct Scenario {
     pub planner: PlannerSettings,
     /// The engines' knobs (`vllm`, `llamacpp`), exact and range-checked.
     pub engine: EngineSettings,
+    /// Where llama.cpp puts the model over several GPUs and the host, as
+    /// entered (the `llamacpp` method reads it).
+    pub placement: Placement,
 }
 
 impl Scenario {

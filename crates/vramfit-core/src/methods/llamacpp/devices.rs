@@ -21,29 +21,7 @@ use super::{buffers, kv, offload, LlamaCppInputs, LlamaCppRefusal, Prepared};
 use crate::units::sum;
 use serde::Serialize;
 
-/// `--split-mode` (`-sm`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-pub enum SplitMode {
-    /// Everything on `--main-gpu`.
-    None,
-    /// Whole layers per GPU (llama.cpp's default).
-    #[default]
-    Layer,
-    /// Each matrix split by rows over the GPUs.
-    Row,
-}
-
-impl SplitMode {
-    /// `none`, `layer` or `row`.
-    pub fn parse(text: &str) -> Option<SplitMode> {
-        match text.trim() {
-            "none" => Some(SplitMode::None),
-            "layer" => Some(SplitMode::Layer),
-            "row" => Some(SplitMode::Row),
-            _ => None,
-        }
-    }
-}
+pub use crate::scenario::SplitMode;
 
 /// The machine and the placement options.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -79,6 +57,11 @@ pub struct DevicePlan {
 /// The host's part.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct HostPlan {
+    /// The buffer the host weights are in, as llama.cpp names it:
+    /// `CPU_Mapped` (the file mapped, the default), `CPU` (`--no-mmap`).
+    pub weights_buffer: &'static str,
+    /// `--mlock`: the mapped pages are locked in memory.
+    pub locked: bool,
     pub weights: u64,
     pub kv_cache: u64,
     pub compute: u64,
@@ -391,7 +374,7 @@ pub(crate) fn max_context(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DevicesEstimate {
     pub plan: Plan,
-    /// `-ngl` as given, else every layer.
+    /// `-ngl` as given, else the most that fit every GPU.
     pub gpu_layers: u64,
     pub layers_total: u64,
     /// The longest context every GPU fits (at most the trained context
@@ -401,7 +384,15 @@ pub struct DevicesEstimate {
     pub limiting_gpu: Option<usize>,
 }
 
-/// [`plan`] for a model: `-ngl` as given, else all layers.
+/// Every GPU within its memory less llama.cpp's 1 GiB margin.
+fn fits(plan: &Plan) -> bool {
+    plan.devices
+        .iter()
+        .all(|g| g.total <= g.memory.saturating_sub(super::FIT_MARGIN))
+}
+
+/// [`plan`] for a model: `-ngl` as given, else the most layers that fit
+/// every GPU.
 pub fn estimate_devices(
     model: &crate::model::ModelSpec,
     inputs: &LlamaCppInputs,
@@ -409,7 +400,6 @@ pub fn estimate_devices(
 ) -> Result<DevicesEstimate, LlamaCppRefusal> {
     let p = Prepared::new(model, inputs)?;
     let total = p.layout.n_layer.saturating_add(1);
-    let ngl = inputs.n_gpu_layers.unwrap_or(total).min(total);
     let n_ctx = inputs
         .n_ctx
         .filter(|c| *c > 0)
@@ -423,6 +413,17 @@ pub fn estimate_devices(
         false => inputs.n_parallel.max(1),
     };
     let limit = model.max_context.map_or(n_ctx, |t| t.saturating_mul(slots));
+    // `-ngl auto`: the most layers at which every GPU fits.
+    let ngl = match inputs.n_gpu_layers {
+        Some(n) => n.min(total),
+        None => {
+            let mut n = total;
+            while n > 0 && !fits(&plan(&p, inputs, devices, n_ctx, n)?) {
+                n -= 1;
+            }
+            n
+        }
+    };
     let (max_context, limiting_gpu) = max_context(&p, inputs, devices, ngl, limit)?;
     Ok(DevicesEstimate {
         plan: plan(&p, inputs, devices, n_ctx, ngl)?,

@@ -51,6 +51,7 @@ pub mod validation;
 
 mod command;
 mod fit;
+mod placement;
 mod scenario;
 
 #[cfg(test)]

@@ -90,6 +90,44 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             }
         },
         notes: run.notes.clone(),
+        devices: run
+            .devices
+            .as_ref()
+            .map_or(Vec::new(), |d| d.plan.devices.clone()),
+        host: run.devices.as_ref().map(|d| d.plan.host.clone()),
+        limiting_gpu: run.devices.as_ref().and_then(|d| d.limiting_gpu),
+    };
+    let mut report = report;
+    if s.engine.runner == Runner::LlamaServer {
+        report
+            .command
+            .push_str(&super::placement::command_flags(&s.placement));
+    }
+    if let Some(d) = &run.devices {
+        report.max_context =
+            d.max_context
+                .map(|c| match s.engine.runner.preset().ctx_is_per_slot {
+                    true => c / run.inputs.n_parallel.max(1),
+                    false => c,
+                });
+        report.gpu_bytes = d.plan.devices.iter().map(|g| g.total).sum();
+        report.host_bytes = d.plan.host.total;
+        report.gpu_layers = d.gpu_layers;
+        report.max_gpu_layers = d.gpu_layers;
+        if s.engine.runner == Runner::LlamaServer {
+            report.command = super::command::llama_server_named(
+                &run.model_id,
+                &run.inputs,
+                s.context,
+                d.gpu_layers,
+            ) + &super::placement::command_flags(&s.placement);
+        }
+    }
+    let usable = match &run.devices {
+        Some(d) => d.plan.devices[super::placement::tightest(d)]
+            .memory
+            .saturating_sub(FIT_MARGIN),
+        None => run.usable_bytes,
     };
     Ok(MethodResult {
         outside_total: vec![Term::OutputBuffer, Term::HostPart],
@@ -98,7 +136,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             MethodId::Llamacpp,
             &terms,
             Bytes(ring_gpu.total),
-            Bytes(run.usable_bytes),
+            Bytes(usable),
         )
     })
 }
@@ -118,6 +156,8 @@ pub struct LlamacppRun {
     pub model_id: String,
     /// What the estimate assumed.
     pub notes: Vec<EngineNote>,
+    /// The plan per device, with several GPUs or tensor overrides.
+    pub devices: Option<super::devices::DevicesEstimate>,
 }
 
 impl LlamacppRun {
@@ -125,6 +165,28 @@ impl LlamacppRun {
     /// every layer on the GPU.
     pub fn ring(&self) -> (super::DeviceBytes, super::DeviceBytes) {
         let e = &self.estimate;
+        if let Some(d) = &self.devices {
+            let g = &d.plan.devices[super::placement::tightest(d)];
+            let h = &d.plan.host;
+            let gpu = super::DeviceBytes {
+                weights: g.weights,
+                kv_cache: g.k_cache + g.v_cache,
+                k_cache: g.k_cache,
+                v_cache: g.v_cache,
+                compute: g.compute,
+                total: g.total,
+                ..super::DeviceBytes::default()
+            };
+            let host = super::DeviceBytes {
+                weights: h.weights,
+                kv_cache: h.kv_cache,
+                compute: h.compute,
+                output: h.output,
+                total: h.total,
+                ..super::DeviceBytes::default()
+            };
+            return (gpu, host);
+        }
         match self.inputs.n_gpu_layers {
             Some(_) => (e.gpu, e.host),
             None => (e.all_layers_gpu, e.all_layers_host),
@@ -139,9 +201,6 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         return Err(Refusal::Mode(s.mode));
     }
     let spec = s.model.as_deref().ok_or(Refusal::NeedsModel)?;
-    if s.layout.gpus > 1 {
-        return Err(Refusal::TooManyGpus { max: 1 });
-    }
     let mut notes = Vec::new();
     let file_type = match (s.engine.gguf_type, s.weight_format) {
         (Some(t), _) => t,
@@ -209,7 +268,18 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
             ),
         });
     }
+    let devices = match super::placement::devices_of(s, gpu.total_bytes)? {
+        Some(d) => Some(super::placement::plan_of(spec, &inputs, &d, &s.placement)?),
+        None => None,
+    };
+    let host_total = devices.as_ref().map_or(e.host.total, |d| d.plan.host.total);
+    notes.extend(super::placement::host_note(
+        s,
+        host_total,
+        !s.placement.no_mmap,
+    ));
     Ok(LlamacppRun {
+        devices,
         estimate: e,
         inputs,
         usable_bytes: gpu.total_bytes.saturating_sub(FIT_MARGIN),
