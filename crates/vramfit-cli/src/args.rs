@@ -61,7 +61,7 @@ usage:
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--runner llama-server|ollama|lmstudio] [--llamacpp-build bNNNN]
                    [--swa-full] [--kv-unified|--no-kv-unified]               (llamacpp)
-                   [--gpu 'RTX 3090,RTX 3060'] [--tensor-split 3,1] [--split-mode layer|row|none]
+                   [--gpu 'RTX 3090 + RTX 3060'] [--tensor-split 3,1] [--split-mode layer|row|none]
                    [--main-gpu N] [--override-tensor PATTERN=CPU|CUDA1 ...] [--cpu-moe]
                    [--no-mmap] [--mlock]                                     (llamacpp)
                    [--json]
@@ -402,10 +402,11 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .ok_or_else(|| unknown("dtype", &["fp32", "bf16", "fp16"]))?;
             input.set_weight_format(format);
         }
-        // A list of GPUs (`RTX 3090,RTX 3060`): the first is the
-        // scenario's GPU, the others follow it in llama.cpp's order.
-        Some(Opt::Gpu) if text.contains(',') => {
-            let mut names = text.split(',').map(str::trim).filter(|n| !n.is_empty());
+        // A list of GPUs (`RTX 3090 + RTX 3060`; catalog names may hold
+        // commas): the first is the scenario's GPU, the others follow it
+        // in llama.cpp's order.
+        Some(Opt::Gpu) if text.contains('+') => {
+            let mut names = text.split('+').map(str::trim).filter(|n| !n.is_empty());
             input.set_gpu(names.next().unwrap_or(""));
             input.engine.placement.more_gpus = names.map(str::to_string).collect();
         }

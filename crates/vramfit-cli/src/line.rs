@@ -228,7 +228,7 @@ pub fn args(request: &Request) -> Vec<String> {
             .chain(more)
             .cloned()
             .collect::<Vec<_>>();
-        set(Opt::Gpu.flag(), list.join(","));
+        set(Opt::Gpu.flag(), list.join(" + "));
     }
     if input.precision != default.precision {
         set(Opt::Precision.flag(), input.precision.id().into());

@@ -34,7 +34,7 @@ fn a_3090_and_a_3060_share_the_layers_by_their_memory() {
     let e = engine(&[
         "meta-llama/Llama-3.1-8B-Instruct",
         "--gpu",
-        "RTX 3090,RTX 3060",
+        "RTX 3090 + RTX 3060",
         "--seq",
         "32768",
     ]);
@@ -54,7 +54,7 @@ fn a_3090_and_a_3060_share_the_layers_by_their_memory() {
     let even = engine(&[
         "meta-llama/Llama-3.1-8B-Instruct",
         "--gpu",
-        "RTX 3090,RTX 3060",
+        "RTX 3090 + RTX 3060",
         "--seq",
         "32768",
         "--tensor-split",
@@ -66,7 +66,7 @@ fn a_3090_and_a_3060_share_the_layers_by_their_memory() {
     let long = engine(&[
         "meta-llama/Llama-3.1-8B-Instruct",
         "--gpu",
-        "RTX 3090,RTX 3060",
+        "RTX 3090 + RTX 3060",
         "--seq",
         "8192",
         "--tensor-split",

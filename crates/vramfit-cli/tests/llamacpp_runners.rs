@@ -149,3 +149,40 @@ fn the_text_names_the_preset_and_the_build() {
     );
     assert!(text.contains("-np 1"), "{text}");
 }
+
+/// A Mac whose default wired limit is too small for the model, though its
+/// unified memory is not: the line that raises the limit.
+#[test]
+fn a_mac_is_told_how_to_raise_the_wired_limit() {
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args([
+            "estimate",
+            "Qwen/Qwen3-235B-A22B",
+            "--method",
+            "llamacpp",
+            "--quant",
+            "q3_k_m",
+        ])
+        .args([
+            "--gpu",
+            "Apple M4 Max (128GB, 40-core GPU)",
+            "--seq",
+            "32768",
+            "--n-gpu-layers",
+            "95",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Metal's wired limit) is used"), "{text}");
+    assert!(text.contains("sudo sysctl iogpu.wired_limit_mb="), "{text}");
+    // A model that fits the default limit is not told to raise it.
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(["estimate", "openai/gpt-oss-20b", "--method", "llamacpp"])
+        .args(["--gpu", "Apple M4 Max (128GB, 40-core GPU)"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("iogpu.wired_limit_mb"));
+}

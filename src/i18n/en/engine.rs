@@ -106,6 +106,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "The vision tower of this multimodal model is not counted.".into(),
         EngineNote::CudaGraphsBeyondMemory => "The CUDA graphs do not fit in what the utilization leaves: vLLM may run out of memory while capturing them.".into(),
         EngineNote::GgufDefault => "No GGUF type chosen: Q4_K_M, the most common download.".into(),
+        EngineNote::RaiseWiredLimit { mb } => format!("It fits the unified memory once the wired limit is raised: sudo sysctl iogpu.wired_limit_mb={mb} (until the next restart)."),
         EngineNote::HostMemoryAbove { host_bytes, host_ram_bytes, mapped } => format!(
             "llama.cpp's host part ({} GiB) is above the host memory ({} GiB): {}",
             vramfit_core::units::Bytes(*host_bytes).display(vramfit_core::units::DisplayUnit::Gib),

@@ -106,6 +106,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "No se cuenta la torre de visión de este modelo multimodal.".into(),
         EngineNote::CudaGraphsBeyondMemory => "Los grafos CUDA no caben en lo que deja la utilización: vLLM podría quedarse sin memoria al capturarlos.".into(),
         EngineNote::GgufDefault => "No se eligió tipo GGUF: Q4_K_M, la descarga más común.".into(),
+        EngineNote::RaiseWiredLimit { mb } => format!("Cabe en la memoria unificada si se sube el límite fijado: sudo sysctl iogpu.wired_limit_mb={mb} (hasta el próximo reinicio)."),
         EngineNote::HostMemoryAbove { host_bytes, host_ram_bytes, mapped } => format!(
             "La parte de llama.cpp en el host ({} GiB) supera la memoria del host ({} GiB): {}",
             vramfit_core::units::Bytes(*host_bytes).display(vramfit_core::units::DisplayUnit::Gib),

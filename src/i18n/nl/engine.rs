@@ -106,6 +106,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "De vision tower van dit multimodale model wordt niet meegeteld.".into(),
         EngineNote::CudaGraphsBeyondMemory => "De CUDA-graphs passen niet in wat de benutting overlaat: vLLM kan zonder geheugen komen te zitten bij het vastleggen.".into(),
         EngineNote::GgufDefault => "Geen GGUF-type gekozen: Q4_K_M, de meest gedownloade.".into(),
+        EngineNote::RaiseWiredLimit { mb } => format!("Het past in het gedeelde geheugen als de wired-limiet omhoog gaat: sudo sysctl iogpu.wired_limit_mb={mb} (tot de volgende herstart)."),
         EngineNote::HostMemoryAbove { host_bytes, host_ram_bytes, mapped } => format!(
             "Het hostdeel van llama.cpp ({} GiB) is groter dan het hostgeheugen ({} GiB): {}",
             vramfit_core::units::Bytes(*host_bytes).display(vramfit_core::units::DisplayUnit::Gib),

@@ -158,6 +158,9 @@ pub enum EngineNote {
     /// Apple silicon: Metal lets the GPU wire only part of the unified
     /// memory by default; that limit is used.
     WiredLimitUsed,
+    /// Apple silicon: the model fits the unified memory but not the
+    /// default wired limit; `sudo sysctl iogpu.wired_limit_mb=N` raises it.
+    RaiseWiredLimit { mb: u64 },
 }
 
 /// A GiB as a float, for notes.
@@ -246,6 +249,11 @@ impl std::fmt::Display for EngineNote {
             EngineNote::WiredLimitUsed => f.write_str(
                 "Apple silicon: the GPU's default share of the unified memory (Metal's wired \
                  limit) is used",
+            ),
+            EngineNote::RaiseWiredLimit { mb } => write!(
+                f,
+                "it fits the unified memory once the wired limit is raised: \
+                 sudo sysctl iogpu.wired_limit_mb={mb} (until the next restart)"
             ),
         }
     }

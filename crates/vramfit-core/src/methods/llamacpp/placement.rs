@@ -131,3 +131,31 @@ pub(crate) fn command_flags(p: &crate::scenario::Placement) -> String {
     }
     out
 }
+
+/// What macOS leaves to itself when the wired limit is raised (assumed:
+/// 4 GiB; Apple documents no figure).
+pub const MACOS_RESERVE: u64 = 4 << 30;
+
+/// On Apple silicon, when the whole model does not fit Metal's default
+/// wired limit but fits the unified memory less [`MACOS_RESERVE`]: the
+/// limit to set, in MiB.
+///
+/// # Formula
+///
+/// ```text
+/// N = ceil((needed + 1 GiB) / 1 MiB)      when  needed + 1 GiB > wired limit  and  N MiB ≤ memory − 4 GiB
+/// ```
+///
+/// `needed` the GPU side with every layer offloaded; `sudo sysctl
+/// iogpu.wired_limit_mb=N` raises the limit until the next restart.
+pub(crate) fn wired_note(
+    gpu: &crate::methods::engine::EngineGpu,
+    needed: u64,
+) -> Option<crate::methods::engine::EngineNote> {
+    let g = gpu.catalog?;
+    let wired = g.wired_limit_bytes?;
+    let want = needed.saturating_add(FIT_MARGIN);
+    let mb = want.div_ceil(1 << 20);
+    (want > wired && (mb << 20) <= g.capacity_bytes.saturating_sub(MACOS_RESERVE))
+        .then_some(crate::methods::engine::EngineNote::RaiseWiredLimit { mb })
+}
