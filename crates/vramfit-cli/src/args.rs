@@ -16,13 +16,11 @@ use clap::{Arg, ArgAction, ArgMatches, Args, Command as ClapCommand, FromArgMatc
 use std::path::Path;
 use vramfit_cli::line::Opt;
 use vramfit_core::gguf::{FileType, GgmlType};
-use vramfit_core::methods::llamacpp::build::Build;
-use vramfit_core::methods::llamacpp::overrides;
 use vramfit_core::methods::MethodId;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{
-    AttnImpl, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, Runner,
-    ScenarioInput, SplitMode, WeightFormat,
+    AttnImpl, EngineField, Field, KvDtype, Mode, ModelRef, Optimizer, Precision, ScenarioInput,
+    WeightFormat,
 };
 
 /// What the command line asked for.
@@ -366,18 +364,6 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::FlashAttn) => input.engine.flash_attn = true,
         Some(Opt::NoFlashAttn) => input.engine.flash_attn = false,
         Some(Opt::EnforceEager) => input.engine.enforce_eager = true,
-        Some(Opt::Runner) => {
-            input.engine.runner = Runner::parse(text)
-                .ok_or_else(|| unknown("runner", &Runner::ALL.map(Runner::id)))?;
-        }
-        Some(Opt::LlamacppBuild) => {
-            let build = Build::parse(text)
-                .ok_or_else(|| format!("`{text}` is not a llama.cpp build (bNNNN, e.g. b5331)"))?;
-            input.engine.llamacpp_build = Some(build.0);
-        }
-        Some(Opt::SwaFull) => input.engine.swa_full = true,
-        Some(Opt::KvUnified) => input.engine.kv_unified = Some(true),
-        Some(Opt::NoKvUnified) => input.engine.kv_unified = Some(false),
         Some(Opt::KvDtype) => {
             let dtype = KvDtype::from_name(text)
                 .ok_or_else(|| unknown("KV dtype", &KvDtype::ALL.map(KvDtype::id)))?;
@@ -411,38 +397,20 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.engine.placement.more_gpus = names.map(str::to_string).collect();
         }
         Some(Opt::Gpu) => input.set_gpu(text),
-        Some(Opt::TensorSplit) => {
-            let shares: Result<Vec<f64>, _> = text
-                .split([',', '/'])
-                .map(|v| v.trim().parse::<f64>())
-                .collect();
-            let shares = shares
-                .ok()
-                .filter(|s| s.iter().all(|v| v.is_finite() && *v >= 0.0))
-                .ok_or_else(|| format!("--tensor-split {text}: shares such as 3,1"))?;
-            input.engine.placement.tensor_split = shares;
-        }
-        Some(Opt::SplitMode) => {
-            input.engine.placement.split_mode = SplitMode::parse(text)
-                .ok_or_else(|| unknown("split mode", &["none", "layer", "row"]))?;
-        }
-        Some(Opt::MainGpu) => {
-            input.engine.placement.main_gpu = text
-                .trim()
-                .parse()
-                .map_err(|_| format!("--main-gpu {text}: must be a whole number"))?;
-        }
-        Some(Opt::OverrideTensor) => {
-            overrides::parse(&[text]).map_err(|e| format!("--override-tensor: {e}"))?;
-            input
-                .engine
-                .placement
-                .override_tensor
-                .push(text.to_string());
-        }
-        Some(Opt::CpuMoe) => input.engine.placement.cpu_moe = true,
-        Some(Opt::NoMmap) => input.engine.placement.no_mmap = true,
-        Some(Opt::Mlock) => input.engine.placement.mlock = true,
+        Some(
+            opt @ (Opt::Runner
+            | Opt::LlamacppBuild
+            | Opt::SwaFull
+            | Opt::KvUnified
+            | Opt::NoKvUnified
+            | Opt::TensorSplit
+            | Opt::SplitMode
+            | Opt::MainGpu
+            | Opt::OverrideTensor
+            | Opt::CpuMoe
+            | Opt::NoMmap
+            | Opt::Mlock),
+        ) => crate::llamacpp_args::apply(input, opt, text)?,
         // The planner's custom-model shape, machine count and batch limit.
         Some(opt @ (Opt::HiddenSize | Opt::VocabSize | Opt::Machines | Opt::BatchLimit)) => {
             let n: u64 = text

@@ -4,6 +4,7 @@
 
 mod args;
 mod check;
+mod llamacpp_args;
 mod render;
 
 use args::{Command, USAGE};

@@ -3,8 +3,9 @@
 //!
 //! # What the ring means
 //!
-//! llama.cpp splits a model between one GPU and host memory (`-ngl`); the
-//! ring is over that GPU:
+//! llama.cpp splits a model between GPUs and host memory (`-ngl`); with
+//! one GPU the ring is over it (with several, over the tightest one:
+//! [`super::placement`]):
 //!
 //! ```text
 //! needed = model buffer + K cache + V cache + compute buffer     (GPU side)
@@ -36,7 +37,7 @@ pub const DEFAULT_FILE_TYPE: FileType = FileType::Q4_K_M;
 
 /// The `llamacpp` method's result for a validated scenario, or why
 /// llama.cpp does not take it: a mode other than serving, typed numbers,
-/// more than one GPU, a context above the model's trained context (llama.cpp
+/// a context above the model's trained context (llama.cpp
 /// warns and runs it, outside what the model was trained for), a weight
 /// format that is not a GGUF type, an
 /// architecture whose GGUF layout is not derived, cache types llama.cpp
