@@ -12,12 +12,10 @@ const COMPUTE_PPM: u64 = 150_000;
 /// yet (the README says so): A7 (Vulkan, ubatch 1024: 517 MiB predicted,
 /// 613 printed: the output head is placed above the last layer's live
 /// blocks), U1 (Metal, flash attention off: 549 predicted, 819
-/// printed), A3 (experts of layers 14–93 on the CPU by `-ot`: 848
-/// predicted, 1,024 printed, the staged expert matrix and its
-/// activations) and A9 (four GPUs, experts by `-ot`: 3,675 predicted over
+/// printed) and A9 (four GPUs, experts by `-ot`: 3,791 predicted over
 /// the four, 5,649 printed). The test fails when one of them comes
 /// within, so that the list shrinks with the method.
-const COMPUTE_OUTSIDE: [&str; 4] = ["A7", "U1", "A3", "A9"];
+const COMPUTE_OUTSIDE: [&str; 3] = ["A7", "U1", "A9"];
 
 #[test]
 fn every_log_within_the_tolerances() {

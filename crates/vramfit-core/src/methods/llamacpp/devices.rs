@@ -260,11 +260,7 @@ pub(crate) fn plan(
             Some(g) => devices[g].weights = devices[g].weights.saturating_add(*bytes),
             None => {
                 host.weights = host.weights.saturating_add(*bytes);
-                let product = t.role.quantizable() && t.role != Role::TokenEmbd;
-                if product && staged.is_none_or(|(b, _, _)| *bytes > b) {
-                    let fan_out = if t.expert { l.n_expert_used.max(1) } else { 1 };
-                    staged = Some((*bytes, t.ne[0], t.ne[1].saturating_mul(fan_out)));
-                }
+                staged = offload::larger_product(staged, t, *bytes, l.n_expert_used);
             }
         }
         let out_dev = layer_dev.last().copied().flatten();
