@@ -50,8 +50,8 @@ bench-browser: setup
 allocator-table:
 	cargo run -q -p vramfit-core --example allocator_table
 
-# The llamacpp method's validation table (README): GGUF sizes llama.cpp
-# printed vs predicted.
+# The llamacpp method's validation tables (README): GGUF sizes llama.cpp
+# printed vs predicted, and every load log (size, KV, compute, host buffers).
 llamacpp-table:
 	cargo run -q -p vramfit-core --example llamacpp_table
 

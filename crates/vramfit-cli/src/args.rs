@@ -77,6 +77,11 @@ usage:
                    [--interconnect nvlink|pcie] [--other-memory-gib X]       (vllm)
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
+                   [--runner llama-server|ollama|lmstudio] [--llamacpp-build bNNNN]
+                   [--swa-full] [--kv-unified|--no-kv-unified]               (llamacpp)
+                   [--gpu 'RTX 3090 + RTX 3060'] [--tensor-split 3,1] [--split-mode layer|row|none]
+                   [--main-gpu N] [--override-tensor PATTERN=CPU|CUDA1 ...] [--cpu-moe]
+                   [--no-mmap] [--mlock]                                     (llamacpp)
                    [--json]
   vramfit estimate [--gpu NAME ...] -- ENGINE COMMAND   a pasted engine command:
                    vllm serve MODEL ..., python -m vllm.entrypoints.openai.api_server
@@ -191,11 +196,13 @@ impl Args for Options {
     fn augment_args(cmd: ClapCommand) -> ClapCommand {
         cmd.args(option_flags().map(|(flag, takes_value)| {
             let arg = Arg::new(flag).long(&flag[2..]).value_name("VALUE");
-            match takes_value {
+            match (takes_value, Opt::repeats(flag)) {
+                // `-ot` may be given several times, each value in order.
+                (true, true) => arg.allow_hyphen_values(true).action(ArgAction::Append),
                 // A value may start with `-` (`--batch -4` is a bad batch,
                 // not an unknown option).
-                true => arg.allow_hyphen_values(true),
-                false => arg.action(ArgAction::SetTrue),
+                (true, false) => arg.allow_hyphen_values(true),
+                (false, _) => arg.action(ArgAction::SetTrue),
             }
         }))
     }
@@ -209,6 +216,7 @@ impl FromArgMatches for Options {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
         let mut given: Vec<(usize, &'static str, Option<String>)> = option_flags()
             .filter(|(flag, _)| matches.value_source(flag) == Some(ValueSource::CommandLine))
+            .filter(|(flag, _)| !Opt::repeats(flag))
             .filter_map(|(flag, takes_value)| {
                 let value = takes_value
                     .then(|| matches.get_one::<String>(flag).cloned())
@@ -216,6 +224,15 @@ impl FromArgMatches for Options {
                 Some((matches.index_of(flag)?, flag, value))
             })
             .collect();
+        for flag in Opt::ALL
+            .map(Opt::flag)
+            .into_iter()
+            .filter(|f| Opt::repeats(f))
+        {
+            let values = matches.get_many::<String>(flag).into_iter().flatten();
+            let indices = matches.indices_of(flag).into_iter().flatten();
+            given.extend(indices.zip(values).map(|(i, v)| (i, flag, Some(v.clone()))));
+        }
         given.sort_by_key(|g| g.0);
         Ok(Options(given))
     }
@@ -544,7 +561,29 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
             input.attn = AttnImpl::from_name(text)
                 .ok_or_else(|| unknown("attention", &["eager", "sdpa", "flash"]))?;
         }
+        // A list of GPUs (`RTX 3090 + RTX 3060`; catalog names may hold
+        // commas): the first is the scenario's GPU, the others follow it
+        // in llama.cpp's order.
+        Some(Opt::Gpu) if text.contains('+') => {
+            let mut names = text.split('+').map(str::trim).filter(|n| !n.is_empty());
+            input.set_gpu(names.next().unwrap_or(""));
+            input.engine.placement.more_gpus = names.map(str::to_string).collect();
+        }
         Some(Opt::Gpu) => input.set_gpu(text),
+        Some(
+            opt @ (Opt::Runner
+            | Opt::LlamacppBuild
+            | Opt::SwaFull
+            | Opt::KvUnified
+            | Opt::NoKvUnified
+            | Opt::TensorSplit
+            | Opt::SplitMode
+            | Opt::MainGpu
+            | Opt::OverrideTensor
+            | Opt::CpuMoe
+            | Opt::NoMmap
+            | Opt::Mlock),
+        ) => crate::llamacpp_args::apply(input, opt, text)?,
         // The planner's custom-model shape, machine count and batch limit.
         Some(opt @ (Opt::HiddenSize | Opt::VocabSize | Opt::Machines | Opt::BatchLimit)) => {
             let n: u64 = text

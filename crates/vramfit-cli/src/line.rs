@@ -50,6 +50,21 @@ pub enum Opt {
     /// `--calibrate LOG`: an engine's start-up log to fit the machine's
     /// runtime terms on (the fit itself is in the scenario).
     Calibrate,
+    /// `--runner llama-server|ollama|lmstudio`.
+    Runner,
+    /// `--llamacpp-build bNNNN`.
+    LlamacppBuild,
+    SwaFull,
+    KvUnified,
+    NoKvUnified,
+    TensorSplit,
+    SplitMode,
+    MainGpu,
+    /// `--override-tensor PATTERN=BUFFER`, given as often as needed.
+    OverrideTensor,
+    CpuMoe,
+    NoMmap,
+    Mlock,
     /// `--batch N`: the earlier name of `--sequences`, still read.
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
@@ -58,7 +73,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 31] = [
+    pub const ALL: [Opt; 43] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -88,6 +103,18 @@ impl Opt {
         Opt::VllmVersion,
         Opt::Interconnect,
         Opt::Calibrate,
+        Opt::Runner,
+        Opt::LlamacppBuild,
+        Opt::SwaFull,
+        Opt::KvUnified,
+        Opt::NoKvUnified,
+        Opt::TensorSplit,
+        Opt::SplitMode,
+        Opt::MainGpu,
+        Opt::OverrideTensor,
+        Opt::CpuMoe,
+        Opt::NoMmap,
+        Opt::Mlock,
         Opt::Batch,
         Opt::Users,
     ];
@@ -124,6 +151,18 @@ impl Opt {
             Opt::VllmVersion => "--vllm-version",
             Opt::Interconnect => "--interconnect",
             Opt::Calibrate => "--calibrate",
+            Opt::Runner => "--runner",
+            Opt::LlamacppBuild => "--llamacpp-build",
+            Opt::SwaFull => "--swa-full",
+            Opt::KvUnified => "--kv-unified",
+            Opt::NoKvUnified => "--no-kv-unified",
+            Opt::TensorSplit => "--tensor-split",
+            Opt::SplitMode => "--split-mode",
+            Opt::MainGpu => "--main-gpu",
+            Opt::OverrideTensor => "--override-tensor",
+            Opt::CpuMoe => "--cpu-moe",
+            Opt::NoMmap => "--no-mmap",
+            Opt::Mlock => "--mlock",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
         }
@@ -143,7 +182,19 @@ impl Opt {
                 | Opt::FlashAttn
                 | Opt::NoFlashAttn
                 | Opt::EnforceEager
+                | Opt::SwaFull
+                | Opt::KvUnified
+                | Opt::NoKvUnified
+                | Opt::CpuMoe
+                | Opt::NoMmap
+                | Opt::Mlock
         )
+    }
+
+    /// Whether the option may be given more than once (each value kept,
+    /// in order).
+    pub fn repeats(flag: &str) -> bool {
+        flag == Opt::OverrideTensor.flag()
     }
 }
 
@@ -191,7 +242,12 @@ pub fn args(request: &Request) -> Vec<String> {
         set(Opt::Quant.flag(), file_type.name().to_ascii_lowercase());
     }
     if let Some(gpu) = &input.gpu {
-        set(Opt::Gpu.flag(), gpu.clone());
+        let more = &input.engine.placement.more_gpus;
+        let list = std::iter::once(gpu)
+            .chain(more)
+            .cloned()
+            .collect::<Vec<_>>();
+        set(Opt::Gpu.flag(), list.join(" + "));
     }
     if input.precision != default.precision {
         set(Opt::Precision.flag(), input.precision.id().into());
@@ -283,6 +339,56 @@ fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
     if let Some(release) = knobs.vllm_version {
         out.push(Opt::VllmVersion.flag().to_string());
         out.push(release.text());
+    }
+    if knobs.runner != default.runner {
+        out.extend([
+            Opt::Runner.flag().to_string(),
+            knobs.runner.id().to_string(),
+        ]);
+    }
+    if let Some(b) = knobs.llamacpp_build {
+        out.extend([Opt::LlamacppBuild.flag().to_string(), format!("b{b}")]);
+    }
+    if knobs.swa_full {
+        out.push(Opt::SwaFull.flag().to_string());
+    }
+    match knobs.kv_unified {
+        Some(true) => out.push(Opt::KvUnified.flag().to_string()),
+        Some(false) => out.push(Opt::NoKvUnified.flag().to_string()),
+        None => {}
+    }
+    out.extend(placement_args(&knobs.placement));
+    out
+}
+
+/// The placement options that differ from one GPU with llama.cpp's
+/// defaults (the GPU list is written with `--gpu`).
+fn placement_args(p: &vramfit_core::scenario::Placement) -> Vec<String> {
+    let mut out = Vec::new();
+    if !p.tensor_split.is_empty() {
+        let shares: Vec<String> = p.tensor_split.iter().map(|s| format!("{s}")).collect();
+        out.extend([Opt::TensorSplit.flag().to_string(), shares.join(",")]);
+    }
+    if p.split_mode != vramfit_core::scenario::SplitMode::default() {
+        out.extend([
+            Opt::SplitMode.flag().to_string(),
+            p.split_mode.id().to_string(),
+        ]);
+    }
+    if p.main_gpu != 0 {
+        out.extend([Opt::MainGpu.flag().to_string(), p.main_gpu.to_string()]);
+    }
+    for o in &p.override_tensor {
+        out.extend([Opt::OverrideTensor.flag().to_string(), o.clone()]);
+    }
+    for (on, opt) in [
+        (p.cpu_moe, Opt::CpuMoe),
+        (p.no_mmap, Opt::NoMmap),
+        (p.mlock, Opt::Mlock),
+    ] {
+        if on {
+            out.push(opt.flag().to_string());
+        }
     }
     out
 }

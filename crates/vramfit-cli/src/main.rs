@@ -6,6 +6,7 @@ mod args;
 mod calibrate;
 mod check;
 mod engine_words;
+mod llamacpp_args;
 mod render;
 
 use args::{Command, USAGE};

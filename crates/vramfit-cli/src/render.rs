@@ -161,12 +161,50 @@ fn llamacpp(l: &LlamacppReport) -> String {
     out += &row("most layers that fit", l.max_gpu_layers.to_string());
     let longest = l.max_context.map_or("none".to_string(), |c| c.to_string());
     out += &row("longest context that fits", longest);
+    out += &devices(l);
     match p.host_short_by_bytes {
         0 => out += &format!("  command: {}\n", l.command),
         _ => out += "  command: none: this plan would not start (host memory)\n",
     }
     for note in &l.notes {
         out += &format!("  note: {note}\n");
+    }
+    out
+}
+
+/// Each GPU's part and the host's, with several GPUs or overrides.
+fn devices(l: &LlamacppReport) -> String {
+    let mut out = String::new();
+    for d in &l.devices {
+        let layers = match (d.layers.first(), d.layers.last()) {
+            (Some(a), Some(b)) => format!("layers {a}-{b}"),
+            _ => "no layers".to_string(),
+        };
+        let output = if d.output_layer { " + output" } else { "" };
+        out += &format!(
+            "  GPU {}: model {}, KV {}, compute {}, total {} of {} ({layers}{output})\n",
+            d.index,
+            gib(d.weights),
+            gib(d.k_cache + d.v_cache),
+            gib(d.compute),
+            gib(d.total),
+            gib(d.memory),
+        );
+    }
+    if let Some(h) = &l.host {
+        let locked = if h.locked { ", locked" } else { "" };
+        out += &format!(
+            "  host: model {} ({}{locked}), KV {}, compute {}, output {}, total {}\n",
+            gib(h.weights),
+            h.weights_buffer,
+            gib(h.kv_cache),
+            gib(h.compute),
+            gib(h.output),
+            gib(h.total)
+        );
+    }
+    if let Some(g) = l.limiting_gpu {
+        out += &format!("  the context is limited by GPU {g}\n");
     }
     out
 }

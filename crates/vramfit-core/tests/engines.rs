@@ -336,10 +336,13 @@ fn llamacpp_takes_gguf_and_cache_types() {
         i.gpus = 2;
         i.tp = Some(2);
     });
-    assert_eq!(
-        run(MethodId::Llamacpp, &two).unwrap_err(),
-        Refusal::TooManyGpus { max: 1 }
-    );
+    // Two GPUs: llama.cpp splits the layers over them (it refused them
+    // before the per-device plan).
+    let two = run(MethodId::Llamacpp, &two).unwrap();
+    let devices = &llamacpp_report(&two).devices;
+    assert_eq!(devices.len(), 2);
+    assert_eq!(devices.iter().map(|d| d.layers.len()).sum::<usize>(), 32);
+    assert!(devices[1].output_layer);
 }
 
 /// A pasted config names the model by its `_name_or_path`, else by a

@@ -106,6 +106,22 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "The vision tower of this multimodal model is not counted.".into(),
         EngineNote::CudaGraphsBeyondMemory => "The CUDA graphs do not fit in what the utilization leaves: vLLM may run out of memory while capturing them.".into(),
         EngineNote::GgufDefault => "No GGUF type chosen: Q4_K_M, the most common download.".into(),
+        EngineNote::RaiseWiredLimit { mb } => format!("It fits the unified memory once the wired limit is raised: sudo sysctl iogpu.wired_limit_mb={mb} (until the next restart)."),
+        EngineNote::HostMemoryAbove { host_bytes, host_ram_bytes, mapped } => format!(
+            "llama.cpp's host part ({} GiB) is above the host memory ({} GiB): {}",
+            vramfit_core::units::Bytes(*host_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            vramfit_core::units::Bytes(*host_ram_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            if *mapped { "the mapped file's pages would be read from disk again and again" } else { "with --no-mmap the load fails" }
+        ),
+        EngineNote::LlamacppRunner { runner, line } => format!("Runner preset: {}; the llama.cpp options it sets: {line}", runner.name()),
+        EngineNote::LlamacppBuild { build: None, .. } => "llama.cpp build: the newest cache layouts.".into(),
+        EngineNote::LlamacppBuild { build: Some(b), unsure } => format!(
+            "llama.cpp build b{b}: its cache layouts{}.",
+            match unsure.is_empty() {
+                true => String::new(),
+                false => format!(" (not known either way for: {})", unsure.join(", ")),
+            }
+        ),
         EngineNote::CacheTypeDefault => "The KV bytes name no llama.cpp cache type: f16, its default, is used.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: the GPU's default share of the unified memory is used.".into(),
     }

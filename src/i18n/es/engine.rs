@@ -106,6 +106,22 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "No se cuenta la torre de visión de este modelo multimodal.".into(),
         EngineNote::CudaGraphsBeyondMemory => "Los grafos CUDA no caben en lo que deja la utilización: vLLM podría quedarse sin memoria al capturarlos.".into(),
         EngineNote::GgufDefault => "No se eligió tipo GGUF: Q4_K_M, la descarga más común.".into(),
+        EngineNote::RaiseWiredLimit { mb } => format!("Cabe en la memoria unificada si se sube el límite fijado: sudo sysctl iogpu.wired_limit_mb={mb} (hasta el próximo reinicio)."),
+        EngineNote::HostMemoryAbove { host_bytes, host_ram_bytes, mapped } => format!(
+            "La parte de llama.cpp en el host ({} GiB) supera la memoria del host ({} GiB): {}",
+            vramfit_core::units::Bytes(*host_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            vramfit_core::units::Bytes(*host_ram_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            if *mapped { "las páginas del archivo mapeado se leerían del disco una y otra vez" } else { "con --no-mmap la carga falla" }
+        ),
+        EngineNote::LlamacppRunner { runner, line } => format!("Preajuste del ejecutor: {}; las opciones de llama.cpp que fija: {line}", runner.name()),
+        EngineNote::LlamacppBuild { build: None, .. } => "Build de llama.cpp: las disposiciones de caché más recientes.".into(),
+        EngineNote::LlamacppBuild { build: Some(b), unsure } => format!(
+            "Build de llama.cpp b{b}: sus disposiciones de caché{}.",
+            match unsure.is_empty() {
+                true => String::new(),
+                false => format!(" (sin saber para: {})", unsure.join(", ")),
+            }
+        ),
         EngineNote::CacheTypeDefault => "Los bytes KV no corresponden a ningún tipo de caché de llama.cpp: se usa f16, su valor por defecto.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: se usa la parte de la memoria unificada que la GPU puede usar por defecto.".into(),
     }

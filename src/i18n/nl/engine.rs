@@ -106,6 +106,22 @@ fn note(n: &EngineNote) -> String {
         EngineNote::VisionTowerNotCounted => "De vision tower van dit multimodale model wordt niet meegeteld.".into(),
         EngineNote::CudaGraphsBeyondMemory => "De CUDA-graphs passen niet in wat de benutting overlaat: vLLM kan zonder geheugen komen te zitten bij het vastleggen.".into(),
         EngineNote::GgufDefault => "Geen GGUF-type gekozen: Q4_K_M, de meest gedownloade.".into(),
+        EngineNote::RaiseWiredLimit { mb } => format!("Het past in het gedeelde geheugen als de wired-limiet omhoog gaat: sudo sysctl iogpu.wired_limit_mb={mb} (tot de volgende herstart)."),
+        EngineNote::HostMemoryAbove { host_bytes, host_ram_bytes, mapped } => format!(
+            "Het hostdeel van llama.cpp ({} GiB) is groter dan het hostgeheugen ({} GiB): {}",
+            vramfit_core::units::Bytes(*host_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            vramfit_core::units::Bytes(*host_ram_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            if *mapped { "de pagina's van het gemapte bestand worden steeds opnieuw van schijf gelezen" } else { "met --no-mmap mislukt het laden" }
+        ),
+        EngineNote::LlamacppRunner { runner, line } => format!("Runner-voorinstelling: {}; de llama.cpp-opties die hij zet: {line}", runner.name()),
+        EngineNote::LlamacppBuild { build: None, .. } => "llama.cpp-build: de nieuwste cache-indelingen.".into(),
+        EngineNote::LlamacppBuild { build: Some(b), unsure } => format!(
+            "llama.cpp-build b{b}: zijn cache-indelingen{}.",
+            match unsure.is_empty() {
+                true => String::new(),
+                false => format!(" (onbekend voor: {})", unsure.join(", ")),
+            }
+        ),
         EngineNote::CacheTypeDefault => "De KV-bytes komen met geen cachetype van llama.cpp overeen: f16, de standaard, wordt gebruikt.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: het deel van het gedeelde geheugen dat de GPU standaard mag gebruiken, wordt gebruikt.".into(),
     }

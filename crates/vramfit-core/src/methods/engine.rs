@@ -96,6 +96,16 @@ pub struct LlamacppReport {
     /// Where the plan puts the model: layers and experts on the host, and
     /// the host memory checked.
     pub plan: super::llamacpp::plan::LlamacppPlan,
+    /// Each GPU's part, with several GPUs or tensor overrides (its model,
+    /// KV and compute buffers, the layers whose cache it holds).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<crate::methods::llamacpp::devices::DevicePlan>,
+    /// The host's part with them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<crate::methods::llamacpp::devices::HostPlan>,
+    /// The GPU that runs out first as the context grows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limiting_gpu: Option<usize>,
 }
 
 /// Something an engine estimate assumed or left out, for every front end
@@ -132,13 +142,40 @@ pub enum EngineNote {
     CudaGraphsBeyondMemory,
     /// No GGUF type was chosen: Q4_K_M, the most common download.
     GgufDefault,
+    /// llama.cpp was read through a runner's preset (Ollama, LM Studio):
+    /// the `llama-server` options it sets.
+    LlamacppRunner {
+        runner: crate::scenario::Runner,
+        line: String,
+    },
+    /// The llama.cpp build whose cache layouts were taken (`None`: the
+    /// newest), and the layout changes it lies between the known builds
+    /// of (taken as before them).
+    LlamacppBuild {
+        build: Option<u32>,
+        unsure: Vec<String>,
+    },
+    /// llama.cpp's host part is above the host memory given; with the file
+    /// mapped (`mmap`, the default) its pages are read from disk again,
+    /// without it the load fails.
+    HostMemoryAbove {
+        host_bytes: u64,
+        host_ram_bytes: u64,
+        mapped: bool,
+    },
     /// The scenario's KV bytes name no llama.cpp cache type: f16, its
     /// default, is used.
     CacheTypeDefault,
     /// Apple silicon: Metal lets the GPU wire only part of the unified
     /// memory by default; that limit is used.
     WiredLimitUsed,
+    /// Apple silicon: the model fits the unified memory but not the
+    /// default wired limit; `sudo sysctl iogpu.wired_limit_mb=N` raises it.
+    RaiseWiredLimit { mb: u64 },
 }
+
+/// A GiB as a float, for notes.
+const GIB_F: f64 = (1u64 << 30) as f64;
 
 impl std::fmt::Display for EngineNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -181,12 +218,53 @@ impl std::fmt::Display for EngineNote {
             EngineNote::GgufDefault => {
                 f.write_str("no GGUF type chosen: Q4_K_M, the most common download")
             }
+            EngineNote::LlamacppRunner { runner, line } => write!(
+                f,
+                "runner preset: {} (data/engines/llamacpp-runners.csv); the llama.cpp options \
+                 it sets: {line}",
+                runner.name()
+            ),
+            EngineNote::HostMemoryAbove {
+                host_bytes,
+                host_ram_bytes,
+                mapped,
+            } => write!(
+                f,
+                "llama.cpp's host part ({:.2} GiB) is above the host memory ({:.2} GiB): {}",
+                *host_bytes as f64 / GIB_F,
+                *host_ram_bytes as f64 / GIB_F,
+                match mapped {
+                    true => "the mapped file's pages would be read from disk again and again",
+                    false => "with --no-mmap the load fails",
+                }
+            ),
+            EngineNote::LlamacppBuild { build: None, .. } => f.write_str(
+                "llama.cpp build: the newest cache layouts (MLA without a V cache, PR #19067); \
+                 --llamacpp-build bNNNN for an older build",
+            ),
+            EngineNote::LlamacppBuild {
+                build: Some(b),
+                unsure,
+            } => match unsure.is_empty() {
+                true => write!(f, "llama.cpp build b{b}: its cache layouts"),
+                false => write!(
+                    f,
+                    "llama.cpp build b{b}: its cache layouts; not known either way for {}, \
+                     taken as before the change",
+                    unsure.join(", ")
+                ),
+            },
             EngineNote::CacheTypeDefault => {
                 f.write_str("the KV bytes name no llama.cpp cache type: f16, its default, is used")
             }
             EngineNote::WiredLimitUsed => f.write_str(
                 "Apple silicon: the GPU's default share of the unified memory (Metal's wired \
                  limit) is used",
+            ),
+            EngineNote::RaiseWiredLimit { mb } => write!(
+                f,
+                "it fits the unified memory once the wired limit is raised: \
+                 sudo sysctl iogpu.wired_limit_mb={mb} (until the next restart)"
             ),
         }
     }

@@ -65,6 +65,7 @@ mod moe;
 mod params;
 mod published;
 mod quant;
+pub(crate) use quant::Regex;
 mod rope;
 mod shape;
 mod vision;

@@ -21,6 +21,8 @@
 
 use super::dtype::ComputeDtype;
 use super::format::WeightFormat;
+use super::placement::Placement;
+use super::runner::Runner;
 use super::ScenarioInput;
 use crate::gguf::{FileType, GgmlType, CACHE_TYPES};
 use serde::{Deserialize, Serialize};
@@ -96,6 +98,24 @@ pub struct EngineKnobs {
     /// `src/llama-context.cpp`); `None`: the default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub n_batch: Option<u64>,
+    /// The runner llama.cpp is started through (`--runner`): its own
+    /// defaults apply (default `llama-server`).
+    #[serde(skip_serializing_if = "Runner::is_default")]
+    pub runner: Runner,
+    /// llama.cpp's build (`--llamacpp-build b5331`), for the cache layouts
+    /// that changed between builds; `None`: the newest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llamacpp_build: Option<u32>,
+    /// llama.cpp `--swa-full`: a full-size sliding-window cache.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub swa_full: bool,
+    /// llama.cpp `--kv-unified` / `--no-kv-unified`; `None`: the runner's
+    /// default (llama-server: one cache when it chooses the slots).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_unified: Option<bool>,
+    /// Several GPUs, tensor overrides, host-memory options (llama.cpp).
+    #[serde(skip_serializing_if = "Placement::is_default")]
+    pub placement: Placement,
 }
 
 impl Default for EngineKnobs {
@@ -119,6 +139,11 @@ impl Default for EngineKnobs {
             flash_attn: true,
             dtype: None,
             n_batch: None,
+            runner: Runner::LlamaServer,
+            llamacpp_build: None,
+            swa_full: false,
+            kv_unified: None,
+            placement: Placement::default(),
         }
     }
 }
@@ -400,6 +425,10 @@ pub struct EngineSettings {
     pub flash_attn: bool,
     pub dtype: Option<ComputeDtype>,
     pub n_batch: Option<u64>,
+    pub runner: Runner,
+    pub llamacpp_build: Option<u32>,
+    pub swa_full: bool,
+    pub kv_unified: Option<bool>,
 }
 
 impl Default for EngineSettings {
@@ -424,6 +453,10 @@ impl Default for EngineSettings {
             flash_attn: true,
             dtype: None,
             n_batch: None,
+            runner: Runner::LlamaServer,
+            llamacpp_build: None,
+            swa_full: false,
+            kv_unified: None,
         })
     }
 }
@@ -482,6 +515,10 @@ impl EngineKnobs {
             flash_attn: self.flash_attn,
             dtype: self.dtype,
             n_batch: self.n_batch.filter(|b| *b > 0),
+            runner: self.runner,
+            llamacpp_build: self.llamacpp_build,
+            swa_full: self.swa_full,
+            kv_unified: self.kv_unified,
         })
     }
 }

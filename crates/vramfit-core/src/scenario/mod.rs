@@ -23,7 +23,9 @@ mod knob_error;
 mod knobs;
 mod layout;
 mod model_ref;
+mod placement;
 mod release;
+mod runner;
 mod step;
 
 pub use calibration::VllmCalibration;
@@ -41,7 +43,9 @@ pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
 pub use layout::{gpu_count, Heads, Layout, LayoutError, GPUS_PER_NODE};
 use model_ref::resolve_model;
 pub use model_ref::{ConfigText, ModelRef};
+pub use placement::{Placement, SplitMode};
 pub use release::VllmRelease;
+pub use runner::Runner;
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
@@ -399,6 +403,7 @@ impl ScenarioInput {
                 PlannerSettings::default()
             }
         };
+        let placement = self.engine.placement.clone();
         let engine = match self.engine.settings() {
             Ok(settings) => settings,
             Err(bad) => {
@@ -491,6 +496,7 @@ impl ScenarioInput {
             margin_centi_pct: (self.margin_pct * 100.0).round() as u64,
             planner,
             engine,
+            placement,
         })
     }
 }
@@ -603,6 +609,9 @@ pub struct Scenario {
     pub planner: PlannerSettings,
     /// The engines' knobs (`vllm`, `llamacpp`), exact and range-checked.
     pub engine: EngineSettings,
+    /// Where llama.cpp puts the model over several GPUs and the host, as
+    /// entered (the `llamacpp` method reads it).
+    pub placement: Placement,
 }
 
 impl Scenario {

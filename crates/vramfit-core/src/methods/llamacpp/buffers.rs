@@ -49,7 +49,16 @@
 //! weight runs where the weight is, except that with `op_offload` (the
 //! default) a matrix product on a host weight moves to the GPU when its
 //! batch is at least 32 tokens (the CUDA backend's `offload_op`), which
-//! copies the weight into the GPU's compute buffer for that step.
+//! copies the weight into the GPU's compute buffer for that step:
+//!
+//! ```text
+//! staging = w + 4T·(in + out)  (+ masks + 4T·H inside the GPU's layers)
+//! ```
+//!
+//! for the largest host matrix `w` (of equal ones, the one with the most
+//! activations: an MoE layer's down experts, [`super::offload::larger_product`]).
+//! Qwen3-235B Q8_0 with the experts of layers 14–93 on the CPU (load log
+//! A3): 816 + 24 + 64 + 32 + 8 = 944 MiB against 1,024 printed.
 
 use super::arch::{LayerCache, LayerFfn, Layout};
 use super::kv::ContextSize;
@@ -147,10 +156,13 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
         s => (swa_cells / s) as u128,
     };
     let mask_bytes = if split.flash_attn { 2 } else { 4 };
-    let has_swa = layout
-        .layers
-        .iter()
-        .any(|l| matches!(l.cache, LayerCache::Sliding { .. }));
+    // A build without the sliding-window cache (n_swa = 0) gives those
+    // layers the full cache and no second mask.
+    let has_swa = n_swa > 0
+        && layout
+            .layers
+            .iter()
+            .any(|l| matches!(l.cache, LayerCache::Sliding { .. }));
     let masks = t * n_full * mask_bytes + if has_swa { t * n_swa * mask_bytes } else { 0 };
     // token ids, positions, output ids (i32 each).
     let small_inputs = 3 * t * F32 as u128;
@@ -163,8 +175,8 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
     let mut phases = [0u128; 5];
     for (layer, on_gpu) in layout.layers.iter().zip(split.gpu_layer) {
         let cells = match layer.cache {
-            LayerCache::Sliding { .. } => n_swa,
-            LayerCache::Full | LayerCache::Latent => n_full,
+            LayerCache::Sliding { .. } if has_swa => n_swa,
+            LayerCache::Sliding { .. } | LayerCache::Full | LayerCache::Latent => n_full,
         };
         let attention = attention_peak(layout, t, cells, split.flash_attn);
         let ffn = ffn_peak(layout, layer.ffn, t);
@@ -189,7 +201,13 @@ pub(crate) fn buffers(layout: &Layout, ctx: &ContextSize, swa_cells: u64, split:
     let gpu_used = any_gpu_layer || split.output_on_gpu || split.op_offload;
     if split.op_offload && gpu_used {
         if let Some((w, input, output)) = split.staged {
-            let staged = w as u128 + F32 as u128 * t * (input as u128 + output as u128);
+            // Inside the GPU's layers the masks and the residual stream
+            // are alive while the staged product runs.
+            let live = match any_gpu_layer {
+                true => layer_inputs + F32 as u128 * t * h,
+                false => 0,
+            };
+            let staged = live + w as u128 + F32 as u128 * t * (input as u128 + output as u128);
             gpu_peak = gpu_peak.max(staged);
             phases[4] = staged;
             // With the products on the GPU, the host keeps the element-wise

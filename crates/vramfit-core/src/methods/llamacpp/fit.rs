@@ -83,7 +83,15 @@ pub(super) fn fit(
     layers: Layers,
     memory: u64,
 ) -> Result<Fit, LlamaCppRefusal> {
-    let limit = layers.trained.unwrap_or(layers.n_ctx);
+    // The trained context bounds each slot: with one cache per slot, `-c`
+    // may be the trained context times the slots.
+    let slots = match inputs.kv_unified {
+        true => 1,
+        false => inputs.n_parallel.max(1),
+    };
+    let limit = layers
+        .trained
+        .map_or(layers.n_ctx, |t| t.saturating_mul(slots));
     Ok(Fit {
         gpu_memory_bytes: memory,
         margin_bytes: FIT_MARGIN,

@@ -9,6 +9,7 @@
 //! gets).
 
 use super::arch::{LayerCache, Layout};
+use super::build::MlaCache;
 use super::ggml_type::GgmlType;
 use super::refusal::LlamaCppRefusal;
 use serde::Serialize;
@@ -140,6 +141,11 @@ pub(crate) struct CacheTypes {
     pub v: GgmlType,
     pub unified: bool,
     pub swa_full: bool,
+    /// The build's MLA cache ([`super::build`]).
+    pub mla: MlaCache,
+    /// The build gives sliding-window layers their own cache; without it
+    /// they keep every cell.
+    pub swa_cache: bool,
 }
 
 /// The KV cache of a model for a context.
@@ -148,14 +154,20 @@ pub(crate) struct CacheTypes {
 ///
 /// ```text
 /// K_l = row(t_k, H_kv · d) · N_l          V_l = row(t_v, H_kv · d) · N_l
-/// MLA:  K_l = row(t_k, r_kv + d_rope) · N_l,   V_l = 0
-/// N_l = n_ctx_seq · n_stream  (full layers)   or   swa_cells · n_stream  (sliding layers)
+/// MLA, newest:            K_l = row(t_k, r_kv + d_rope) · N_l,   V_l = 0
+/// MLA, b5331-era builds:   K_l as above,   V_l = row(t_v, r_kv) · N_l
+/// MLA, before PR #12801:   K_l = row(t_k, H · (d_nope + d_rope)) · N_l,   V_l = row(t_v, H · d_v) · N_l
+/// N_l = n_ctx_seq · n_stream  (full layers, and sliding ones in builds without the SWA cache)
+///       swa_cells · n_stream  (sliding layers)
 /// ```
 ///
 /// `row(t, n)` bytes of `n` values of type `t`
 /// ([`GgmlType::row_bytes`]: q8_0 is 34 bytes per 32 values), `H_kv` KV
 /// heads, `d` head dimension, `r_kv + d_rope` the MLA latent (576 for
-/// DeepSeek-V3). Source: `src/llama-kv-cache.cpp`, `llama_kv_cache`
+/// DeepSeek-V3), `H` heads; DeepSeek-V3 at 16,384 cells and f16 has K
+/// 1,098 MiB and V 976 MiB in b5331 (61 · 16384 · 576 · 2 and
+/// 61 · 16384 · 512 · 2 bytes, load log A9). Which layout a build makes is
+/// [`super::build`]'s table. Source: `src/llama-kv-cache.cpp`, `llama_kv_cache`
 /// constructor (`ggml_new_tensor_3d(ctx, type_k, n_embd_k_gqa, kv_size,
 /// n_stream)`), `size_k_bytes`, `size_v_bytes`.
 pub(crate) fn kv_cache(
@@ -179,6 +191,11 @@ pub(crate) fn kv_cache(
                 let w = layout.n_head_kv.saturating_mul(layout.head_dim);
                 (full_cells, w, w)
             }
+            LayerCache::Sliding { .. } if !types.swa_cache => {
+                out.cells = full_cells;
+                let w = layout.n_head_kv.saturating_mul(layout.head_dim);
+                (full_cells, w, w)
+            }
             LayerCache::Sliding { window } => {
                 let per_stream = swa_cells(ctx, window, types.unified, types.swa_full);
                 swa = per_stream.saturating_mul(ctx.n_stream);
@@ -187,11 +204,8 @@ pub(crate) fn kv_cache(
             }
             LayerCache::Latent => {
                 out.cells = full_cells;
-                let w = layout
-                    .mla
-                    .map(|m| m.kv_lora_rank + m.qk_rope_head_dim)
-                    .unwrap_or(0);
-                (full_cells, w, 0)
+                let (k, v) = latent_rows(layout, types.mla);
+                (full_cells, k, v)
             }
         };
         let k = row(types.k, k_row)?.saturating_mul(cells);
@@ -209,6 +223,24 @@ pub(crate) fn kv_cache(
     }
     out.swa_cells = swa;
     Ok(out)
+}
+
+/// Values per cell of an MLA layer's K and V rows in a build's layout.
+fn latent_rows(layout: &Layout, mla: MlaCache) -> (u64, u64) {
+    let Some(m) = layout.mla else {
+        return (0, 0);
+    };
+    let latent = m.kv_lora_rank.saturating_add(m.qk_rope_head_dim);
+    match mla {
+        MlaCache::Latent => (latent, 0),
+        MlaCache::LatentWithV => (latent, m.kv_lora_rank),
+        MlaCache::PerHead => (
+            layout
+                .n_head
+                .saturating_mul(m.qk_nope_head_dim.saturating_add(m.qk_rope_head_dim)),
+            layout.n_head.saturating_mul(m.v_head_dim),
+        ),
+    }
 }
 
 /// Bytes of one cache row, or the refusal ggml would give.

@@ -36,16 +36,22 @@
 
 pub mod arch;
 pub mod buffers;
+pub mod build;
+pub mod devices;
 pub use crate::gguf::{ftype, ggml_type};
 pub mod kv;
+pub mod logs;
 pub mod offload;
+pub mod overrides;
 pub mod quant;
 pub mod refusal;
+pub mod runner;
 pub mod tensors;
 pub mod validation;
 
 mod command;
 mod fit;
+mod placement;
 pub mod plan;
 mod scenario;
 
@@ -115,6 +121,9 @@ pub struct LlamaCppInputs {
     /// 2025, PR #18148); `false` reproduces earlier releases, where the
     /// output layer moved last ([`layer_split`]).
     pub output_layer_first: bool,
+    /// `bNNNN`: the llama.cpp build, for the cache layouts that changed
+    /// between builds ([`build`]); `None` takes the newest.
+    pub build: Option<build::Build>,
 }
 
 impl Default for LlamaCppInputs {
@@ -135,6 +144,7 @@ impl Default for LlamaCppInputs {
             op_offload: true,
             imatrix: false,
             output_layer_first: true,
+            build: None,
         }
     }
 }
@@ -253,6 +263,8 @@ pub(crate) struct Prepared {
     pub model_size: u64,
     pub n_elements: u64,
     pub tensor_types: Vec<TypeCount>,
+    /// The cache layouts of the build.
+    pub layouts: build::Layouts,
 }
 
 impl Prepared {
@@ -301,7 +313,13 @@ impl Prepared {
             tensors.push((t, bytes));
         }
         counts.sort_by_key(|c| c.ggml_type);
+        let layouts =
+            build::layouts(inputs.build).map_err(|reason| LlamaCppRefusal::InvalidInput {
+                field: "build",
+                reason,
+            })?;
         Ok(Prepared {
+            layouts,
             layout,
             tensors,
             model_size: size,
@@ -322,6 +340,18 @@ pub(crate) struct Footprint {
     pub gpu_layers: u64,
 }
 
+/// The cache's types and layouts for these inputs and the file's build.
+pub(crate) fn cache_types(inputs: &LlamaCppInputs, p: &Prepared) -> kv::CacheTypes {
+    kv::CacheTypes {
+        k: inputs.cache_type_k,
+        v: inputs.cache_type_v,
+        unified: inputs.kv_unified,
+        swa_full: inputs.swa_full,
+        mla: p.layouts.mla,
+        swa_cache: p.layouts.swa_cache,
+    }
+}
+
 /// Evaluates a context of `n_ctx` cells with `n_gpu_layers` offloaded.
 pub(crate) fn footprint(
     p: &Prepared,
@@ -337,16 +367,7 @@ pub(crate) fn footprint(
         inputs.n_parallel,
         inputs.kv_unified,
     );
-    let kv = kv::kv_cache(
-        l,
-        &context,
-        kv::CacheTypes {
-            k: inputs.cache_type_k,
-            v: inputs.cache_type_v,
-            unified: inputs.kv_unified,
-            swa_full: inputs.swa_full,
-        },
-    )?;
+    let kv = kv::kv_cache(l, &context, cache_types(inputs, p))?;
     let (gpu_layer, output_on_gpu) =
         offload::layer_split(l.n_layer, n_gpu_layers, inputs.output_layer_first);
     let weights = offload::split_weights(

@@ -48,6 +48,43 @@ pub fn layer_split(n_layer: u64, n_gpu_layers: u64, output_first: bool) -> (Vec<
     }
 }
 
+/// The host matrix product staged to the GPU, of `current` and `t`: the
+/// larger weight, and of equal weights (an MoE layer's gate, up and down
+/// experts) the one with more activations. `(weight bytes, input values,
+/// output values)` per token: an expert product reads the token's row
+/// (gate, up) or its `k` expert rows (down) and writes `k` rows.
+///
+/// # Formula
+///
+/// ```text
+/// gate, up:  in = ne0,       out = ne1 · k          down:  in = ne0 · k,   out = ne1 · k
+/// ```
+///
+/// `k` experts per token (1 for a dense matrix). Source: `src/llama-graph.cpp`,
+/// `build_moe_ffn` (`ggml_mul_mat_id` on `[n_embd, 1, T]` for gate and
+/// up, on `[n_ff, k, T]` for down).
+pub(crate) fn larger_product(
+    current: Option<(u64, u64, u64)>,
+    t: &GgufTensor,
+    bytes: u64,
+    n_expert_used: u64,
+) -> Option<(u64, u64, u64)> {
+    if !t.role.quantizable() || t.role == Role::TokenEmbd {
+        return current;
+    }
+    let k = if t.expert { n_expert_used.max(1) } else { 1 };
+    let input = match t.expert && t.role == Role::FfnDown {
+        true => t.ne[0].saturating_mul(k),
+        false => t.ne[0],
+    };
+    let this = (bytes, input, t.ne[1].saturating_mul(k));
+    let key = |(b, i, o): (u64, u64, u64)| (b, i.saturating_add(o));
+    match current {
+        Some(c) if key(c) >= key(this) => Some(c),
+        _ => Some(this),
+    }
+}
+
 /// Weight bytes on each side, and the largest host matrix product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct WeightSplit {
@@ -85,11 +122,7 @@ pub(crate) fn split_weights(
             s.gpu = s.gpu.saturating_add(*bytes);
         } else {
             s.host = s.host.saturating_add(*bytes);
-            let product = t.role.quantizable() && t.role != Role::TokenEmbd;
-            if product && s.staged.is_none_or(|(b, _, _)| *bytes > b) {
-                let fan_out = if t.expert { n_expert_used.max(1) } else { 1 };
-                s.staged = Some((*bytes, t.ne[0], t.ne[1].saturating_mul(fan_out)));
-            }
+            s.staged = larger_product(s.staged, t, *bytes, n_expert_used);
         }
         if tied && output_on_gpu && t.role == Role::TokenEmbd {
             s.gpu = s.gpu.saturating_add(*bytes);

@@ -3,8 +3,9 @@
 //!
 //! # What the ring means
 //!
-//! llama.cpp splits a model between one GPU and host memory (`-ngl`); the
-//! ring is over that GPU:
+//! llama.cpp splits a model between GPUs and host memory (`-ngl`); with
+//! one GPU the ring is over it (with several, over the tightest one:
+//! [`super::placement`]):
 //!
 //! ```text
 //! needed = model buffer + K cache + V cache + compute buffer     (GPU side)
@@ -26,7 +27,7 @@
 use super::{estimate, FileType, GgmlType, LlamaCppInputs, LlamaCppRefusal, FIT_MARGIN};
 use crate::methods::engine::{engine_gpu, EngineNote, EngineRefusal, EngineReport, LlamacppReport};
 use crate::methods::{MethodId, MethodResult, Refusal};
-use crate::scenario::{gguf_of, Mode, Scenario, WeightFormat};
+use crate::scenario::{gguf_of, Mode, Runner, Scenario, WeightFormat};
 use crate::term::Term;
 use crate::units::Bytes;
 
@@ -40,7 +41,7 @@ pub const DEFAULT_FILE_TYPE: FileType = FileType::Q4_K_M;
 
 /// The `llamacpp` method's result for a validated scenario, or why
 /// llama.cpp does not take it: a mode other than serving, typed numbers,
-/// more than one GPU, a context above the model's trained context (llama.cpp
+/// a context above the model's trained context (llama.cpp
 /// warns and runs it, outside what the model was trained for), a weight
 /// format that is not a GGUF type, an
 /// architecture whose GGUF layout is not derived, cache types llama.cpp
@@ -77,16 +78,69 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         gpu_layers: e.gpu_layers,
         layers_total: e.layers_total,
         max_gpu_layers: e.fit.map_or(e.gpu_layers, |f| f.max_gpu_layers),
-        max_context: e.fit.and_then(|f| f.max_context),
+        // Ollama's context is per slot: its `-c` is that times the slots.
+        max_context: e.fit.and_then(|f| f.max_context).map(|c| {
+            match s.engine.runner.preset().ctx_is_per_slot {
+                true => c / run.inputs.n_parallel.max(1),
+                false => c,
+            }
+        }),
         file_type: run.inputs.file_type,
-        command: super::command::llama_server_named(
-            &run.model_id,
-            &run.inputs,
-            s.context,
-            e.gpu_layers,
-        ),
+        command: match s.engine.runner {
+            Runner::LlamaServer => super::command::llama_server_named(
+                &run.model_id,
+                &run.inputs,
+                s.context,
+                e.gpu_layers,
+            ),
+            r @ (Runner::Ollama | Runner::LmStudio) => {
+                let share = s
+                    .engine
+                    .n_gpu_layers
+                    .map(|n| n as f64 / e.layers_total.max(1) as f64);
+                super::runner::command(r, &run.model_id, s.context, share)
+            }
+        },
         notes: run.notes.clone(),
         plan,
+        devices: run
+            .devices
+            .as_ref()
+            .map_or(Vec::new(), |d| d.plan.devices.clone()),
+        host: run.devices.as_ref().map(|d| d.plan.host.clone()),
+        limiting_gpu: run.devices.as_ref().and_then(|d| d.limiting_gpu),
+    };
+    let mut report = report;
+    if s.engine.runner == Runner::LlamaServer {
+        report
+            .command
+            .push_str(&super::placement::command_flags(&s.placement));
+    }
+    if let Some(d) = &run.devices {
+        report.max_context =
+            d.max_context
+                .map(|c| match s.engine.runner.preset().ctx_is_per_slot {
+                    true => c / run.inputs.n_parallel.max(1),
+                    false => c,
+                });
+        report.gpu_bytes = d.plan.devices.iter().map(|g| g.total).sum();
+        report.host_bytes = d.plan.host.total;
+        report.gpu_layers = d.gpu_layers;
+        report.max_gpu_layers = d.gpu_layers;
+        if s.engine.runner == Runner::LlamaServer {
+            report.command = super::command::llama_server_named(
+                &run.model_id,
+                &run.inputs,
+                s.context,
+                d.gpu_layers,
+            ) + &super::placement::command_flags(&s.placement);
+        }
+    }
+    let usable = match &run.devices {
+        Some(d) => d.plan.devices[super::placement::tightest(d)]
+            .memory
+            .saturating_sub(FIT_MARGIN),
+        None => run.usable_bytes,
     };
     let mut result = MethodResult {
         outside_total: vec![Term::OutputBuffer, Term::HostPart],
@@ -95,7 +149,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             MethodId::Llamacpp,
             &terms,
             Bytes(ring_gpu.total),
-            Bytes(run.usable_bytes),
+            Bytes(usable),
         )
     };
     if plan.host_short_by_bytes > 0 {
@@ -124,13 +178,38 @@ pub struct LlamacppRun {
     pub model_id: String,
     /// What the estimate assumed.
     pub notes: Vec<EngineNote>,
+    /// The plan per device, with several GPUs or tensor overrides.
+    pub devices: Option<super::devices::DevicesEstimate>,
 }
 
 impl LlamacppRun {
     /// The GPU and host sides the ring is about: the split llama.cpp runs
     /// (`-ngl` as given, else as many layers as fit, as llama.cpp chooses).
     pub fn ring(&self) -> (super::DeviceBytes, super::DeviceBytes) {
-        (self.estimate.gpu, self.estimate.host)
+        let e = &self.estimate;
+        if let Some(d) = &self.devices {
+            let g = &d.plan.devices[super::placement::tightest(d)];
+            let h = &d.plan.host;
+            let gpu = super::DeviceBytes {
+                weights: g.weights,
+                kv_cache: g.k_cache + g.v_cache,
+                k_cache: g.k_cache,
+                v_cache: g.v_cache,
+                compute: g.compute,
+                total: g.total,
+                ..super::DeviceBytes::default()
+            };
+            let host = super::DeviceBytes {
+                weights: h.weights,
+                kv_cache: h.kv_cache,
+                compute: h.compute,
+                output: h.output,
+                total: h.total,
+                ..super::DeviceBytes::default()
+            };
+            return (gpu, host);
+        }
+        (e.gpu, e.host)
     }
 }
 
@@ -141,9 +220,6 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         return Err(Refusal::Mode(s.mode));
     }
     let spec = s.model.as_deref().ok_or(Refusal::NeedsModel)?;
-    if s.layout.gpus > 1 {
-        return Err(Refusal::TooManyGpus { max: 1 });
-    }
     let mut notes = Vec::new();
     let file_type = match (s.engine.gguf_type, s.weight_format) {
         (Some(t), _) => t,
@@ -166,38 +242,145 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         }));
     }
     let slots = s.sequences;
+    let runner = RunnerSettings::of(s, slots);
     let inputs = LlamaCppInputs {
         file_type,
-        n_ctx: Some(s.context),
+        n_ctx: Some(runner.n_ctx),
         cache_type_k: cache(s.engine.cache_type_k),
         cache_type_v: cache(s.engine.cache_type_v),
         n_gpu_layers: s.engine.n_gpu_layers,
         n_cpu_moe: s.engine.n_cpu_moe,
-        n_batch: s.engine.n_batch.unwrap_or(defaults.n_batch),
-        n_ubatch: s.engine.ubatch,
-        flash_attn: s.engine.flash_attn,
-        // One slot per sequence at once, sharing one cache (as
-        // llama-server's automatic slots do).
+        n_batch: s.engine.n_batch.unwrap_or(runner.n_batch),
+        n_ubatch: runner.n_ubatch,
+        flash_attn: runner.flash_attn,
         n_parallel: slots,
-        kv_unified: slots > 1,
+        kv_unified: runner.kv_unified,
+        swa_full: runner.swa_full,
+        build: s.engine.llamacpp_build.map(super::build::Build),
         ..defaults
     };
-    if let Some(max) = spec.max_context.filter(|max| s.context > *max) {
+    // The model's trained context bounds each slot: the whole `-c` with one
+    // cache for every slot, `-c / -np` with one per slot.
+    let per_slot = match runner.kv_unified {
+        true => runner.n_ctx,
+        false => runner.n_ctx / slots.max(1),
+    };
+    if let Some(max) = spec.max_context.filter(|max| per_slot > *max) {
         return Err(Refusal::Engine(EngineRefusal::ContextAboveModel {
-            context: s.context,
+            context: per_slot,
             max,
         }));
     }
+    notes.push(build_note(inputs.build, spec));
     let gpu = engine_gpu(s, true);
     notes.extend(gpu.notes.iter().cloned());
     let e = estimate(spec, &inputs, Some(gpu.total_bytes)).map_err(refusal)?;
+    let model_id = crate::methods::vllm::model_id(s, spec);
+    if s.engine.runner != Runner::LlamaServer {
+        notes.push(EngineNote::LlamacppRunner {
+            runner: s.engine.runner,
+            line: super::command::llama_server_named(
+                &model_id,
+                &inputs,
+                runner.n_ctx,
+                e.gpu_layers,
+            ),
+        });
+    }
+    let devices = match super::placement::devices_of(s, gpu.total_bytes)? {
+        Some(d) => Some(super::placement::plan_of(spec, &inputs, &d, &s.placement)?),
+        None => None,
+    };
+    if let Some(note) = super::placement::wired_note(&gpu, e.all_layers_gpu.total) {
+        notes.push(note);
+    }
+    let host_total = devices.as_ref().map_or(e.host.total, |d| d.plan.host.total);
+    notes.extend(super::placement::host_note(
+        s,
+        host_total,
+        !s.placement.no_mmap,
+    ));
     Ok(LlamacppRun {
+        devices,
         estimate: e,
         inputs,
         usable_bytes: gpu.total_bytes.saturating_sub(FIT_MARGIN),
-        model_id: crate::methods::vllm::model_id(s, spec),
+        model_id,
         notes,
     })
+}
+
+/// llama.cpp's options as the runner sets them.
+struct RunnerSettings {
+    /// `-c`: for Ollama, `num_ctx` × slots.
+    n_ctx: u64,
+    n_batch: u64,
+    n_ubatch: u64,
+    flash_attn: bool,
+    kv_unified: bool,
+    swa_full: bool,
+}
+
+impl RunnerSettings {
+    /// The scenario's context and knobs through the runner's preset
+    /// ([`super::runner`]): what the person left at llama.cpp's default
+    /// takes the runner's.
+    fn of(s: &Scenario, slots: u64) -> RunnerSettings {
+        let preset = s.engine.runner.preset();
+        let n_ctx = match preset.ctx_is_per_slot {
+            true => s.context.saturating_mul(slots.max(1)),
+            false => s.context,
+        };
+        let (n_batch, n_ubatch) = match (s.engine.runner, s.engine.ubatch) {
+            (Runner::Ollama, 512) => {
+                let b = super::runner::ollama_batch(n_ctx);
+                (b, b)
+            }
+            (Runner::LlamaServer | Runner::Ollama | Runner::LmStudio, ub) => {
+                (preset.n_batch.max(ub), ub)
+            }
+        };
+        RunnerSettings {
+            n_ctx,
+            n_batch,
+            n_ubatch,
+            flash_attn: s.engine.flash_attn && preset.flash_attn.unwrap_or(true),
+            // llama-server shares one cache between the slots it chooses
+            // itself; the others start it with `-np`, one cache per slot.
+            kv_unified: s.engine.kv_unified.unwrap_or(match s.engine.runner {
+                Runner::LlamaServer => slots > 1,
+                Runner::Ollama | Runner::LmStudio => preset.kv_unified,
+            }),
+            swa_full: s.engine.swa_full || preset.swa_full,
+        }
+    }
+}
+
+/// The build the cache layouts are taken from, as a note.
+/// Only the changes that touch the model's layers are named.
+fn build_note(build: Option<super::build::Build>, spec: &crate::model::ModelSpec) -> EngineNote {
+    use super::build::Change;
+    use crate::model::AttentionKind;
+    let has = |f: fn(&AttentionKind) -> bool| spec.attention.iter().any(f);
+    let mla = has(|a| matches!(a, AttentionKind::Mla { .. }));
+    let sliding = has(|a| matches!(a, AttentionKind::SlidingWindow { .. }));
+    let touches = |c: &Change| match c {
+        Change::MlaLatentCache | Change::MlaVLess => mla,
+        Change::SwaCache => sliding,
+    };
+    let unsure = super::build::layouts(build)
+        .map(|l| {
+            l.unsure
+                .iter()
+                .filter(|c| touches(c))
+                .map(|c| c.id().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    EngineNote::LlamacppBuild {
+        build: build.map(|b| b.0),
+        unsure,
+    }
 }
 
 /// The GGUF file type of a checkpoint "as published": gpt-oss's MXFP4

@@ -30,6 +30,7 @@ mod tests;
 pub use layout::{CtFormat, CtStrategy, CtWeights, QuantScheme, StoredBytes};
 pub(crate) use names::Naming;
 pub use pattern::Dialect;
+pub(crate) use regex::Regex;
 pub(crate) use side::{attach as attach_side_file, Attached};
 pub use side::{name_suggests_quantization, QuantSource};
 

@@ -109,17 +109,16 @@ pub(super) fn parse(pattern: &str) -> Result<Node, String> {
 }
 
 /// A pattern compiled on its own and matched thread by thread: the
-/// reference the list automata are tested against.
-#[cfg(test)]
+/// reference the list automata are tested against, and the matcher of
+/// llama.cpp's `--override-tensor` patterns (`methods::llamacpp::overrides`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Regex {
+pub(crate) struct Regex {
     program: Vec<Inst>,
 }
 
-#[cfg(test)]
 impl Regex {
     /// Compiles `pattern`, or says why it is not in the supported subset.
-    pub(super) fn new(pattern: &str) -> Result<Regex, String> {
+    pub(crate) fn new(pattern: &str) -> Result<Regex, String> {
         let mut program = Vec::new();
         compile(&parse(pattern)?, &mut program);
         program.push(Inst::Match);
@@ -127,7 +126,7 @@ impl Regex {
     }
 
     /// Whether the pattern matches a prefix of `text` (Python `re.match`).
-    pub(super) fn matches_start(&self, text: &str) -> bool {
+    pub(crate) fn matches_start(&self, text: &str) -> bool {
         let bytes = text.as_bytes();
         let mut current = vec![false; self.program.len()];
         let mut next = vec![false; self.program.len()];

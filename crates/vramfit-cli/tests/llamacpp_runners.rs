@@ -1,0 +1,188 @@
+//! `vramfit estimate --method llamacpp` with the runners, builds and cache
+//! options people use: `--runner ollama|lmstudio`, `--llamacpp-build`,
+//! `--swa-full`, `--kv-unified`.
+
+use std::process::Command;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(["estimate", "--method", "llamacpp", "--json"])
+        .args(args)
+        .output()
+        .expect("the vramfit binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn engine(args: &[&str]) -> serde_json::Value {
+    json(args)["estimate"]["engine"].clone()
+}
+
+const MIB: u64 = 1 << 20;
+
+fn notes(e: &serde_json::Value) -> Vec<String> {
+    e["notes"]
+        .as_array()
+        .map(|n| {
+            n.iter()
+                .map(|n| n["note"].as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// LM Studio's log U1: gpt-oss-120b at 4,096 cells keeps 288 MiB of KV
+/// (the full-size SWA cache); llama-server keeps 171 at one slot.
+#[test]
+fn lm_studio_keeps_a_full_size_sliding_window_cache() {
+    let args = ["openai/gpt-oss-120b", "--seq", "4096", "--gpu", "H100 SXM"];
+    let lms = engine(&[&args[..], &["--runner", "lmstudio"]].concat());
+    assert_eq!(lms["kv_cache_bytes"].as_u64().unwrap(), 288 * MIB);
+    let server = engine(&args);
+    assert_eq!(server["kv_cache_bytes"].as_u64().unwrap(), 171 * MIB);
+    assert_eq!(
+        lms["command"],
+        "lms load openai/gpt-oss-120b --context-length 4096 --gpu max"
+    );
+    assert!(notes(&lms).contains(&"llamacpp_runner".to_string()));
+    // --swa-full on llama-server makes LM Studio's cache.
+    let full = engine(&[&args[..], &["--swa-full"]].concat());
+    assert_eq!(full["kv_cache_bytes"].as_u64().unwrap(), 288 * MIB);
+}
+
+/// Ollama's num_ctx is per slot: -c 262,144 over 2 slots is 131,072 each,
+/// within gpt-oss-120b's trained context; llama-server refuses it with
+/// one shared cache.
+#[test]
+fn ollama_takes_the_context_per_slot() {
+    let args = [
+        "openai/gpt-oss-120b",
+        "--gpu",
+        "H100 SXM",
+        "--sequences",
+        "2",
+    ];
+    let o = engine(&[&args[..], &["--runner", "ollama", "--seq", "131072"]].concat());
+    let line = o["command"].as_str().unwrap();
+    assert!(line.starts_with("ollama run openai/gpt-oss-120b"), "{line}");
+    assert!(line.contains("/set parameter num_ctx 131072"), "{line}");
+    // Two streams of 131,072 cells on 18 full layers, f16 K and V.
+    let full = 2 * 131_072 * 18 * 8 * 64 * 2 * 2;
+    assert!(o["kv_cache_bytes"].as_u64().unwrap() > full);
+    let refused = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(["estimate", "--method", "llamacpp", "--seq", "262144"])
+        .args(args)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("above the model's maximum (131072 tokens)"),
+        "{said}"
+    );
+    // With one cache per slot, llama-server takes it too.
+    let per_slot = engine(
+        &[
+            &args[..],
+            &["--seq", "262144", "--no-kv-unified", "--ubatch", "2048"],
+        ]
+        .concat(),
+    );
+    assert_eq!(per_slot["kv_cache_bytes"], o["kv_cache_bytes"]);
+}
+
+/// The build's MLA cache: DeepSeek-V3 at 16,384 cells, f16 — b5331 (log
+/// A9) K 1,098 / V 976 MiB; b4905 K and V per head; the newest no V.
+#[test]
+fn the_build_decides_the_mla_cache() {
+    let args = [
+        "deepseek-ai/DeepSeek-V3",
+        "--quant",
+        "q2_k",
+        "--seq",
+        "16384",
+        "--sequences",
+        "1",
+    ];
+    let b5331 = engine(&[&args[..], &["--llamacpp-build", "b5331"]].concat());
+    assert_eq!(b5331["k_bytes"].as_u64().unwrap(), 1098 * MIB);
+    assert_eq!(b5331["v_bytes"].as_u64().unwrap(), 976 * MIB);
+    let old = engine(&[&args[..], &["--llamacpp-build", "4905"]].concat());
+    assert_eq!(old["k_bytes"].as_u64().unwrap(), 61 * 16384 * 128 * 192 * 2);
+    assert_eq!(old["v_bytes"].as_u64().unwrap(), 61 * 16384 * 128 * 128 * 2);
+    let newest = engine(&args);
+    assert_eq!(newest["k_bytes"].as_u64().unwrap(), 1098 * MIB);
+    assert_eq!(newest["v_bytes"].as_u64().unwrap(), 0);
+    assert!(notes(&newest).contains(&"llamacpp_build".to_string()));
+    let bad = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(["estimate", "--method", "llamacpp", "--llamacpp-build", "v1"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a llama.cpp build"));
+}
+
+/// The text output names the preset and the build.
+#[test]
+fn the_text_names_the_preset_and_the_build() {
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args([
+            "estimate",
+            "openai/gpt-oss-20b",
+            "--method",
+            "llamacpp",
+            "--runner",
+            "ollama",
+        ])
+        .args(["--gpu", "RTX 4090"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("runner preset: Ollama"), "{text}");
+    assert!(
+        text.contains("llama.cpp build: the newest cache layouts"),
+        "{text}"
+    );
+    assert!(text.contains("-np 1"), "{text}");
+}
+
+/// A Mac whose default wired limit is too small for the model, though its
+/// unified memory is not: the line that raises the limit.
+#[test]
+fn a_mac_is_told_how_to_raise_the_wired_limit() {
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args([
+            "estimate",
+            "Qwen/Qwen3-235B-A22B",
+            "--method",
+            "llamacpp",
+            "--quant",
+            "q3_k_m",
+        ])
+        .args([
+            "--gpu",
+            "Apple M4 Max (128GB, 40-core GPU)",
+            "--seq",
+            "32768",
+            "--n-gpu-layers",
+            "95",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Metal's wired limit) is used"), "{text}");
+    assert!(text.contains("sudo sysctl iogpu.wired_limit_mb="), "{text}");
+    // A model that fits the default limit is not told to raise it.
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(["estimate", "openai/gpt-oss-20b", "--method", "llamacpp"])
+        .args(["--gpu", "Apple M4 Max (128GB, 40-core GPU)"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("iogpu.wired_limit_mb"));
+}
