@@ -173,3 +173,26 @@ fn offload_moves_are_suggestions_with_their_figure() {
     );
     assert_ne!(fixed["estimate"]["verdict"]["status"], "no_cabe");
 }
+
+/// The case: Qwen3-30B-A3B Q4_K_M on a 16 GB card at the default
+/// 8,192 tokens: the engine places 40 of 49 layers and fits 11,776 tokens,
+/// and the ring, the verdict and the answers now say the same.
+#[test]
+fn the_ring_and_the_answers_read_the_engines_split() {
+    let doc = json(&[
+        "estimate",
+        "Qwen/Qwen3-30B-A3B",
+        "--method",
+        "llamacpp",
+        "--gpu",
+        "RTX 4060 Ti 16GB",
+        "--quant",
+        "q4_k_m",
+    ]);
+    let e = &doc["estimate"];
+    assert_eq!(e["engine"]["gpu_layers"], 40);
+    assert_eq!(e["engine"]["max_context"], 11_776);
+    assert_eq!(doc["answers"]["max_context"], 11_776);
+    assert_eq!(e["verdict"]["status"], "ajustada");
+    assert!(e["verdict"]["utilization"].as_f64().unwrap() < 1.0);
+}

@@ -131,3 +131,29 @@ fn the_verdict_has_a_language_neutral_id() {
         );
     }
 }
+
+/// The export carries no by-hand shape for a catalog model.
+#[test]
+fn the_export_of_a_catalog_model_has_no_typed_shape() {
+    let doc = json(&["estimate", "Qwen/Qwen3-8B", "--gpu", "RTX 4090"]);
+    let inputs = doc["inputs"].as_object().unwrap();
+    for key in ["params_b", "layers", "kv_heads", "head_dim"] {
+        assert!(!inputs.contains_key(key), "{key}");
+    }
+    // `method` still comes first (the text, not the parsed map, keeps it).
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(["estimate", "Qwen/Qwen3-8B", "--json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let at = text.find("\"inputs\": {").unwrap();
+    assert!(
+        text[at..]
+            .trim_start_matches("\"inputs\": {")
+            .trim_start()
+            .starts_with("\"method\""),
+        "{text}"
+    );
+    let typed = json(&["estimate", "--params", "70", "--layers", "80"]);
+    assert_eq!(typed["inputs"]["layers"], 80);
+}

@@ -2,6 +2,7 @@
 //! prints with `--json` and the web app exports, byte for byte the same for
 //! the same inputs. All sizes are integer bytes.
 
+mod inputs;
 use crate::advice::{self, Answers, Suggestion};
 use crate::methods::planner::{self, NoSpeed, Speed};
 use crate::methods::{self, dense, MethodId, MethodResult, RunError};
@@ -105,7 +106,10 @@ impl ModelFacts {
 pub struct Report {
     pub schema: &'static str,
     pub app_version: &'static str,
-    /// Everything needed to reproduce (and re-import) the calculation.
+    /// Everything needed to reproduce (and re-import) the calculation;
+    /// with a model, without the typed shape its config replaces
+    /// ([`inputs`]).
+    #[serde(serialize_with = "inputs::serialize")]
     pub inputs: Request,
     pub model: ModelFacts,
     /// How the GPUs are used (`gpus = tp × pp × replicas`), derived from
