@@ -275,6 +275,8 @@ fn calibrate_prints_the_log_beside_the_prediction_and_uses_the_fit() {
         "13.84 GiB",
         "runtime terms: calibrated",
         "vLLM 0.26.1 at start-up (per GPU):",
+        // The log's own CUDA total, not the catalog's driver figure.
+        "GPU total                     79.25 GiB",
     ] {
         assert!(text.contains(line), "missing `{line}` in\n{text}");
     }

@@ -142,7 +142,7 @@ fn release(text: &str) -> Option<VllmRelease> {
 /// let l = parse(log).unwrap();
 /// assert_eq!(l.tp, Some(2));
 /// assert_eq!(l.kv_cache_tokens, Some(1_192_160));
-/// assert_eq!(l.weights_bytes, 7_646_876_377); // 7.1217 GiB
+/// assert_eq!(l.weights_bytes, 7_646_867_148); // 7.1217 GiB
 /// assert!(parse("Available KV cache memory: 1 GiB").is_err());
 /// ```
 pub fn parse(text: &str) -> Result<VllmLog, LogError> {

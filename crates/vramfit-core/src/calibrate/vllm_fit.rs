@@ -64,6 +64,7 @@ pub fn fit(
     let calibration = VllmCalibration {
         non_torch_offset_bytes: offset,
         graph_estimate_bytes: log.graph_estimate_bytes,
+        cuda_total_bytes: log.total_bytes,
     };
     let refit_inputs = VllmInputs {
         runtime: inputs.runtime.calibrated(&calibration),

@@ -12,6 +12,10 @@ pub struct VllmCalibration {
     /// memory holds beyond the prediction (negative where it holds less).
     pub non_torch_offset_bytes: i64,
     /// "Estimated CUDA graph memory" as the log prints it (0.21 on).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph_estimate_bytes: Option<u64>,
+    /// The GPU's total as CUDA reports it, where the log prints it: the
+    /// machine's own figure, used instead of the catalog's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_total_bytes: Option<u64>,
 }

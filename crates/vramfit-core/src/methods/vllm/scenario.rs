@@ -158,11 +158,26 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
             max: derived,
         }));
     }
-    let gpu = engine_gpu(s, false);
     if s.gpu
         .is_some_and(|g| g.category == crate::catalog::GpuCategory::AppleUnified)
     {
         return Err(engine(EngineRefusal::NoMetalBackend));
+    }
+    let mut gpu = engine_gpu(s, false);
+    let e = &s.engine;
+    // A calibrating log that prints the GPU's total gives the machine's own
+    // figure, where the GPU is a catalog entry (typed memory stays typed).
+    if let (Some(total), Some(_)) = (
+        e.vllm_calibration.and_then(|c| c.cuda_total_bytes),
+        gpu.catalog,
+    ) {
+        gpu.total_bytes = total;
+        gpu.notes.retain(|n| {
+            !matches!(
+                n,
+                EngineNote::DriverTotalUsed | EngineNote::NominalCapacityUsed
+            )
+        });
     }
     let mut notes = gpu.notes.clone();
     if gpu.catalog.and_then(|g| g.sm_count).is_none() {
@@ -181,7 +196,6 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
     let hopper = gpu
         .compute_capability
         .is_none_or(|c| (c.major, c.minor) == (9, 0));
-    let e = &s.engine;
     let mut runtime = runtime_row(&gpu, e.interconnect);
     if let Some(c) = e.vllm_calibration {
         runtime.terms = runtime.terms.calibrated(&c);
