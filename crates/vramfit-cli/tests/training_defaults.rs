@@ -87,13 +87,14 @@ fn token_counts_in_thousands_and_one_gpu_singular() {
         "RTX 4090",
     ]);
     assert_eq!(doc["inputs"]["context"], 32_768);
+    // A copy spread over more GPUs than there are: "1 GPU", not "1 GPUs".
     let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
         .args([
             "estimate",
             "Qwen/Qwen3-8B",
-            "--method",
-            "llamacpp",
             "--gpus",
+            "1",
+            "--tp",
             "2",
             "--gpu",
             "RTX 4090",
@@ -101,7 +102,7 @@ fn token_counts_in_thousands_and_one_gpu_singular() {
         .output()
         .unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("at most 1 GPU"), "{err}");
+    assert!(err.contains("does not divide 1 GPU"), "{err}");
     assert!(!err.contains("1 GPUs"), "{err}");
 }
 
