@@ -83,11 +83,8 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
                 e.gpu_layers,
             ),
             r @ (Runner::Ollama | Runner::LmStudio) => {
-                let share = s
-                    .engine
-                    .n_gpu_layers
-                    .map(|n| n as f64 / e.layers_total.max(1) as f64);
-                super::runner::command(r, &run.model_id, s.context, share)
+                let layers = s.engine.n_gpu_layers.map(|n| (n, e.layers_total));
+                super::runner::command(r, &run.model_id, s.context, layers)
             }
         },
         notes: run.notes.clone(),
