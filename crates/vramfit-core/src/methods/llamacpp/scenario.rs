@@ -122,9 +122,12 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         }
     }
     let usable = match &run.devices {
-        Some(d) => d.plan.devices[super::placement::tightest(d)]
-            .memory
-            .saturating_sub(FIT_MARGIN),
+        Some(d) => {
+            let plan = super::placement::ring_plan(d, run.inputs.n_gpu_layers.is_some());
+            plan.devices[super::placement::tightest(plan)]
+                .memory
+                .saturating_sub(FIT_MARGIN)
+        }
         None => run.usable_bytes,
     };
     Ok(MethodResult {
@@ -164,8 +167,9 @@ impl LlamacppRun {
     pub fn ring(&self) -> (super::DeviceBytes, super::DeviceBytes) {
         let e = &self.estimate;
         if let Some(d) = &self.devices {
-            let g = &d.plan.devices[super::placement::tightest(d)];
-            let h = &d.plan.host;
+            let plan = super::placement::ring_plan(d, self.inputs.n_gpu_layers.is_some());
+            let g = &plan.devices[super::placement::tightest(plan)];
+            let h = &plan.host;
             let gpu = super::DeviceBytes {
                 weights: g.weights,
                 kv_cache: g.k_cache + g.v_cache,
