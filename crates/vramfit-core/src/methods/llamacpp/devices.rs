@@ -370,6 +370,9 @@ pub(crate) fn max_context(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DevicesEstimate {
     pub plan: Plan,
+    /// Every layer on the GPUs: what the whole model needs of each (the
+    /// ring with `-ngl` on auto, as for one GPU).
+    pub all_layers: Plan,
     /// `-ngl` as given, else the most that fit every GPU.
     pub gpu_layers: u64,
     pub layers_total: u64,
@@ -422,6 +425,7 @@ pub fn estimate_devices(
     };
     let (max_context, limiting_gpu) = max_context(&p, inputs, devices, ngl, limit)?;
     Ok(DevicesEstimate {
+        all_layers: plan(&p, inputs, devices, n_ctx, total)?,
         plan: plan(&p, inputs, devices, n_ctx, ngl)?,
         gpu_layers: ngl,
         layers_total: total,

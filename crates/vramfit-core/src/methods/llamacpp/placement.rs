@@ -8,7 +8,9 @@
 //! ```
 //!
 //! llama.cpp fails to load when any one device runs out, so the ring is
-//! the tightest GPU's; every GPU's part is in the report.
+//! the tightest GPU's; every GPU's part is in the report. With `-ngl` on
+//! auto the ring holds every layer (as with one GPU) and the layers that
+//! fit are the report's.
 
 use super::devices::{estimate_devices, Devices, DevicesEstimate};
 use super::overrides;
@@ -73,6 +75,8 @@ pub(crate) fn plan_of(
         false => "CPU_Mapped",
     };
     e.plan.host.locked = placement.mlock && !placement.no_mmap;
+    e.all_layers.host.weights_buffer = e.plan.host.weights_buffer;
+    e.all_layers.host.locked = e.plan.host.locked;
     Ok(e)
 }
 
@@ -90,13 +94,21 @@ pub(crate) fn host_note(
     })
 }
 
-/// The index of the tightest GPU (largest needed / usable).
-pub(crate) fn tightest(e: &DevicesEstimate) -> usize {
+/// The plan the ring reads: `-ngl` as given, else every layer on the GPUs
+/// (as with one GPU, the split llama.cpp would choose is beside it).
+pub(crate) fn ring_plan(e: &DevicesEstimate, ngl_given: bool) -> &super::devices::Plan {
+    match ngl_given {
+        true => &e.plan,
+        false => &e.all_layers,
+    }
+}
+
+/// The index of the tightest GPU (largest needed / usable) of a plan.
+pub(crate) fn tightest(plan: &super::devices::Plan) -> usize {
     let ratio = |d: &super::devices::DevicePlan| {
         d.total as f64 / d.memory.saturating_sub(FIT_MARGIN).max(1) as f64
     };
-    e.plan
-        .devices
+    plan.devices
         .iter()
         .max_by(|a, b| ratio(a).total_cmp(&ratio(b)))
         .map_or(0, |d| d.index)

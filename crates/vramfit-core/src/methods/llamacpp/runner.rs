@@ -160,28 +160,45 @@ pub const fn ollama_batch(n_ctx: u64) -> u64 {
     }
 }
 
-/// The line a person types to run it this way.
+/// The line a person types to run it this way: `ollama run` with `/set
+/// parameter num_ctx` (and `num_gpu` when the layers are chosen), or a
+/// Modelfile; `lms load --context-length --gpu` (the share of the layers
+/// offloaded: `max`, `off` or a fraction).
 ///
 /// ```
 /// use vramfit_core::methods::llamacpp::runner::{command, Runner};
 /// let c = command(Runner::Ollama, "gpt-oss:120b", 8192, None);
 /// assert!(c.contains("/set parameter num_ctx 8192"));
-/// let c = command(Runner::LmStudio, "openai/gpt-oss-120b", 8192, Some(0.5));
+/// let c = command(Runner::Ollama, "gpt-oss:120b", 8192, Some((20, 37)));
+/// assert!(c.contains("/set parameter num_gpu 20"));
+/// let c = command(Runner::LmStudio, "openai/gpt-oss-120b", 8192, Some((18, 36)));
 /// assert_eq!(c, "lms load openai/gpt-oss-120b --context-length 8192 --gpu 0.5");
 /// ```
-pub fn command(runner: Runner, model: &str, context: u64, gpu_share: Option<f64>) -> String {
+pub fn command(runner: Runner, model: &str, context: u64, layers: Option<(u64, u64)>) -> String {
     match runner {
         Runner::LlamaServer => format!("llama-server -m {model}.gguf -c {context}"),
-        Runner::Ollama => format!(
-            "ollama run {model}   then   /set parameter num_ctx {context}   \
-             (or a Modelfile: FROM {model} / PARAMETER num_ctx {context})"
-        ),
+        Runner::Ollama => {
+            let (set_gpu, param_gpu) = match layers {
+                Some((n, _)) => (
+                    format!("   /set parameter num_gpu {n}"),
+                    format!(" / PARAMETER num_gpu {n}"),
+                ),
+                None => (String::new(), String::new()),
+            };
+            format!(
+                "ollama run {model}   then   /set parameter num_ctx {context}{set_gpu}   \
+                 (or a Modelfile: FROM {model} / PARAMETER num_ctx {context}{param_gpu})"
+            )
+        }
         Runner::LmStudio => {
-            let gpu = match gpu_share {
+            let gpu = match layers {
                 None => "max".to_string(),
-                Some(s) if s >= 1.0 => "max".to_string(),
-                Some(s) if s <= 0.0 => "off".to_string(),
-                Some(s) => format!("{}", (s * 100.0).round() / 100.0),
+                Some((n, total)) if n >= total => "max".to_string(),
+                Some((0, _)) => "off".to_string(),
+                Some((n, total)) => {
+                    let share = (n as f64 / total.max(1) as f64 * 100.0).round() / 100.0;
+                    format!("{share}")
+                }
             };
             format!("lms load {model} --context-length {context} --gpu {gpu}")
         }

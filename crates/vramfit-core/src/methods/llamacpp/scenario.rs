@@ -94,11 +94,8 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
                 e.gpu_layers,
             ),
             r @ (Runner::Ollama | Runner::LmStudio) => {
-                let share = s
-                    .engine
-                    .n_gpu_layers
-                    .map(|n| n as f64 / e.layers_total.max(1) as f64);
-                super::runner::command(r, &run.model_id, s.context, share)
+                let layers = s.engine.n_gpu_layers.map(|n| (n, e.layers_total));
+                super::runner::command(r, &run.model_id, s.context, layers)
             }
         },
         notes: run.notes.clone(),
@@ -137,9 +134,12 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         }
     }
     let usable = match &run.devices {
-        Some(d) => d.plan.devices[super::placement::tightest(d)]
-            .memory
-            .saturating_sub(FIT_MARGIN),
+        Some(d) => {
+            let plan = super::placement::ring_plan(d, run.inputs.n_gpu_layers.is_some());
+            plan.devices[super::placement::tightest(plan)]
+                .memory
+                .saturating_sub(FIT_MARGIN)
+        }
         None => run.usable_bytes,
     };
     let mut result = MethodResult {
@@ -188,8 +188,9 @@ impl LlamacppRun {
     pub fn ring(&self) -> (super::DeviceBytes, super::DeviceBytes) {
         let e = &self.estimate;
         if let Some(d) = &self.devices {
-            let g = &d.plan.devices[super::placement::tightest(d)];
-            let h = &d.plan.host;
+            let plan = super::placement::ring_plan(d, self.inputs.n_gpu_layers.is_some());
+            let g = &plan.devices[super::placement::tightest(plan)];
+            let h = &plan.host;
             let gpu = super::DeviceBytes {
                 weights: g.weights,
                 kv_cache: g.k_cache + g.v_cache,
