@@ -10,6 +10,7 @@
 pub mod ftype;
 pub mod ggml_type;
 pub mod header;
+pub mod model;
 pub mod split;
 pub mod value;
 pub mod writer;

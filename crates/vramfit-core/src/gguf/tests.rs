@@ -263,3 +263,41 @@ fn split_files_read_shard_by_shard() {
     assert_eq!(name.name(2), "https://h/x/M-Q2_K-00002-of-00003.gguf");
     assert!(ShardName::parse("M-00004-of-00003.gguf").is_none());
 }
+
+/// A header written by the PyPI `gguf` package (`gguf-py`, the writer
+/// llama.cpp's converter uses; `tests/data/qwen3-mixed-header.py` makes
+/// it): a Qwen3 of two layers with eleven tensor types, the data cut off.
+#[test]
+fn a_header_written_by_gguf_py_reads() {
+    let bytes = include_bytes!("../../tests/data/qwen3-mixed-header.gguf");
+    let h = parse(bytes).unwrap();
+    assert_eq!(
+        h.get("general.architecture").and_then(Value::as_str),
+        Some("qwen3")
+    );
+    assert_eq!(
+        h.get("general.name").and_then(Value::as_str),
+        Some("py-made")
+    );
+    assert_eq!(h.get("some.u64").and_then(Value::as_u64), Some(1 << 40));
+    assert_eq!(h.get("some.f64").and_then(Value::as_f64), Some(3.25));
+    let tokens = h.get("tokenizer.ggml.tokens").and_then(Value::as_array);
+    assert_eq!(tokens.map(<[Value]>::len), Some(1000));
+    assert_eq!(h.tensors.len(), 24);
+    let t = h
+        .tensors
+        .iter()
+        .find(|t| t.name == "blk.1.ffn_up.weight")
+        .unwrap();
+    assert_eq!(
+        (t.ggml_type, t.shape.clone()),
+        (GgmlType::IQ1_M, vec![3072, 1024])
+    );
+    // gguf-py's own GGML_QUANT_SIZES give 14,819,840 bytes of data.
+    assert_eq!(h.tensor_bytes(), 14_819_840);
+    // The data is cut off: the header still says how long the file is
+    // (each tensor padded to 32 bytes; the 1-D norms are 512 and 4,096 B).
+    assert_eq!(h.data_offset, 17_984);
+    // gguf-py's reader puts the last tensor's end at byte 14,837,824.
+    assert_eq!(h.implied_file_len(), 14_837_824);
+}
