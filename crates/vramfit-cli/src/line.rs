@@ -143,6 +143,7 @@ pub fn args(request: &Request) -> Vec<String> {
         Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => {
             out.push("config.json".into())
         }
+        Some(ModelRef::Gguf(file)) => out.push(file.file.clone()),
         None => {}
     }
     let mut set = |flag: &str, value: String| {

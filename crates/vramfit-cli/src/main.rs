@@ -65,7 +65,7 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
         ModelRef::Catalog(id) => vramfit_core::catalog::find_model(id)
             .ok()
             .map(|e| e.id.to_string()),
-        ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. } => None,
+        ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. } | ModelRef::Gguf(_) => None,
     };
     let scenario = ScenarioInput {
         model: Some(model),

@@ -32,6 +32,9 @@ pub struct FileTensor {
 /// A GGUF file read from its header(s).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GgufModel {
+    /// The file's name (the first shard's for a split file), as
+    /// `llama-server -m` takes it.
+    pub file: String,
     /// `general.name`.
     pub name: Option<String>,
     /// `general.architecture`.
@@ -121,9 +124,10 @@ pub const ARCHITECTURES: [&str; 9] = [
     "llama", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "gemma2", "gemma3", "gpt-oss", "phi3",
 ];
 
-/// The model of a file from its shards' headers (one header for a whole
-/// file), or why it is not read.
-pub fn read(shards: &[GgufHeader]) -> Result<GgufModel, GgufModelError> {
+/// The model of the file named `file` (a path or URL: its last part is
+/// kept) from its shards' headers (one header for a whole file), or why it
+/// is not read.
+pub fn read(file: &str, shards: &[GgufHeader]) -> Result<GgufModel, GgufModelError> {
     let tensors = merge(shards).map_err(GgufModelError::Split)?;
     let first = shards.first().ok_or(GgufModelError::NoArchitecture)?;
     let architecture = first
@@ -149,6 +153,11 @@ pub fn read(shards: &[GgufHeader]) -> Result<GgufModel, GgufModelError> {
     };
     let config = config(&meta, &tensors)?;
     Ok(GgufModel {
+        file: file
+            .rsplit(['/', '\\'])
+            .find(|p| !p.is_empty())
+            .unwrap_or(file)
+            .to_string(),
         name: first
             .get("general.name")
             .and_then(Value::as_str)

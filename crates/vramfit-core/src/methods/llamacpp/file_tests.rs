@@ -87,7 +87,7 @@ fn file_of(
 }
 
 fn model_of(bytes: &[u8]) -> (GgufModel, ModelSpec) {
-    let m = read(&[parse(bytes).unwrap()]).unwrap();
+    let m = read("model.gguf", &[parse(bytes).unwrap()]).unwrap();
     let spec = parse_config(&m.config).unwrap();
     (m, spec)
 }
@@ -211,7 +211,7 @@ fn gemma_3_slides_five_layers_in_six_as_llama_cpp_does() {
 fn unknown_architectures_and_missing_keys_are_refused_by_name() {
     let mut w = Writer::new();
     w.kv("general.architecture", Value::String("mamba2".into()));
-    let e = read(&[parse(&w.header()).unwrap()]).unwrap_err();
+    let e = read("model.gguf", &[parse(&w.header()).unwrap()]).unwrap_err();
     assert!(
         e.to_string()
             .starts_with("GGUF architecture `mamba2` is not read"),
@@ -220,7 +220,7 @@ fn unknown_architectures_and_missing_keys_are_refused_by_name() {
     let mut w = Writer::new();
     w.kv("general.architecture", Value::String("llama".into()))
         .kv("llama.embedding_length", Value::U32(4096));
-    let e = read(&[parse(&w.header()).unwrap()]).unwrap_err();
+    let e = read("model.gguf", &[parse(&w.header()).unwrap()]).unwrap_err();
     assert_eq!(
         e.to_string(),
         "the file has no number `llama.attention.head_count`"
@@ -244,4 +244,48 @@ fn a_file_written_by_gguf_py_is_sized_by_its_header() {
     assert_eq!(e.tensor_types.len(), 10);
     // 4,096 cells × 2 layers × 8 heads × 128 × 2 B.
     assert_eq!(e.k_bytes, 16_777_216);
+}
+
+#[test]
+fn a_scenario_of_a_file_sizes_the_file_and_names_it_in_the_command() {
+    use crate::scenario::{ModelRef, ScenarioInput};
+    let s = spec("meta-llama/Llama-3.1-8B");
+    let bytes = file_of(&s, FileType::Q4_K_M, |t, ty| match t.role {
+        Role::FfnDown => GgmlType::IQ3_S,
+        _ => ty,
+    });
+    let mut file = read("Llama-3.1-8B-UD-Q3.gguf", &[parse(&bytes).unwrap()]).unwrap();
+    file.file = "Llama-3.1-8B-UD-Q3.gguf".into();
+    let total = file.tensor_bytes();
+    let input = ScenarioInput {
+        model: Some(ModelRef::Gguf(Box::new(file))),
+        context: 8192,
+        gpu: Some("H100 SXM".into()),
+        ..ScenarioInput::default()
+    };
+    let run = super::super::run(&input.validate().unwrap()).unwrap();
+    assert_eq!(run.estimate.model_size_bytes, total);
+    assert!(
+        total < 4_912_898_304,
+        "iq3_s downs are smaller than q4_K/q6_K"
+    );
+    assert_eq!(run.estimate.k_bytes, 536_870_912);
+    assert!(
+        run.estimate
+            .command
+            .starts_with("llama-server -m Llama-3.1-8B-UD-Q3.gguf -c 8192"),
+        "{}",
+        run.estimate.command
+    );
+    let result = super::super::estimate_scenario(&input.validate().unwrap()).unwrap();
+    let Some(crate::methods::engine::EngineReport::Llamacpp(r)) = result.engine else {
+        panic!("no engine report")
+    };
+    assert!(
+        r.command
+            .starts_with("llama-server -m Llama-3.1-8B-UD-Q3.gguf "),
+        "{}",
+        r.command
+    );
+    assert_eq!(r.model_size_bytes, total);
 }

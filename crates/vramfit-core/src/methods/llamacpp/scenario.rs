@@ -22,7 +22,7 @@
 use super::{estimate, FileType, GgmlType, LlamaCppInputs, LlamaCppRefusal, FIT_MARGIN};
 use crate::methods::engine::{engine_gpu, EngineNote, EngineRefusal, EngineReport, LlamacppReport};
 use crate::methods::{MethodId, MethodResult, Refusal};
-use crate::scenario::{gguf_of, Mode, Scenario, WeightFormat};
+use crate::scenario::{gguf_of, ConfigText, Mode, Scenario, WeightFormat};
 use crate::term::Term;
 use crate::units::Bytes;
 
@@ -68,12 +68,17 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         max_gpu_layers: e.fit.map_or(e.gpu_layers, |f| f.max_gpu_layers),
         max_context: e.fit.and_then(|f| f.max_context),
         file_type: run.inputs.file_type,
-        command: super::command::llama_server_named(
-            &run.model_id,
-            &run.inputs,
-            s.context,
-            e.gpu_layers,
-        ),
+        command: match &run.gguf_file {
+            Some(file) => {
+                super::command::llama_server_file(file, &run.inputs, s.context, e.gpu_layers)
+            }
+            None => super::command::llama_server_named(
+                &run.model_id,
+                &run.inputs,
+                s.context,
+                e.gpu_layers,
+            ),
+        },
         notes: run.notes.clone(),
     };
     Ok(MethodResult {
@@ -101,6 +106,9 @@ pub struct LlamacppRun {
     pub usable_bytes: u64,
     /// The id the command names.
     pub model_id: String,
+    /// The GGUF file the model was read from, whose own tensors were
+    /// sized; `None` for a file the recipe rebuilds.
+    pub gguf_file: Option<String>,
     /// What the estimate assumed.
     pub notes: Vec<EngineNote>,
 }
@@ -128,14 +136,11 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         return Err(Refusal::TooManyGpus { max: 1 });
     }
     let mut notes = Vec::new();
-    let file_type = match (s.engine.gguf_type, s.weight_format) {
-        (Some(t), _) => t,
-        (None, Some(f)) => match gguf_of(f) {
-            Some(t) => t,
-            None if f == WeightFormat::AsPublished => as_published(spec, &mut notes),
-            None => return Err(Refusal::Engine(EngineRefusal::Format { format: f })),
-        },
-        (None, None) => as_published(spec, &mut notes),
+    let file = s.model_config.as_ref().and_then(ConfigText::gguf);
+    let file_type = match (file, s.engine.gguf_type, s.weight_format) {
+        // A file's types are its own; its file type only names it.
+        (Some(f), _, _) => f.file_type.unwrap_or(DEFAULT_FILE_TYPE),
+        (None, gguf_type, format) => recipe_type(spec, gguf_type, format, &mut notes)?,
     };
     let from_kv = cache_type_of(s.kv_milli_bits);
     if (s.engine.cache_type_k.is_none() || s.engine.cache_type_v.is_none()) && from_kv.is_none() {
@@ -172,13 +177,40 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     }
     let gpu = engine_gpu(s, true);
     notes.extend(gpu.notes.iter().cloned());
-    let e = estimate(spec, &inputs, Some(gpu.total_bytes)).map_err(refusal)?;
+    let mut e = match file {
+        Some(f) => super::estimate_file(spec, &f.tensors, &inputs, Some(gpu.total_bytes)),
+        None => estimate(spec, &inputs, Some(gpu.total_bytes)),
+    }
+    .map_err(refusal)?;
+    if let Some(f) = file {
+        e.command = super::command::llama_server_file(&f.file, &inputs, s.context, e.gpu_layers);
+    }
     Ok(LlamacppRun {
         estimate: e,
         inputs,
         usable_bytes: gpu.total_bytes.saturating_sub(FIT_MARGIN),
         model_id: crate::methods::vllm::model_id(s, spec),
+        gguf_file: file.map(|f| f.file.clone()),
         notes,
+    })
+}
+
+/// The file type the recipe rebuilds: the one chosen, else the weight
+/// format's, else the checkpoint's as published.
+fn recipe_type(
+    spec: &crate::model::ModelSpec,
+    gguf_type: Option<FileType>,
+    format: Option<WeightFormat>,
+    notes: &mut Vec<EngineNote>,
+) -> Result<FileType, Refusal> {
+    Ok(match (gguf_type, format) {
+        (Some(t), _) => t,
+        (None, Some(f)) => match gguf_of(f) {
+            Some(t) => t,
+            None if f == WeightFormat::AsPublished => as_published(spec, notes),
+            None => return Err(Refusal::Engine(EngineRefusal::Format { format: f })),
+        },
+        (None, None) => as_published(spec, notes),
     })
 }
 
