@@ -443,10 +443,16 @@ fn method(text: &str) -> Result<MethodId, String> {
     })
 }
 
-/// MODEL: a config.json, a folder holding one, or a catalog id. An
+/// MODEL: a GGUF file (a path or URL: its header), a config.json, a
+/// folder holding one, or a catalog id. An
 /// `hf_quant_config.json` in the config's folder (where NVIDIA ModelOpt
 /// exports state their quantization) is read with it, as vLLM does.
 fn model_ref(arg: &str) -> Result<ModelRef, String> {
+    if crate::gguf_file::is_gguf(arg) {
+        let (file, reads) = crate::gguf_file::load(arg)?;
+        eprintln!("vramfit: {}", reads.line(arg.contains("://")));
+        return Ok(ModelRef::Gguf(Box::new(file)));
+    }
     let path = Path::new(arg);
     let file = if path.is_dir() {
         path.join("config.json")

@@ -4,6 +4,7 @@
 
 mod args;
 mod check;
+mod gguf_file;
 mod render;
 
 use args::{Command, USAGE};
@@ -67,6 +68,7 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
             .map(|e| e.id.to_string()),
         ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. } | ModelRef::Gguf(_) => None,
     };
+    let scenario_model = Some(model.clone());
     let scenario = ScenarioInput {
         model: Some(model),
         ..ScenarioInput::default()
@@ -75,11 +77,15 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
         scenario,
         ..Request::default()
     })?;
+    let file = match &scenario_model {
+        Some(ModelRef::Gguf(file)) => render::gguf(file),
+        _ => String::new(),
+    };
     if json {
         let mut text = serde_json::to_string_pretty(&doc.model).map_err(|e| e.to_string())?;
         text.push('\n');
         Ok(text)
     } else {
-        Ok(render::model(&doc.model, catalog_id.as_deref()))
+        Ok(file + &render::model(&doc.model, catalog_id.as_deref()))
     }
 }

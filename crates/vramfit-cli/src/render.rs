@@ -5,7 +5,7 @@ use vramfit_core::advice::Change;
 use vramfit_core::catalog::{gpus, list_models, ModelListing};
 use vramfit_core::methods::engine::{EngineReport, LlamacppReport, VllmReport};
 use vramfit_core::model::{PublishedFormat, QuantSource};
-use vramfit_core::report::{ModelFacts, Report};
+use vramfit_core::report::{ModelFacts, Report, ShapeOrigin};
 use vramfit_core::scenario::WeightFormat;
 use vramfit_core::units::{Bytes, DisplayUnit};
 
@@ -23,8 +23,13 @@ pub fn estimate(doc: &Report) -> String {
         .filter(|c| c.bytes > Bytes::ZERO)
         .partition(|c| est.outside_total.contains(&c.term));
     let mut out = String::new();
-    if let Some(p) = &doc.model.published {
-        out += &published(p, doc);
+    match (&doc.model.published, doc.model.source) {
+        // A GGUF file has no checkpoint format: its tensors are its own.
+        (_, ShapeOrigin::Gguf) => {
+            out += "model: a GGUF file's header; llamacpp sizes its own tensors\n"
+        }
+        (Some(p), _) => out += &published(p, doc),
+        (None, _) => {}
     }
     let l = &doc.layout;
     if l.gpus > 1 {
@@ -323,4 +328,28 @@ mod tests {
         assert!(text.contains("total              18.78 GB"), "{text}");
         assert!(text.contains("fits 24.00 GB usable: 78.3 % (con_margen), 5.22 GB to spare"));
     }
+}
+
+/// A GGUF file's own facts, as llama.cpp prints them when it loads one
+/// (`print_info: file type`, `model size`, `llama_model_loader: - type …`).
+pub fn gguf(f: &vramfit_core::gguf::model::GgufModel) -> String {
+    let gib = |b: u64| Bytes(b).display(DisplayUnit::Gib);
+    let mut out = format!("file              {}", f.file);
+    if f.shards > 1 {
+        out += &format!(" ({} shards)", f.shards);
+    }
+    out += &format!("\narchitecture      {}\n", f.architecture);
+    if let Some(t) = f.file_type {
+        out += &format!("file type         {}\n", t.printed_name());
+    }
+    out += &format!(
+        "model size        {} ({} bytes, {} tensors)\n",
+        gib(f.tensor_bytes()),
+        f.tensor_bytes(),
+        f.tensors.len()
+    );
+    for (t, n, bytes) in f.type_counts() {
+        out += &format!("  type {:<8} {:>5} tensors  {}\n", t.name(), n, gib(bytes));
+    }
+    out
 }

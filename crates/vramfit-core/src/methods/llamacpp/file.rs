@@ -5,11 +5,15 @@
 //! name as llama.cpp names tensors (`src/llama-arch.cpp`,
 //! `LLM_TENSOR_NAMES`).
 
-use super::arch::{self, Layout};
+use super::arch::{self, Arch, Layout};
 use super::refusal::LlamaCppRefusal;
 use super::tensors::{GgufTensor, Role};
+use super::{FileType, GgmlType, QuantOptions};
 use super::{Prepared, TypeCount};
 use crate::gguf::model::FileTensor;
+use crate::gguf::writer::Writer;
+use crate::gguf::{Value, ValueType};
+use crate::model::AttentionKind;
 use crate::model::ModelSpec;
 
 /// What a tensor of the file is to the loader, from its name and shape.
@@ -125,6 +129,89 @@ fn check_blocks(
             what: arch::LayoutProblem::TensorCount,
         }),
     }
+}
+
+/// The header of the file llama.cpp's tools would write for a model: the
+/// converter's metadata (`gguf-py/gguf/constants.py` keys: blocks, context,
+/// widths, heads, key length, sliding window, experts, and a full
+/// vocabulary of placeholder tokens) and the recipe's tensors of
+/// `file_type`, each typed by `retype` from the recipe's type (a mixed
+/// file). Tests and tools write files with it; its data is left out.
+pub fn converted(
+    s: &ModelSpec,
+    file_type: FileType,
+    retype: impl Fn(&GgufTensor, GgmlType) -> GgmlType,
+) -> Result<Writer, LlamaCppRefusal> {
+    let layout = Layout::of(s)?;
+    let mut w = Writer::new();
+    metadata(&mut w, layout.arch, s, layout.n_vocab);
+    let number = (0..64).find(|&n| FileType::from_llama_ftype(n) == Some(file_type));
+    if let Some(n) = number {
+        w.kv("general.file_type", u32v(n));
+    }
+    for (t, ty) in super::gguf_tensors(s, file_type, QuantOptions::default())? {
+        let dims = match t.ne {
+            [a, 1, 1] => vec![a],
+            [a, b, 1] => vec![a, b],
+            [a, b, c] => vec![a, b, c],
+        };
+        let ty = retype(&t, ty);
+        w.tensor(&t.name, &dims, ty)
+            .ok_or(LlamaCppRefusal::NoTypeFallback {
+                tensor: t.name.clone(),
+                row: t.ne[0],
+                ggml_type: ty,
+            })?;
+    }
+    Ok(w)
+}
+
+fn u32v(n: u64) -> Value {
+    Value::U32(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// The metadata the converter writes for a model.
+fn metadata(w: &mut Writer, arch: Arch, s: &ModelSpec, n_vocab: u64) {
+    let a = arch.gguf_name();
+    let k = |key: &str| format!("{a}.{key}");
+    w.kv("general.architecture", Value::String(a.into()))
+        .kv(&k("block_count"), u32v(s.num_layers))
+        .kv(&k("context_length"), u32v(s.max_context.unwrap_or(0)))
+        .kv(&k("embedding_length"), u32v(s.hidden_size))
+        .kv(&k("attention.head_count"), u32v(s.num_attention_heads))
+        .kv(&k("attention.head_count_kv"), u32v(s.num_kv_heads))
+        .kv(&k("attention.key_length"), u32v(s.head_dim))
+        .kv(&k("attention.value_length"), u32v(s.head_dim));
+    if let Some(ff) = s.intermediate_size {
+        w.kv(&k("feed_forward_length"), u32v(ff));
+    }
+    let window = s.attention.iter().find_map(|a| {
+        if let AttentionKind::SlidingWindow { window } = a {
+            return Some(*window);
+        }
+        None
+    });
+    if let Some(window) = window {
+        w.kv(&k("attention.sliding_window"), u32v(window));
+    }
+    if let Some(m) = s.moe.as_ref() {
+        w.kv(&k("expert_count"), u32v(m.routed_experts))
+            .kv(&k("expert_used_count"), u32v(m.experts_per_token))
+            .kv(
+                &k("expert_feed_forward_length"),
+                u32v(m.expert_intermediate),
+            );
+    }
+    let tokens = (0..n_vocab)
+        .map(|i| Value::String(format!("<tok{i}>")))
+        .collect();
+    w.kv(
+        "tokenizer.ggml.tokens",
+        Value::Array {
+            item: ValueType::String,
+            values: tokens,
+        },
+    );
 }
 
 #[cfg(test)]

@@ -3,87 +3,23 @@
 //! (the metadata keys of `gguf-py/gguf/constants.py`, the recipe's
 //! tensors), then read back through [`crate::gguf`].
 
-use super::super::{
-    estimate, estimate_file, gguf_tensors, Arch, FileType, GgmlType, LlamaCppInputs, QuantOptions,
-};
+use super::super::{estimate, estimate_file, FileType, GgmlType, LlamaCppInputs};
 use super::*;
 use crate::catalog::models;
 use crate::gguf::model::{read, GgufModel};
-use crate::gguf::{header::parse, writer::Writer, Value, ValueType};
+use crate::gguf::{header::parse, writer::Writer, Value};
 use crate::model::parse_config;
 
 fn spec(id: &str) -> ModelSpec {
     models::find_model(id).unwrap().spec().unwrap()
 }
 
-fn u32v(n: u64) -> Value {
-    Value::U32(n as u32)
-}
-
-/// The metadata the converter writes for a model, a full vocabulary
-/// included (`tokenizer.ggml.tokens`, one string per token).
-fn metadata(w: &mut Writer, arch: Arch, s: &ModelSpec, n_vocab: u64) {
-    let a = arch.gguf_name();
-    let k = |key: &str| format!("{a}.{key}");
-    w.kv("general.architecture", Value::String(a.into()))
-        .kv(&k("block_count"), u32v(s.num_layers))
-        .kv(&k("context_length"), u32v(s.max_context.unwrap()))
-        .kv(&k("embedding_length"), u32v(s.hidden_size))
-        .kv(&k("attention.head_count"), u32v(s.num_attention_heads))
-        .kv(&k("attention.head_count_kv"), u32v(s.num_kv_heads))
-        .kv(&k("attention.key_length"), u32v(s.head_dim))
-        .kv(&k("attention.value_length"), u32v(s.head_dim));
-    if let Some(ff) = s.intermediate_size {
-        w.kv(&k("feed_forward_length"), u32v(ff));
-    }
-    if let Some(crate::model::AttentionKind::SlidingWindow { window }) = s
-        .attention
-        .iter()
-        .find(|a| matches!(a, crate::model::AttentionKind::SlidingWindow { .. }))
-    {
-        w.kv(&k("attention.sliding_window"), u32v(*window));
-    }
-    if let Some(m) = s.moe.as_ref() {
-        w.kv(&k("expert_count"), u32v(m.routed_experts))
-            .kv(&k("expert_used_count"), u32v(m.experts_per_token))
-            .kv(
-                &k("expert_feed_forward_length"),
-                u32v(m.expert_intermediate),
-            );
-    }
-    let tokens = (0..n_vocab)
-        .map(|i| Value::String(format!("<tok{i}>")))
-        .collect();
-    w.kv(
-        "tokenizer.ggml.tokens",
-        Value::Array {
-            item: ValueType::String,
-            values: tokens,
-        },
-    );
-}
-
-/// A file of the model's tensors, each typed by `retype` from the
-/// recipe's type; its header bytes.
 fn file_of(
     s: &ModelSpec,
     ftype: FileType,
     retype: impl Fn(&GgufTensor, GgmlType) -> GgmlType,
 ) -> Vec<u8> {
-    let layout = Layout::of(s).unwrap();
-    let mut w = Writer::new();
-    metadata(&mut w, layout.arch, s, layout.n_vocab);
-    let number = (0..64).find(|&n| FileType::from_llama_ftype(n) == Some(ftype));
-    w.kv("general.file_type", u32v(number.unwrap()));
-    for (t, ty) in gguf_tensors(s, ftype, QuantOptions::default()).unwrap() {
-        let dims = match t.ne {
-            [a, 1, 1] => vec![a],
-            [a, b, 1] => vec![a, b],
-            [a, b, c] => vec![a, b, c],
-        };
-        w.tensor(&t.name, &dims, retype(&t, ty)).unwrap();
-    }
-    w.header()
+    super::converted(s, ftype, retype).unwrap().header()
 }
 
 fn model_of(bytes: &[u8]) -> (GgufModel, ModelSpec) {
