@@ -20,9 +20,8 @@ fn the_library_has_no_parser_and_the_app_leaves_it_out() {
     let manifest = read("Cargo.toml");
     // The binary also looks models and GPUs up in the checked-in catalogs,
     // and reads GGUF headers by HTTP range requests (ureq).
-    assert!(manifest.contains(
-        r#"cli = ["dep:clap", "dep:serde_json", "dep:ureq", "vramfit-core/embedded"]"#
-    ));
+    assert!(manifest
+        .contains(r#"cli = ["dep:clap", "dep:serde_json", "dep:ureq", "vramfit-core/embedded"]"#));
     assert!(manifest.contains("optional = true"));
     let app = read("../../Cargo.toml");
     let dependency = app

@@ -7,6 +7,7 @@
 //! - [`report`]: the `vramfit/1` JSON document shared by CLI and app.
 
 pub mod advice;
+pub mod calibrate;
 pub mod catalog;
 pub mod gguf;
 pub mod kit;
