@@ -28,12 +28,26 @@ use vramfit_core::scenario::{
 pub enum Command {
     Help,
     Version,
-    Estimate { input: Box<Request>, json: bool },
-    Inspect { model: ModelRef, json: bool },
-    Gpus { json: bool },
-    Models { json: bool },
+    Estimate {
+        input: Box<Request>,
+        json: bool,
+        /// `--calibrate LOG`: the log the scenario started from.
+        calibrate: Option<Box<vramfit_core::calibrate::llamacpp::LlamacppLog>>,
+    },
+    Inspect {
+        model: ModelRef,
+        json: bool,
+    },
+    Gpus {
+        json: bool,
+    },
+    Models {
+        json: bool,
+    },
     Kit,
-    Check { path: String },
+    Check {
+        path: String,
+    },
 }
 
 pub const USAGE: &str = "\
@@ -57,6 +71,7 @@ usage:
                    [--max-num-seqs N] [--block-size N] [--enforce-eager]     (vllm)
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
+                   [--calibrate LOG]   (a llama.cpp load log: its settings and GPU)
                    [--json]
   vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
   vramfit inspect MODEL [--json]     the parsed architecture
@@ -66,7 +81,8 @@ usage:
   vramfit check KIT.json             rerun a kit's examples; non-zero exit if any differs
   vramfit --help | --version
 
-MODEL is a path to a config.json, a folder holding one, or a catalog id such
+MODEL is a GGUF file (a path, or a URL read by HTTP range requests: its header
+only), a path to a config.json, a folder holding one, or a catalog id such
 as meta-llama/Llama-3.1-8B; an hf_quant_config.json beside the config.json
 (NVIDIA ModelOpt exports) is read with it. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
 q5_k_m q4_k_m mxfp4 nf4 as_published, or a GGUF type for llamacpp (q6_k,
@@ -267,6 +283,19 @@ fn estimate(args: EstimateArgs) -> Result<Command, String> {
         // (applied after, in order) say otherwise.
         input.set_model_following_checkpoint(Some(model_ref(model)?));
     }
+    // A log's settings and machine come first; the options change them.
+    let log = match args
+        .options
+        .0
+        .iter()
+        .find(|(f, _)| *f == Opt::Calibrate.flag())
+    {
+        Some((_, path)) => Some(crate::calibrate::load(path.as_deref().unwrap_or_default())?),
+        None => None,
+    };
+    if let Some(log) = &log {
+        crate::calibrate::apply(log, &mut input);
+    }
     let mut chosen = None;
     let mut json = false;
     for (flag, value) in &args.options.0 {
@@ -299,6 +328,7 @@ fn estimate(args: EstimateArgs) -> Result<Command, String> {
     Ok(Command::Estimate {
         input: Box::new(request),
         json,
+        calibrate: log.map(Box::new),
     })
 }
 
@@ -401,7 +431,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(Field::Sequences, number);
         }
-        Some(Opt::Method | Opt::Json) => {}
+        Some(Opt::Method | Opt::Json | Opt::Calibrate) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {
             let Some(field) = EngineField::ALL.into_iter().find(|f| f.flag() == flag) else {
                 return Ok(());

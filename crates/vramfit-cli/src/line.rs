@@ -44,11 +44,13 @@ pub enum Opt {
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
     Users,
+    /// `--calibrate LOG`: an engine's load log, its settings and machine.
+    Calibrate,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 27] = [
+    pub const ALL: [Opt; 28] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -76,6 +78,7 @@ impl Opt {
         Opt::EnforceEager,
         Opt::Batch,
         Opt::Users,
+        Opt::Calibrate,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -108,6 +111,7 @@ impl Opt {
             Opt::EnforceEager => "--enforce-eager",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
+            Opt::Calibrate => "--calibrate",
         }
     }
 

@@ -3,6 +3,7 @@
 //! readable breakdown.
 
 mod args;
+mod calibrate;
 mod check;
 mod gguf_file;
 mod render;
@@ -34,12 +35,20 @@ fn run(command: Command) -> Result<String, String> {
         Command::Version => Ok(format!("vramfit {}\n", report::APP_VERSION)),
         Command::Gpus { json } => Ok(render::gpus(json)),
         Command::Models { json } => Ok(render::models(json)),
-        Command::Estimate { input, json } => {
+        Command::Estimate {
+            input,
+            json,
+            calibrate,
+        } => {
             let doc = build(&input)?;
+            let compared = match &calibrate {
+                Some(log) if !json => calibrate::report(log, &input)?,
+                _ => String::new(),
+            };
             Ok(if json {
                 doc.to_json()
             } else {
-                render::estimate(&doc)
+                compared + &render::estimate(&doc)
             })
         }
         Command::Inspect { model, json } => inspect(model, json),

@@ -227,3 +227,64 @@ fn a_file_that_is_not_gguf_is_one_clear_line() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The excerpt of log `id` in the engine logs (`data/engines/llamacpp-logs.md`).
+fn log_excerpt(id: &str) -> String {
+    let logs = include_str!("../../vramfit-core/data/engines/llamacpp-logs.md");
+    let start = logs.find(&format!("## [{id}]")).unwrap();
+    logs[start..].split("```").nth(1).unwrap().to_string()
+}
+
+#[test]
+fn a_pasted_log_calibrates_a_gguf_file_and_the_next_scenario() {
+    // [A7]: Llama 3.1 8B Instruct Q4_0 on an RTX 4080 (Vulkan), 16,384 cells.
+    let dir = std::env::temp_dir().join(format!("vramfit-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("load.log");
+    std::fs::write(&log, log_excerpt("A7")).unwrap();
+    let spec = vramfit_core::catalog::find_model("meta-llama/Llama-3.1-8B-Instruct")
+        .unwrap()
+        .spec()
+        .unwrap();
+    let w = converted(&spec, FileType::Q4_0, |_, t| t).unwrap();
+    let gguf = dir.join("Meta-Llama-3.1-8B-Instruct-Q4_0.gguf");
+    std::fs::write(&gguf, w.header()).unwrap();
+    let (g, l) = (gguf.to_str().unwrap(), log.to_str().unwrap());
+    let (out, err, ok) = vramfit(&["estimate", g, "--method", "llamacpp", "--calibrate", l]);
+    print!("{out}{err}");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("build 5781 (ba3ef86c5); Vulkan0 NVIDIA GeForce RTX 4080 (16376 MiB free)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  K cache                  1024.00 MiB   1024.00 MiB     0.00%\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  model buffer, host        281.81 MiB    281.81 MiB     0.00%\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  model buffer, GPU        4155.99 MiB   4155.99 MiB     0.00%\n"),
+        "{out}"
+    );
+    // The log's settings carry to the next scenario on that machine: its
+    // micro-batch, cache types and its GPU's 16,376 MiB, at a new context.
+    let (out, err, ok) = vramfit(&[
+        "estimate",
+        g,
+        "--method",
+        "llamacpp",
+        "--calibrate",
+        l,
+        "--seq",
+        "32768",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_0.gguf -c 32768 -ngl 33 -ctk f16 -ctv f16 -fa on -ub 1024"), "{out}");
+    assert!(out.contains("fits 16.10 GB usable"), "{out}");
+    let (_, err, ok) = vramfit(&["estimate", g, "--calibrate", g]);
+    assert!(!ok && err.contains("not a load log"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
