@@ -221,3 +221,27 @@ impl Source for Http {
         self.len
     }
 }
+
+/// A GGUF file's own facts, as llama.cpp prints them when it loads one
+/// (`print_info: file type`, `model size`, `llama_model_loader: - type …`).
+pub fn summary(f: &GgufModel) -> String {
+    let gib = |b: u64| Bytes(b).display(DisplayUnit::Gib);
+    let mut out = format!("file              {}", f.file);
+    if f.shards > 1 {
+        out += &format!(" ({} shards)", f.shards);
+    }
+    out += &format!("\narchitecture      {}\n", f.architecture);
+    if let Some(t) = f.file_type {
+        out += &format!("file type         {}\n", t.printed_name());
+    }
+    out += &format!(
+        "model size        {} ({} bytes, {} tensors)\n",
+        gib(f.tensor_bytes()),
+        f.tensor_bytes(),
+        f.tensors.len()
+    );
+    for (t, n, bytes) in f.type_counts() {
+        out += &format!("  type {:<8} {:>5} tensors  {}\n", t.name(), n, gib(bytes));
+    }
+    out
+}

@@ -87,7 +87,7 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
         ..Request::default()
     })?;
     let file = match &scenario_model {
-        Some(ModelRef::Gguf(file)) => render::gguf(file),
+        Some(ModelRef::Gguf(file)) => gguf_file::summary(file),
         _ => String::new(),
     };
     if json {

@@ -237,7 +237,7 @@ fn split_files_read_shard_by_shard() {
     assert_eq!(all.len(), 3);
     assert_eq!(all[2].name, "output.weight");
     assert_eq!(
-        merge(&[a.clone()]).unwrap_err(),
+        merge(std::slice::from_ref(&a)).unwrap_err(),
         SplitError::ShardCount {
             given: 1,
             states: Some(2)
