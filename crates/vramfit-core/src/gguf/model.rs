@@ -120,8 +120,19 @@ impl std::fmt::Display for GgufModelError {
 impl std::error::Error for GgufModelError {}
 
 /// The architectures read, by GGUF name.
-pub const ARCHITECTURES: [&str; 9] = [
-    "llama", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "gemma2", "gemma3", "gpt-oss", "phi3",
+pub const ARCHITECTURES: [&str; 12] = [
+    "llama",
+    "qwen2",
+    "qwen2moe",
+    "qwen3",
+    "qwen3moe",
+    "gemma",
+    "gemma2",
+    "gemma3",
+    "gpt-oss",
+    "phi3",
+    "olmo2",
+    "deepseek2",
 ];
 
 /// The model of the file named `file` (a path or URL: its last part is
@@ -211,13 +222,19 @@ impl Meta<'_> {
 
 /// The Hugging Face `model_type` each architecture converts from.
 fn model_type(arch: &str, experts: bool) -> &'static str {
+    // `experts`: routed experts (Mixtral), or DeepSeek's router bias.
     match arch {
         "llama" if experts => "mixtral",
         "qwen2" => "qwen2",
         "qwen2moe" => "qwen2_moe",
         "qwen3" => "qwen3",
         "qwen3moe" => "qwen3_moe",
+        "gemma" => "gemma",
         "gemma2" => "gemma2",
+        "olmo2" => "olmo2",
+        // V3's sigmoid router with a bias; V2's softmax.
+        "deepseek2" if experts => "deepseek_v3",
+        "deepseek2" => "deepseek_v2",
         "gemma3" => "gemma3_text",
         "gpt-oss" => "gpt_oss",
         "phi3" => "phi3",
@@ -267,16 +284,31 @@ fn config(m: &Meta, tensors: &[FileTensor]) -> Result<Map<String, Json>, GgufMod
     let mut put = |k: &str, v: Json| {
         c.insert(k.to_string(), v);
     };
-    put("model_type", json!(model_type(m.arch, n_expert > 0)));
+    let deepseek = m.arch == "deepseek2";
+    let flag = match deepseek {
+        true => tensors.iter().any(|t| t.name.ends_with("exp_probs_b.bias")),
+        false => n_expert > 0,
+    };
+    put("model_type", json!(model_type(m.arch, flag)));
     put("hidden_size", json!(n_embd));
     put("num_hidden_layers", json!(m.req("block_count")?));
     put("num_attention_heads", json!(n_head));
-    put(
-        "num_key_value_heads",
-        json!(m.opt("attention.head_count_kv")?.unwrap_or(n_head)),
-    );
-    if let Some(d) = m.opt("attention.key_length")? {
-        put("head_dim", json!(d));
+    match deepseek {
+        // The file's MLA keys; llama.cpp caches one latent row, whatever
+        // the config's KV heads.
+        true => {
+            put("num_key_value_heads", json!(n_head));
+            latent(m, &mut put)?;
+        }
+        false => {
+            put(
+                "num_key_value_heads",
+                json!(m.opt("attention.head_count_kv")?.unwrap_or(n_head)),
+            );
+            if let Some(d) = m.opt("attention.key_length")? {
+                put("head_dim", json!(d));
+            }
+        }
     }
     put("vocab_size", json!(vocab));
     put("max_position_embeddings", json!(m.req("context_length")?));
@@ -332,8 +364,46 @@ fn experts(
                 put("intermediate_size", json!(ff));
             }
         }
+        "deepseek2" => {
+            let ff = m.req("expert_feed_forward_length")?;
+            put("n_routed_experts", json!(n_expert));
+            put("moe_intermediate_size", json!(ff));
+            put(
+                "n_shared_experts",
+                json!(m.opt("expert_shared_count")?.unwrap_or(0)),
+            );
+            put(
+                "first_k_dense_replace",
+                json!(m.opt("leading_dense_block_count")?.unwrap_or(0)),
+            );
+            put("moe_layer_freq", json!(1));
+        }
         _ => put("num_local_experts", json!(n_expert)),
     }
+    Ok(())
+}
+
+/// DeepSeek's latent attention from the file: `kv_lora_rank`,
+/// `q_lora_rank` (absent: queries projected directly), the rotary part
+/// (`rope.dimension_count`) and the per-head key and value widths
+/// (`key_length_mla` / `value_length_mla`, which converters since the
+/// absorbed-MLA layout write; `key_length` / `value_length` before).
+fn latent(m: &Meta, put: &mut impl FnMut(&str, Json)) -> Result<(), GgufModelError> {
+    let rope = m.req("rope.dimension_count")?;
+    let key = match m.opt("attention.key_length_mla")? {
+        Some(k) => k,
+        None => m.req("attention.key_length")?,
+    };
+    let value = match m.opt("attention.value_length_mla")? {
+        Some(v) => v,
+        None => m.req("attention.value_length")?,
+    };
+    put("kv_lora_rank", json!(m.req("attention.kv_lora_rank")?));
+    let q_rank = m.opt("attention.q_lora_rank")?.filter(|&r| r > 0);
+    put("q_lora_rank", json!(q_rank));
+    put("qk_rope_head_dim", json!(rope));
+    put("qk_nope_head_dim", json!(key.saturating_sub(rope)));
+    put("v_head_dim", json!(value));
     Ok(())
 }
 

@@ -178,10 +178,12 @@ fn metadata(w: &mut Writer, arch: Arch, s: &ModelSpec, n_vocab: u64) {
         .kv(&k("block_count"), u32v(s.num_layers))
         .kv(&k("context_length"), u32v(s.max_context.unwrap_or(0)))
         .kv(&k("embedding_length"), u32v(s.hidden_size))
-        .kv(&k("attention.head_count"), u32v(s.num_attention_heads))
-        .kv(&k("attention.head_count_kv"), u32v(s.num_kv_heads))
-        .kv(&k("attention.key_length"), u32v(s.head_dim))
-        .kv(&k("attention.value_length"), u32v(s.head_dim));
+        .kv(&k("attention.head_count"), u32v(s.num_attention_heads));
+    if s.mla.is_none() {
+        w.kv(&k("attention.head_count_kv"), u32v(s.num_kv_heads))
+            .kv(&k("attention.key_length"), u32v(s.head_dim))
+            .kv(&k("attention.value_length"), u32v(s.head_dim));
+    }
     if let Some(ff) = s.intermediate_size {
         w.kv(&k("feed_forward_length"), u32v(ff));
     }
@@ -194,7 +196,32 @@ fn metadata(w: &mut Writer, arch: Arch, s: &ModelSpec, n_vocab: u64) {
     if let Some(window) = window {
         w.kv(&k("attention.sliding_window"), u32v(window));
     }
+    if let Some(mla) = s.mla {
+        let rank = mla.kv_lora_rank;
+        w.kv(&k("attention.head_count_kv"), u32v(1))
+            .kv(&k("attention.kv_lora_rank"), u32v(rank))
+            .kv(&k("rope.dimension_count"), u32v(mla.qk_rope_head_dim))
+            .kv(
+                &k("attention.key_length"),
+                u32v(rank + mla.qk_rope_head_dim),
+            )
+            .kv(&k("attention.value_length"), u32v(rank))
+            .kv(&k("attention.key_length_mla"), u32v(mla.qk_head_dim()))
+            .kv(&k("attention.value_length_mla"), u32v(mla.v_head_dim));
+        if let Some(q) = mla.q_lora_rank {
+            w.kv(&k("attention.q_lora_rank"), u32v(q));
+        }
+        let dense = s
+            .ffn
+            .iter()
+            .take_while(|f| **f == crate::model::FfnKind::Dense);
+        w.kv(&k("leading_dense_block_count"), u32v(dense.count() as u64));
+    }
     if let Some(m) = s.moe.as_ref() {
+        if m.shared_intermediate > 0 {
+            let shared = m.shared_intermediate / m.expert_intermediate.max(1);
+            w.kv(&k("expert_shared_count"), u32v(shared));
+        }
         w.kv(&k("expert_count"), u32v(m.routed_experts))
             .kv(&k("expert_used_count"), u32v(m.experts_per_token))
             .kv(

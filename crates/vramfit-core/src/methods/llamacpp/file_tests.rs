@@ -46,6 +46,10 @@ fn a_recipe_file_reads_back_as_the_recipe_for_every_mapped_architecture() {
         "google/gemma-3-1b-it",
         "openai/gpt-oss-20b",
         "microsoft/Phi-3.5-mini-instruct",
+        "google/gemma-2b",
+        "allenai/OLMo-2-1124-7B",
+        "deepseek-ai/DeepSeek-V2-Lite",
+        "deepseek-ai/DeepSeek-V3",
     ] {
         let s = spec(id);
         let ftype = match id {
