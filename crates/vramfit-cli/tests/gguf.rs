@@ -161,6 +161,10 @@ fn estimate_sizes_a_local_mixed_file_by_its_own_types() {
     assert_eq!(engine["model_size_bytes"], 2_526_863_616u64, "{engine}");
     assert_eq!(engine["k_bytes"], 536_870_912u64);
     assert_eq!(doc["model"]["source"], "gguf");
+    // Without --method, a GGUF file is estimated as llama.cpp runs it.
+    let (json, _, _) = vramfit(&["estimate", p, "--seq", "8192", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["inputs"]["method"], "llamacpp");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
