@@ -49,7 +49,12 @@ impl Reads {
 
 /// Whether a command-line model names a GGUF file.
 pub fn is_gguf(arg: &str) -> bool {
-    arg.to_ascii_lowercase().ends_with(".gguf")
+    without_query(arg).to_ascii_lowercase().ends_with(".gguf")
+}
+
+/// A URL without its `?download=true` or `#…` part.
+fn without_query(arg: &str) -> &str {
+    arg.split(['?', '#']).next().unwrap_or(arg)
 }
 
 fn is_url(arg: &str) -> bool {
@@ -58,7 +63,7 @@ fn is_url(arg: &str) -> bool {
 
 /// The model of the GGUF file `arg` and what reading it took.
 pub fn load(arg: &str) -> Result<(GgufModel, Reads), String> {
-    let names = match ShardName::parse(arg) {
+    let names = match ShardName::parse(without_query(arg)) {
         Some(s) => (1..=s.count).map(|n| s.name(n)).collect(),
         None => vec![arg.to_string()],
     };
@@ -76,7 +81,7 @@ pub fn load(arg: &str) -> Result<(GgufModel, Reads), String> {
         headers.push(header);
     }
     reads.file_bytes = total;
-    let model = read(arg, &headers).map_err(|e| format!("{arg}: {e}"))?;
+    let model = read(without_query(arg), &headers).map_err(|e| format!("{arg}: {e}"))?;
     Ok((model, reads))
 }
 

@@ -94,6 +94,10 @@ pub enum GgufModelError {
     PerLayer {
         key: String,
     },
+    /// A layer count of none, or more than any model has (2^14).
+    Layers {
+        value: u64,
+    },
 }
 
 impl std::fmt::Display for GgufModelError {
@@ -113,11 +117,17 @@ impl std::fmt::Display for GgufModelError {
             GgufModelError::PerLayer { key } => {
                 write!(f, "`{key}` differs from layer to layer, which is not read")
             }
+            GgufModelError::Layers { value } => {
+                write!(f, "the file states {value} blocks (1 to 16,384 are read)")
+            }
         }
     }
 }
 
 impl std::error::Error for GgufModelError {}
+
+/// Blocks a file may state (the model reader's own bound).
+const MAX_BLOCKS: u64 = 1 << 14;
 
 /// The architectures read, by GGUF name.
 pub const ARCHITECTURES: [&str; 12] = [
@@ -248,6 +258,9 @@ fn model_type(arch: &str, experts: bool) -> &'static str {
 /// `{arch}.attention.sliding_window_pattern`.
 fn swa_pattern(m: &Meta) -> Result<Option<Vec<bool>>, GgufModelError> {
     let n_layer = m.req("block_count")?;
+    if n_layer == 0 || n_layer > MAX_BLOCKS {
+        return Err(GgufModelError::Layers { value: n_layer });
+    }
     if m.opt("attention.sliding_window")?.is_none() {
         return Ok(None);
     }

@@ -301,3 +301,45 @@ fn a_header_written_by_gguf_py_reads() {
     // gguf-py's reader puts the last tensor's end at byte 14,837,824.
     assert_eq!(h.implied_file_len(), 14_837_824);
 }
+
+#[test]
+fn mutated_model_headers_are_read_or_refused_never_a_panic() {
+    let good = include_bytes!("../../tests/data/qwen3-mixed-header.gguf").to_vec();
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let (mut read, mut refused) = (0, 0);
+    for _ in 0..3_000 {
+        let mut b = good.clone();
+        // Mutations in the metadata (the first 1,500 bytes), where the
+        // shape is.
+        for _ in 0..1 + rng.next() % 3 {
+            let at = (rng.next() as usize) % 1_500;
+            b[at] = rng.next() as u8;
+        }
+        let Ok(h) = parse(&b) else { continue };
+        match super::model::read("m.gguf", &[h]) {
+            Ok(m) => {
+                read += 1;
+                let _ = crate::model::parse_config(&m.config);
+            }
+            Err(e) => {
+                refused += 1;
+                assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+    assert!(read > 0 && refused > 0, "{read} read, {refused} refused");
+    // A hostile block count is refused before anything is sized by it.
+    let mut w = Writer::new();
+    w.kv("general.architecture", Value::String("gemma3".into()))
+        .kv("gemma3.block_count", Value::U64(1 << 40))
+        .kv("gemma3.embedding_length", Value::U32(8))
+        .kv("gemma3.attention.head_count", Value::U32(1))
+        .kv("gemma3.context_length", Value::U32(8))
+        .kv("gemma3.attention.sliding_window", Value::U32(4))
+        .kv("gemma3.vocab_size", Value::U32(8));
+    let e = super::model::read("m.gguf", &[parse(&w.header()).unwrap()]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the file states 1099511627776 blocks (1 to 16,384 are read)"
+    );
+}
