@@ -239,13 +239,30 @@ pub fn parse(text: &str) -> Result<LlamacppLog, LogError> {
     Ok(log)
 }
 
-/// A pasted line without the `L123: ` a copied excerpt may carry.
+/// The functions whose lines are read; a line is read from the first of
+/// them, so what a runner puts before it (a time stamp, a level, Ollama's
+/// or LM Studio's own prefix, an excerpt's `L123: `) does not matter.
+const SOURCES: [&str; 12] = [
+    "llama_model_load_from_file_impl:",
+    "llama_new_context_with_model:",
+    "llama_model_loader:",
+    "llama_kv_cache",
+    "llama_context:",
+    "load_tensors:",
+    "sched_reserve:",
+    "print_info:",
+    "build:",
+    "init:",
+    "main:",
+    "llm_load_print_meta:",
+];
+
+/// A pasted line from the first function name it holds.
 fn strip_line_number(line: &str) -> &str {
-    match line.split_once(": ") {
-        Some((l, rest)) if l.starts_with('L') && l[1..].bytes().all(|b| b.is_ascii_digit()) => {
-            rest.trim()
-        }
-        _ => line,
+    let at = SOURCES.iter().filter_map(|s| line.find(s)).min();
+    match at {
+        Some(at) => &line[at..],
+        None => line,
     }
 }
 

@@ -149,3 +149,14 @@ fn gpt_oss_20b_on_metal_and_lm_studio_full_swa_are_predicted() {
     assert_eq!(row(&rows, "K cache").logged, 144 << 20);
     assert_eq!(row(&rows, "K cache").error_centi_pct(), 0);
 }
+
+#[test]
+fn a_runner_s_prefixes_before_the_lines_are_skipped() {
+    // Each line as a runner relays it: a time stamp, a level, a tag.
+    let (text, _) = excerpt("A7");
+    let relayed: String = text
+        .lines()
+        .map(|l| format!("2025-07-01 10:00:00 [INFO] runner: {l}\n"))
+        .collect();
+    assert_eq!(parse(&relayed).unwrap(), parse(&text).unwrap());
+}
