@@ -250,3 +250,23 @@ pub fn summary(f: &GgufModel) -> String {
     }
     out
 }
+
+/// The file's facts for `inspect --json`: name, architecture, file type,
+/// model size and the tensors per type (the tensor list itself is left
+/// out: a few thousand rows).
+pub fn facts(f: &GgufModel) -> serde_json::Value {
+    let types: Vec<serde_json::Value> = f
+        .type_counts()
+        .into_iter()
+        .map(|(t, n, bytes)| serde_json::json!({"type": t.name(), "tensors": n, "bytes": bytes}))
+        .collect();
+    serde_json::json!({
+        "file": f.file,
+        "architecture": f.architecture,
+        "file_type": f.file_type.map(|t| t.name()),
+        "shards": f.shards,
+        "model_size_bytes": f.tensor_bytes(),
+        "tensors": f.tensors.len(),
+        "tensor_types": types,
+    })
+}

@@ -86,12 +86,17 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
         scenario,
         ..Request::default()
     })?;
-    let file = match &scenario_model {
-        Some(ModelRef::Gguf(file)) => gguf_file::summary(file),
-        _ => String::new(),
+    let gguf = match &scenario_model {
+        Some(ModelRef::Gguf(file)) => Some(file),
+        _ => None,
     };
+    let file = gguf.map(|f| gguf_file::summary(f)).unwrap_or_default();
     if json {
-        let mut text = serde_json::to_string_pretty(&doc.model).map_err(|e| e.to_string())?;
+        let mut value = serde_json::to_value(&doc.model).map_err(|e| e.to_string())?;
+        if let (Some(f), Some(object)) = (gguf, value.as_object_mut()) {
+            object.insert("gguf".into(), gguf_file::facts(f));
+        }
+        let mut text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         text.push('\n');
         Ok(text)
     } else {

@@ -131,6 +131,12 @@ fn a_url_is_read_by_range_requests_for_its_header_only() {
     assert!(fetched >= header.len() as u64, "{fetched}");
     assert!(fetched * 100 < len, "{fetched} of {len} bytes fetched");
     assert!(err.contains("range requests"), "{err}");
+    let (json, _, _) = vramfit(&["inspect", &url, "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["gguf"]["model_size_bytes"], 4_912_898_304u64);
+    assert_eq!(doc["gguf"]["tensor_types"][2]["type"], "q6_K");
+    assert_eq!(doc["gguf"]["tensor_types"][2]["tensors"], 33);
+    assert_eq!(doc["source"], "gguf");
 }
 
 #[test]
