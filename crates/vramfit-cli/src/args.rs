@@ -72,6 +72,7 @@ usage:
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--calibrate LOG]   (a llama.cpp load log: its settings and GPU)
+                   [--mmproj FILE]     (a GGUF MODEL's vision projector, on the GPU)
                    [--json]
   vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
   vramfit inspect MODEL [--json]     the parsed architecture
@@ -283,6 +284,18 @@ fn estimate(args: EstimateArgs) -> Result<Command, String> {
         // (applied after, in order) say otherwise.
         input.set_model_following_checkpoint(Some(model_ref(model)?));
     }
+    if let Some((_, path)) = args
+        .options
+        .0
+        .iter()
+        .find(|(f, _)| *f == Opt::Mmproj.flag())
+    {
+        let Some(ModelRef::Gguf(file)) = input.model.as_mut() else {
+            return Err("--mmproj goes with a GGUF MODEL".into());
+        };
+        let path = path.as_deref().unwrap_or_default();
+        file.mmproj = Some(crate::gguf_file::load_projector(path)?);
+    }
     // A log's settings and machine come first; the options change them.
     let log = match args
         .options
@@ -431,7 +444,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(Field::Sequences, number);
         }
-        Some(Opt::Method | Opt::Json | Opt::Calibrate) => {}
+        Some(Opt::Method | Opt::Json | Opt::Calibrate | Opt::Mmproj) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {
             let Some(field) = EngineField::ALL.into_iter().find(|f| f.flag() == flag) else {
                 return Ok(());

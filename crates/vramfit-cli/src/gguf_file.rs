@@ -7,7 +7,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::time::Duration;
 use vramfit_core::gguf::header::{parse, MAX_HEADER_BYTES};
-use vramfit_core::gguf::model::{read, GgufModel};
+use vramfit_core::gguf::model::{projector, read, GgufModel, Projector};
 use vramfit_core::gguf::split::ShardName;
 use vramfit_core::gguf::GgufHeader;
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -83,6 +83,16 @@ pub fn load(arg: &str) -> Result<(GgufModel, Reads), String> {
     reads.file_bytes = total;
     let model = read(without_query(arg), &headers).map_err(|e| format!("{arg}: {e}"))?;
     Ok((model, reads))
+}
+
+/// The vision projector of the `mmproj` GGUF file `arg` (a path or URL).
+pub fn load_projector(arg: &str) -> Result<Projector, String> {
+    let (header, reads) = match is_url(arg) {
+        true => header_of(arg, &mut Http::new(arg)),
+        false => header_of(arg, &mut Local::open(arg)?),
+    }?;
+    eprintln!("vramfit: {arg}: {}", reads.line(is_url(arg)));
+    projector(without_query(arg), &[header]).map_err(|e| format!("{arg}: {e}"))
 }
 
 /// Somewhere the file's bytes come from.

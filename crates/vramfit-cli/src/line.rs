@@ -46,11 +46,13 @@ pub enum Opt {
     Users,
     /// `--calibrate LOG`: an engine's load log, its settings and machine.
     Calibrate,
+    /// `--mmproj FILE`: a GGUF model's vision projector.
+    Mmproj,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 28] = [
+    pub const ALL: [Opt; 29] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -79,6 +81,7 @@ impl Opt {
         Opt::Batch,
         Opt::Users,
         Opt::Calibrate,
+        Opt::Mmproj,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -112,6 +115,7 @@ impl Opt {
             Opt::Batch => "--batch",
             Opt::Users => "--users",
             Opt::Calibrate => "--calibrate",
+            Opt::Mmproj => "--mmproj",
         }
     }
 
@@ -147,7 +151,12 @@ pub fn args(request: &Request) -> Vec<String> {
         Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => {
             out.push("config.json".into())
         }
-        Some(ModelRef::Gguf(file)) => out.push(file.file.clone()),
+        Some(ModelRef::Gguf(file)) => {
+            out.push(file.file.clone());
+            if let Some(p) = &file.mmproj {
+                out.extend([Opt::Mmproj.flag().into(), p.file.clone()]);
+            }
+        }
         None => {}
     }
     let mut set = |flag: &str, value: String| {

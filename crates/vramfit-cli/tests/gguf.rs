@@ -306,3 +306,49 @@ fn a_pasted_log_calibrates_a_gguf_file_and_the_next_scenario() {
     assert!(!ok && err.contains("not a load log"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_vision_projector_takes_its_bytes_on_the_gpu() {
+    use vramfit_core::gguf::Value;
+    let dir = std::env::temp_dir().join(format!("vramfit-mmproj-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("Llama-3.1-8B-Q4_K_M.gguf");
+    std::fs::write(&model, llama_8b(|_, t| t).header()).unwrap();
+    let mut w = Writer::new();
+    w.kv("general.architecture", Value::String("clip".into()))
+        .kv("clip.projector_type", Value::String("mlp".into()));
+    // 1,354,752 + 2,654,208 + 17,694,720 bytes.
+    w.tensor("v.patch_embd.weight", &[14, 14, 3, 1152], GgmlType::F16)
+        .unwrap()
+        .tensor("v.blk.0.attn_q.weight", &[1152, 1152], GgmlType::F16)
+        .unwrap()
+        .tensor("mm.0.weight", &[1152, 3840], GgmlType::F32)
+        .unwrap();
+    let mmproj = dir.join("mmproj-test.gguf");
+    std::fs::write(&mmproj, w.header()).unwrap();
+    let (m, p) = (model.to_str().unwrap(), mmproj.to_str().unwrap());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["estimate", m, "--seq", "8192", "--json"];
+        args.extend(extra);
+        let (out, err, ok) = vramfit(&args);
+        assert!(ok, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let plain = run(&[]);
+    let with = run(&["--mmproj", p]);
+    let gpu = |d: &serde_json::Value| d["estimate"]["engine"]["gpu_bytes"].as_u64().unwrap();
+    assert_eq!(gpu(&with) - gpu(&plain), 21_703_680);
+    let command = with["estimate"]["engine"]["command"].as_str().unwrap();
+    assert!(command.ends_with(" --mmproj mmproj-test.gguf"), "{command}");
+    let (out, _, _) = vramfit(&["estimate", m, "--mmproj", p]);
+    assert!(
+        out.contains("vision projector mmproj-test.gguf: 0.02 GiB on the GPU"),
+        "{out}"
+    );
+    let (_, err, ok) = vramfit(&["estimate", m, "--mmproj", m]);
+    assert!(
+        !ok && err.contains("a projector file is a `clip` GGUF, not `llama`"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -47,6 +47,55 @@ pub struct GgufModel {
     pub config: String,
     /// Every tensor, in the file's order.
     pub tensors: Vec<FileTensor>,
+    /// The vision projector loaded with it (`--mmproj`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mmproj: Option<Projector>,
+}
+
+/// A multimodal projector file (`mmproj-*.gguf`, architecture `clip`):
+/// the vision encoder and projector `llama-server --mmproj` loads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Projector {
+    /// The file's name.
+    pub file: String,
+    /// `clip.projector_type` (`gemma3`, `qwen2.5vl_merger`, `mlp`, …).
+    pub projector_type: Option<String>,
+    pub tensors: u64,
+    /// Bytes of its tensors: the buffer it takes.
+    pub bytes: u64,
+}
+
+/// The projector of an `mmproj` file from its header(s), or why it is not
+/// one (another architecture than `clip`).
+pub fn projector(file: &str, shards: &[GgufHeader]) -> Result<Projector, GgufModelError> {
+    let tensors = merge(shards).map_err(GgufModelError::Split)?;
+    let first = shards.first().ok_or(GgufModelError::NoArchitecture)?;
+    let arch = first
+        .get("general.architecture")
+        .and_then(Value::as_str)
+        .ok_or(GgufModelError::NoArchitecture)?;
+    if arch != "clip" {
+        return Err(GgufModelError::NotProjector {
+            name: arch.to_string(),
+        });
+    }
+    Ok(Projector {
+        file: last_part(file),
+        projector_type: first
+            .get("clip.projector_type")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        tensors: tensors.len() as u64,
+        bytes: crate::units::sum(tensors.iter().map(|t| t.bytes)),
+    })
+}
+
+/// The last part of a path or URL.
+fn last_part(file: &str) -> String {
+    file.rsplit(['/', '\\'])
+        .find(|p| !p.is_empty())
+        .unwrap_or(file)
+        .to_string()
 }
 
 impl GgufModel {
@@ -98,6 +147,10 @@ pub enum GgufModelError {
     Layers {
         value: u64,
     },
+    /// An `--mmproj` file of another architecture than `clip`.
+    NotProjector {
+        name: String,
+    },
 }
 
 impl std::fmt::Display for GgufModelError {
@@ -116,6 +169,9 @@ impl std::fmt::Display for GgufModelError {
             GgufModelError::MissingKey { key } => write!(f, "the file has no number `{key}`"),
             GgufModelError::PerLayer { key } => {
                 write!(f, "`{key}` differs from layer to layer, which is not read")
+            }
+            GgufModelError::NotProjector { name } => {
+                write!(f, "a projector file is a `clip` GGUF, not `{name}`")
             }
             GgufModelError::Layers { value } => {
                 write!(f, "the file states {value} blocks (1 to 16,384 are read)")
@@ -174,11 +230,7 @@ pub fn read(file: &str, shards: &[GgufHeader]) -> Result<GgufModel, GgufModelErr
     };
     let config = config(&meta, &tensors)?;
     Ok(GgufModel {
-        file: file
-            .rsplit(['/', '\\'])
-            .find(|p| !p.is_empty())
-            .unwrap_or(file)
-            .to_string(),
+        file: last_part(file),
         name: first
             .get("general.name")
             .and_then(Value::as_str)
@@ -191,6 +243,7 @@ pub fn read(file: &str, shards: &[GgufHeader]) -> Result<GgufModel, GgufModelErr
         config: Json::Object(config).to_string(),
         architecture,
         tensors,
+        mmproj: None,
     })
 }
 

@@ -10,7 +10,7 @@ use super::refusal::LlamaCppRefusal;
 use super::tensors::{GgufTensor, Role};
 use super::{FileType, GgmlType, QuantOptions};
 use super::{Prepared, TypeCount};
-use crate::gguf::model::FileTensor;
+use crate::gguf::model::{FileTensor, Projector};
 use crate::gguf::writer::Writer;
 use crate::gguf::{Value, ValueType};
 use crate::model::AttentionKind;
@@ -129,6 +129,31 @@ fn check_blocks(
             what: arch::LayoutProblem::TensorCount,
         }),
     }
+}
+
+/// A vision projector loaded beside the model (`llama-server --mmproj
+/// FILE`): its tensors in one buffer on the GPU, as `tools/mtmd`'s
+/// `clip_model_loader` places them unless `--no-mmproj-offload`; the
+/// estimate was fitted to `gpu_memory` less those bytes.
+///
+/// # Formula
+///
+/// ```text
+/// GPU weights = model buffer (GPU) + P        P = Σ ggml_nbytes of the mmproj file's tensors
+/// ```
+///
+/// The encoder's compute buffer for an image (`alloc_compute_meta`) is not
+/// modelled.
+pub(crate) fn with_projector(e: &mut super::LlamaCppEstimate, p: &Projector, gpu_memory: u64) {
+    for side in [&mut e.gpu, &mut e.all_layers_gpu] {
+        side.weights = side.weights.saturating_add(p.bytes);
+        side.total = side.total.saturating_add(p.bytes);
+    }
+    e.gpu_bytes = e.gpu.total;
+    if let Some(fit) = e.fit.as_mut() {
+        fit.gpu_memory_bytes = gpu_memory;
+    }
+    e.command.push_str(&format!(" --mmproj {}", p.file));
 }
 
 /// The header of the file llama.cpp's tools would write for a model: the

@@ -69,9 +69,8 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         max_context: e.fit.and_then(|f| f.max_context),
         file_type: run.inputs.file_type,
         command: match &run.gguf_file {
-            Some(file) => {
-                super::command::llama_server_file(file, &run.inputs, s.context, e.gpu_layers)
-            }
+            // The file's own line, with its projector.
+            Some(_) => e.command.clone(),
             None => super::command::llama_server_named(
                 &run.model_id,
                 &run.inputs,
@@ -177,13 +176,21 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     }
     let gpu = engine_gpu(s, true);
     notes.extend(gpu.notes.iter().cloned());
+    let projector = file.and_then(|f| f.mmproj.as_ref());
+    // The projector takes its GPU memory before the layers are fitted.
+    let for_layers = gpu
+        .total_bytes
+        .saturating_sub(projector.map_or(0, |p| p.bytes));
     let mut e = match file {
-        Some(f) => super::estimate_file(spec, &f.tensors, &inputs, Some(gpu.total_bytes)),
+        Some(f) => super::estimate_file(spec, &f.tensors, &inputs, Some(for_layers)),
         None => estimate(spec, &inputs, Some(gpu.total_bytes)),
     }
     .map_err(refusal)?;
     if let Some(f) = file {
         e.command = super::command::llama_server_file(&f.file, &inputs, s.context, e.gpu_layers);
+    }
+    if let Some(p) = projector {
+        super::file::with_projector(&mut e, p, gpu.total_bytes);
     }
     Ok(LlamacppRun {
         estimate: e,
