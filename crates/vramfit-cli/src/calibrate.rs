@@ -5,7 +5,7 @@
 
 use vramfit_core::calibrate::llamacpp::{self, compare, LlamacppLog};
 use vramfit_core::calibrate::{detect, LogEngine};
-use vramfit_core::methods::llamacpp::{estimate, estimate_file, LlamaCppInputs};
+use vramfit_core::methods::llamacpp::{estimate, estimate_file, FileType, LlamaCppInputs};
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{ConfigText, ScenarioInput};
 use vramfit_core::units::{Bytes, DisplayUnit};
@@ -61,10 +61,26 @@ pub fn report(log: &LlamacppLog, request: &Request) -> Result<String, String> {
         .as_deref()
         .ok_or("--calibrate compares a model's prediction: name MODEL")?;
     let file = s.model_config.as_ref().and_then(ConfigText::gguf);
+    // The file type: the GGUF file's own, else the one asked for, else the
+    // one the log printed (`print_info: file type = Q4_K - Medium`), else
+    // the scenario's (a checkpoint as published).
+    let printed = log.file_type.as_deref().and_then(|t| {
+        FileType::ALL
+            .into_iter()
+            .find(|f| f.printed_name().eq_ignore_ascii_case(t.trim()))
+    });
+    let resolved = request
+        .scenario
+        .validate()
+        .ok()
+        .and_then(|s| vramfit_core::methods::llamacpp::run(&s).ok())
+        .map(|r| r.inputs.file_type);
     let base = LlamaCppInputs {
         file_type: file
             .and_then(|f| f.file_type)
             .or(request.scenario.engine.gguf_type)
+            .or(printed)
+            .or(resolved)
             .unwrap_or(LlamaCppInputs::default().file_type),
         ..LlamaCppInputs::default()
     };
@@ -83,7 +99,8 @@ pub fn report(log: &LlamacppLog, request: &Request) -> Result<String, String> {
         out += &format!("; {} {} ({} MiB free)", d.name, d.description, d.free_mib);
     }
     out += &format!(
-        "\n  n_ctx {}, {} sequence(s), K {} V {}{}\n",
+        "\n  GGUF {}, n_ctx {}, {} sequence(s), K {} V {}{}\n",
+        inputs.file_type,
         log.n_ctx,
         inputs.n_parallel,
         inputs.cache_type_k,

@@ -302,6 +302,24 @@ fn a_pasted_log_calibrates_a_gguf_file_and_the_next_scenario() {
     assert!(ok, "{err}");
     assert!(out.contains("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_0.gguf -c 32768 -ngl 33 -ctk f16 -ctv f16 -fa on -ub 1024"), "{out}");
     assert!(out.contains("fits 16.10 GB usable"), "{out}");
+    // A config (no file): the file type the log printed, Q4_0, is sized.
+    let (out, err, ok) = vramfit(&[
+        "estimate",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--method",
+        "llamacpp",
+        "--calibrate",
+        l,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("  GGUF Q4_0, n_ctx 16384, 1 sequence(s), K f16 V f16\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  model buffer, GPU        4155.99 MiB   4155.99 MiB     0.00%\n"),
+        "{out}"
+    );
     let (_, err, ok) = vramfit(&["estimate", g, "--calibrate", g]);
     assert!(!ok && err.contains("not a load log"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
