@@ -86,10 +86,12 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
         scenario,
         ..Request::default()
     })?;
-    let gguf = match &scenario_model {
-        Some(ModelRef::Gguf(file)) => Some(file),
-        _ => None,
-    };
+    let gguf = scenario_model.as_ref().and_then(|m| {
+        if let ModelRef::Gguf(file) = m {
+            return Some(file);
+        }
+        None
+    });
     let file = gguf.map(|f| gguf_file::summary(f)).unwrap_or_default();
     if json {
         let mut value = serde_json::to_value(&doc.model).map_err(|e| e.to_string())?;

@@ -151,10 +151,10 @@ pub enum GgufError {
 impl GgufError {
     /// For [`GgufError::NeedMore`], the prefix length to read next.
     pub fn needed(&self) -> Option<u64> {
-        match self {
-            GgufError::NeedMore { need, .. } => Some(*need),
-            _ => None,
+        if let GgufError::NeedMore { need, .. } = self {
+            return Some(*need);
         }
+        None
     }
 }
 

@@ -321,9 +321,11 @@ fn swa_pattern(m: &Meta) -> Result<Option<Vec<bool>>, GgufModelError> {
     if let Some(list) = m.h.get(&key).and_then(Value::as_array) {
         let flags: Option<Vec<bool>> = list
             .iter()
-            .map(|v| match v {
-                Value::Bool(b) => Some(*b),
-                _ => None,
+            .map(|v| {
+                if let Value::Bool(b) = v {
+                    return Some(*b);
+                }
+                None
             })
             .collect();
         return flags.map(Some).ok_or(GgufModelError::MissingKey { key });
