@@ -360,9 +360,31 @@ impl GgmlType {
     /// assert_eq!(GgmlType::Q4_K.tensor_bytes([4096, 128_256, 1]), Some(295_501_824));
     /// ```
     pub fn tensor_bytes(self, ne: [u64; 3]) -> Option<u64> {
-        self.row_bytes(ne[0])?
-            .checked_mul(ne[1])?
-            .checked_mul(ne[2])
+        self.nbytes(&ne)
+    }
+
+    /// Bytes of a contiguous tensor of any number of dimensions, as a GGUF
+    /// header lists them (`ne[0]` the row length).
+    ///
+    /// # Formula
+    ///
+    /// ```text
+    /// nbytes(t, ne) = row_bytes(t, ne[0]) × ne[1] × … × ne[n−1]
+    /// ```
+    ///
+    /// Source: ggml `ggml/src/ggml.c`, `ggml_nbytes` (blocked rows).
+    /// `None` for no dimension, a row of no whole blocks, or an overflow.
+    ///
+    /// ```
+    /// use vramfit_core::gguf::GgmlType;
+    /// // A patch embedding [14, 14, 3, 1152] in f16: 677,376 values.
+    /// assert_eq!(GgmlType::F16.nbytes(&[14, 14, 3, 1152]), Some(1_354_752));
+    /// assert_eq!(GgmlType::Q4_K.nbytes(&[100, 2]), None);
+    /// ```
+    pub fn nbytes(self, ne: &[u64]) -> Option<u64> {
+        let (&row, rest) = ne.split_first()?;
+        rest.iter()
+            .try_fold(self.row_bytes(row)?, |acc, &n| acc.checked_mul(n))
     }
 }
 

@@ -413,7 +413,7 @@ impl<'a> Reader<'a> {
             tensor: name.clone(),
             id,
         })?;
-        let bytes = tensor_bytes(ggml_type, &shape).ok_or_else(|| GgufError::BadSize {
+        let bytes = ggml_type.nbytes(&shape).ok_or_else(|| GgufError::BadSize {
             tensor: name.clone(),
         })?;
         if !offset.is_multiple_of(alignment) {
@@ -430,13 +430,4 @@ impl<'a> Reader<'a> {
             bytes,
         })
     }
-}
-
-/// Bytes of a tensor (`ggml_nbytes`, contiguous): whole rows of `ne[0]`
-/// values times the other dimensions; `None` if a row is not whole blocks
-/// or the product overflows.
-fn tensor_bytes(t: GgmlType, shape: &[u64]) -> Option<u64> {
-    let (&row, rest) = shape.split_first()?;
-    rest.iter()
-        .try_fold(t.row_bytes(row)?, |acc, &n| acc.checked_mul(n))
 }

@@ -29,10 +29,7 @@ impl Writer {
     /// Adds a tensor of shape `ne` (`ne[0]` the row length); its bytes
     /// are `GgmlType` rows, `None` when its rows are not whole blocks.
     pub fn tensor(&mut self, name: &str, ne: &[u64], t: GgmlType) -> Option<&mut Writer> {
-        let (&row, rest) = ne.split_first()?;
-        let bytes = rest
-            .iter()
-            .try_fold(t.row_bytes(row)?, |a, &n| a.checked_mul(n))?;
+        let bytes = t.nbytes(ne)?;
         let offset = self.data_len;
         self.data_len = offset
             .checked_add(bytes)?
