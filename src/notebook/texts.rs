@@ -124,6 +124,7 @@ pub fn scenario_summary(lang: Lang, request: &Request) -> String {
     let model = match &s.model {
         Some(ModelRef::Catalog(id)) => id.clone(),
         Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => "config.json".to_string(),
+        Some(ModelRef::Gguf(file)) => file.file.clone(),
         None => format!("{}B", format::plain(n, s.params_b)),
     };
     let weights = match s.weight_format {

@@ -33,8 +33,10 @@ pub enum Command {
     Estimate {
         input: Box<Request>,
         json: bool,
-        /// The fit on `--calibrate LOG`, shown before the estimate.
+        /// The fit on a vLLM `--calibrate LOG`, shown before the estimate.
         calibration: Option<String>,
+        /// A llama.cpp `--calibrate LOG`: the log the scenario started from.
+        calibrate: Option<Box<vramfit_core::calibrate::llamacpp::LlamacppLog>>,
     },
     Inspect {
         model: ModelRef,
@@ -82,6 +84,8 @@ usage:
                    [--gpu 'RTX 3090 + RTX 3060'] [--tensor-split 3,1] [--split-mode layer|row|none]
                    [--main-gpu N] [--override-tensor PATTERN=CPU|CUDA1 ...] [--cpu-moe]
                    [--no-mmap] [--mlock]                                     (llamacpp)
+                   [--mmproj FILE]     (a GGUF MODEL's vision projector, on the GPU)
+                   (--calibrate LOG also takes a llama.cpp load log: its settings and GPU)
                    [--json]
   vramfit estimate [--gpu NAME ...] -- ENGINE COMMAND   a pasted engine command:
                    vllm serve MODEL ..., python -m vllm.entrypoints.openai.api_server
@@ -95,7 +99,8 @@ usage:
   vramfit check KIT.json             rerun a kit's examples; non-zero exit if any differs
   vramfit --help | --version
 
-MODEL is a path to a config.json, a folder holding one, or a catalog id such
+MODEL is a GGUF file (a path, or a URL read by HTTP range requests: its header
+only), a path to a config.json, a folder holding one, or a catalog id such
 as meta-llama/Llama-3.1-8B; an hf_quant_config.json beside the config.json
 (NVIDIA ModelOpt exports) is read with it. FORMAT: bf16 fp16 fp32 fp8 int8 awq gptq q8_0
 q5_k_m q4_k_m mxfp4 nf4 as_published, or a GGUF type for llamacpp (q6_k,
@@ -336,6 +341,36 @@ fn estimate(
         // (applied after, in order) say otherwise.
         input.set_model_following_checkpoint(Some(model_ref(model)?));
     }
+    if let Some((_, _, path)) = args
+        .options
+        .0
+        .iter()
+        .find(|(_, f, _)| *f == Opt::Mmproj.flag())
+    {
+        let Some(ModelRef::Gguf(file)) = input.model.as_mut() else {
+            return Err("--mmproj goes with a GGUF MODEL".into());
+        };
+        let path = path.as_deref().unwrap_or_default();
+        file.mmproj = Some(crate::gguf_file::load_projector(path)?);
+    }
+    // A llama.cpp log's settings and machine come first; the options
+    // change them. A vLLM log is fitted once the scenario is complete.
+    let mut vllm_log = None;
+    let mut llamacpp_log = None;
+    if let Some((_, _, path)) = args
+        .options
+        .0
+        .iter()
+        .find(|(_, f, _)| *f == Opt::Calibrate.flag())
+    {
+        match crate::calibrate::read(path.as_deref().unwrap_or_default())? {
+            crate::calibrate::Log::Vllm { path, text } => vllm_log = Some((path, text)),
+            crate::calibrate::Log::Llamacpp(log) => {
+                crate::calibrate::apply(&log, &mut input);
+                llamacpp_log = Some(log);
+            }
+        }
+    }
     let given = in_order(&args.options, engine);
     let named = |flags: &[&str]| {
         given.iter().any(|g| match g {
@@ -350,13 +385,11 @@ fn estimate(
     let gpus_given = named(&[Field::Gpus.flag()]);
     let mut chosen = None;
     let mut json = false;
-    let mut log = None;
     for g in &given {
         match g {
             Given::Vramfit(f, _) if *f == Opt::Json.flag() => json = true,
-            Given::Vramfit(f, v) if *f == Opt::Calibrate.flag() => {
-                log = Some(v.as_deref().unwrap_or_default().to_string())
-            }
+            // Read above, before the options that change its settings.
+            Given::Vramfit(f, _) if *f == Opt::Calibrate.flag() => {}
             Given::Vramfit(f, v) if *f == Opt::Method.flag() => {
                 chosen = Some(method(v.as_deref().unwrap_or_default())?)
             }
@@ -410,13 +443,17 @@ fn estimate(
             _ => chosen = Some(method),
         }
     }
-    if log.is_some() && chosen.is_none() {
-        // A start-up log calibrates its engine's method.
-        chosen = Some(MethodId::Vllm);
+    if chosen.is_none() {
+        // A log calibrates its engine's method.
+        if vllm_log.is_some() {
+            chosen = Some(MethodId::Vllm);
+        } else if llamacpp_log.is_some() {
+            chosen = Some(MethodId::Llamacpp);
+        }
     }
     let mut request = Request::new(chosen.unwrap_or_default(), input);
-    let calibration = match &log {
-        Some(path) => Some(crate::calibrate::apply(&mut request, path)?),
+    let calibration = match &vllm_log {
+        Some((path, text)) => Some(crate::calibrate::apply_vllm(&mut request, path, text)?),
         None => None,
     };
     if chosen.is_none() {
@@ -429,6 +466,7 @@ fn estimate(
         input: Box::new(request),
         json,
         calibration,
+        calibrate: llamacpp_log,
     })
 }
 
@@ -613,7 +651,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(Field::Sequences, number);
         }
-        Some(Opt::Method | Opt::Json | Opt::Dtype | Opt::Calibrate) => {}
+        Some(Opt::Method | Opt::Json | Opt::Dtype | Opt::Calibrate | Opt::Mmproj) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {
             let Some(field) = EngineField::ALL.into_iter().find(|f| f.flag() == flag) else {
                 return Ok(());
@@ -655,10 +693,16 @@ fn method(text: &str) -> Result<MethodId, String> {
     })
 }
 
-/// MODEL: a config.json, a folder holding one, or a catalog id. An
+/// MODEL: a GGUF file (a path or URL: its header), a config.json, a
+/// folder holding one, or a catalog id. An
 /// `hf_quant_config.json` in the config's folder (where NVIDIA ModelOpt
 /// exports state their quantization) is read with it, as vLLM does.
 fn model_ref(arg: &str) -> Result<ModelRef, String> {
+    if crate::gguf_file::is_gguf(arg) {
+        let (file, reads) = crate::gguf_file::load(arg)?;
+        eprintln!("vramfit: {}", reads.line(arg.contains("://")));
+        return Ok(ModelRef::Gguf(Box::new(file)));
+    }
     let path = Path::new(arg);
     let file = if path.is_dir() {
         path.join("config.json")

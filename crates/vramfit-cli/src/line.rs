@@ -69,11 +69,13 @@ pub enum Opt {
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
     Users,
+    /// `--mmproj FILE`: a GGUF model's vision projector.
+    Mmproj,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 43] = [
+    pub const ALL: [Opt; 44] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -117,6 +119,7 @@ impl Opt {
         Opt::Mlock,
         Opt::Batch,
         Opt::Users,
+        Opt::Mmproj,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -165,6 +168,7 @@ impl Opt {
             Opt::Mlock => "--mlock",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
+            Opt::Mmproj => "--mmproj",
         }
     }
 
@@ -212,6 +216,12 @@ pub fn args(request: &Request) -> Vec<String> {
         Some(ModelRef::Catalog(id)) => out.push(id.clone()),
         Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => {
             out.push("config.json".into())
+        }
+        Some(ModelRef::Gguf(file)) => {
+            out.push(file.file.clone());
+            if let Some(p) = &file.mmproj {
+                out.extend([Opt::Mmproj.flag().into(), p.file.clone()]);
+            }
         }
         None => {}
     }

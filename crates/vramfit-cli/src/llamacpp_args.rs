@@ -79,6 +79,7 @@ pub fn apply(input: &mut ScenarioInput, opt: Opt, text: &str) -> Result<(), Stri
         | Opt::VllmVersion
         | Opt::Interconnect
         | Opt::Calibrate
+        | Opt::Mmproj
         | Opt::Qlora
         | Opt::NoLoraDropout
         | Opt::NoCache

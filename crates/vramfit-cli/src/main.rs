@@ -6,6 +6,7 @@ mod args;
 mod calibrate;
 mod check;
 mod engine_words;
+mod gguf_file;
 mod llamacpp_args;
 mod render;
 
@@ -42,8 +43,15 @@ fn run(command: Command) -> Result<String, String> {
             input,
             json,
             calibration,
+            calibrate,
         } => {
             let doc = build(&input)?;
+            // A llama.cpp log's figures beside the prediction for its own
+            // settings; a vLLM log's fit (`calibration`).
+            let compared = match &calibrate {
+                Some(log) if !json => calibrate::report(log, &input)?,
+                _ => String::new(),
+            };
             Ok(match (json, calibration) {
                 (true, Some(fit)) => {
                     // The document stays the only thing on stdout.
@@ -51,7 +59,11 @@ fn run(command: Command) -> Result<String, String> {
                     doc.to_json()
                 }
                 (true, None) => doc.to_json(),
-                (false, fit) => format!("{}{}", fit.unwrap_or_default(), render::estimate(&doc)),
+                (false, fit) => format!(
+                    "{}{compared}{}",
+                    fit.unwrap_or_default(),
+                    render::estimate(&doc)
+                ),
             })
         }
         Command::Inspect { model, json } => inspect(model, json),
@@ -87,8 +99,9 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
         ModelRef::Catalog(id) => vramfit_core::catalog::find_model(id)
             .ok()
             .map(|e| e.id.to_string()),
-        ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. } => None,
+        ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. } | ModelRef::Gguf(_) => None,
     };
+    let scenario_model = Some(model.clone());
     let scenario = ScenarioInput {
         model: Some(model),
         ..ScenarioInput::default()
@@ -97,11 +110,22 @@ fn inspect(model: ModelRef, json: bool) -> Result<String, String> {
         scenario,
         ..Request::default()
     })?;
+    let gguf = scenario_model.as_ref().and_then(|m| {
+        if let ModelRef::Gguf(file) = m {
+            return Some(file);
+        }
+        None
+    });
+    let file = gguf.map(|f| gguf_file::summary(f)).unwrap_or_default();
     if json {
-        let mut text = serde_json::to_string_pretty(&doc.model).map_err(|e| e.to_string())?;
+        let mut value = serde_json::to_value(&doc.model).map_err(|e| e.to_string())?;
+        if let (Some(f), Some(object)) = (gguf, value.as_object_mut()) {
+            object.insert("gguf".into(), gguf_file::facts(f));
+        }
+        let mut text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         text.push('\n');
         Ok(text)
     } else {
-        Ok(render::model(&doc.model, catalog_id.as_deref()))
+        Ok(file + &render::model(&doc.model, catalog_id.as_deref()))
     }
 }

@@ -6,8 +6,8 @@ use vramfit_core::catalog::{gpus, list_models, ModelListing};
 use vramfit_core::methods::engine::{EngineReport, LlamacppReport, VllmReport};
 use vramfit_core::methods::vllm::Provenance;
 use vramfit_core::model::{PublishedFormat, QuantSource};
-use vramfit_core::report::{ModelFacts, Report};
-use vramfit_core::scenario::WeightFormat;
+use vramfit_core::report::{ModelFacts, Report, ShapeOrigin};
+use vramfit_core::scenario::{ModelRef, WeightFormat};
 use vramfit_core::units::{Bytes, DisplayUnit};
 
 const UNIT: DisplayUnit = DisplayUnit::Gb;
@@ -24,8 +24,22 @@ pub fn estimate(doc: &Report) -> String {
         .filter(|c| c.bytes > Bytes::ZERO)
         .partition(|c| est.outside_total.contains(&c.term));
     let mut out = String::new();
-    if let Some(p) = &doc.model.published {
-        out += &published(p, doc);
+    match (&doc.model.published, doc.model.source) {
+        // A GGUF file has no checkpoint format: its tensors are its own.
+        (_, ShapeOrigin::Gguf) => {
+            out += "model: a GGUF file's header; llamacpp sizes its own tensors\n";
+            if let Some(ModelRef::Gguf(f)) = &doc.inputs.scenario.model {
+                if let Some(p) = &f.mmproj {
+                    out += &format!(
+                        "vision projector {}: {} on the GPU, in the weights (its image compute buffer is not modelled)\n",
+                        p.file,
+                        Bytes(p.bytes).display(DisplayUnit::Gib)
+                    );
+                }
+            }
+        }
+        (Some(p), _) => out += &published(p, doc),
+        (None, _) => {}
     }
     let l = &doc.layout;
     if l.gpus > 1 {

@@ -15,10 +15,13 @@ fn the_library_has_no_parser_and_the_app_leaves_it_out() {
             !text.contains("clap::") && !text.contains("use clap"),
             "{file} uses clap"
         );
+        assert!(!text.contains("ureq"), "{file} uses the HTTP client");
     }
     let manifest = read("Cargo.toml");
-    // The binary also looks models and GPUs up in the checked-in catalogs.
-    assert!(manifest.contains(r#"cli = ["dep:clap", "dep:serde_json", "vramfit-core/embedded"]"#));
+    // The binary also looks models and GPUs up in the checked-in catalogs,
+    // and reads GGUF headers by HTTP range requests (ureq).
+    assert!(manifest
+        .contains(r#"cli = ["dep:clap", "dep:serde_json", "dep:ureq", "vramfit-core/embedded"]"#));
     assert!(manifest.contains("optional = true"));
     let app = read("../../Cargo.toml");
     let dependency = app

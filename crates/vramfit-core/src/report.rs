@@ -65,6 +65,8 @@ pub enum ShapeOrigin {
     Catalog,
     /// A pasted or read `config.json`.
     Config,
+    /// A GGUF file's header.
+    Gguf,
 }
 
 impl ModelFacts {
@@ -74,6 +76,7 @@ impl ModelFacts {
             None => ShapeOrigin::Manual,
             Some(ModelRef::Catalog(_)) => ShapeOrigin::Catalog,
             Some(ModelRef::Config(_) | ModelRef::ConfigWithQuant { .. }) => ShapeOrigin::Config,
+            Some(ModelRef::Gguf(_)) => ShapeOrigin::Gguf,
         };
         let model = scenario.model.as_deref();
         let growth = model.map_or_else(

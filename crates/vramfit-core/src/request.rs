@@ -222,6 +222,14 @@ pub const PREFERENCE_TRAINING: [MethodId; 5] = [
 /// The first method of the mode's preference list ([`PREFERENCE_SERVING`],
 /// [`PREFERENCE_TRAINING`]) that estimates `scenario`.
 pub fn preferred(scenario: &Scenario) -> Option<MethodId> {
+    // A GGUF file is what llama.cpp runs: its own tensors are sized there.
+    let gguf = scenario
+        .model_config
+        .as_ref()
+        .is_some_and(|c| c.gguf().is_some());
+    if gguf && methods::run(MethodId::Llamacpp, scenario).is_ok() {
+        return Some(MethodId::Llamacpp);
+    }
     let order = if scenario.mode.trains() {
         PREFERENCE_TRAINING
     } else {

@@ -126,6 +126,39 @@ impl FileType {
             .find(|f| f.name().eq_ignore_ascii_case(name))
     }
 
+    /// The file type a GGUF file's `general.file_type` numbers
+    /// (`enum llama_ftype`, `include/llama.h`), `None` for a number
+    /// without a recipe here (the i-quants, all-f32, ternary types).
+    ///
+    /// ```
+    /// use vramfit_core::gguf::FileType;
+    /// assert_eq!(FileType::from_llama_ftype(15), Some(FileType::Q4_K_M));
+    /// assert_eq!(FileType::from_llama_ftype(19), None); // IQ2_XXS
+    /// ```
+    pub const fn from_llama_ftype(n: u64) -> Option<FileType> {
+        Some(match n {
+            1 => FileType::F16,
+            2 => FileType::Q4_0,
+            3 => FileType::Q4_1,
+            7 => FileType::Q8_0,
+            8 => FileType::Q5_0,
+            9 => FileType::Q5_1,
+            10 => FileType::Q2_K,
+            11 => FileType::Q3_K_S,
+            12 => FileType::Q3_K_M,
+            13 => FileType::Q3_K_L,
+            14 => FileType::Q4_K_S,
+            15 => FileType::Q4_K_M,
+            16 => FileType::Q5_K_S,
+            17 => FileType::Q5_K_M,
+            18 => FileType::Q6_K,
+            30 => FileType::IQ4_XS,
+            32 => FileType::BF16,
+            38 => FileType::MXFP4_MOE,
+            _ => return None,
+        })
+    }
+
     /// The type a tensor gets before the per-tensor rules
     /// (`llama_ftype_get_default_type`, `src/llama-quant.cpp`).
     pub const fn default_type(self) -> GgmlType {

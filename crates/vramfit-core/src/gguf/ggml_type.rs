@@ -38,6 +38,34 @@ pub enum GgmlType {
     IQ4_NL,
     IQ4_XS,
     MXFP4,
+    #[serde(rename = "iq2_xxs")]
+    IQ2_XXS,
+    #[serde(rename = "iq2_xs")]
+    IQ2_XS,
+    #[serde(rename = "iq2_s")]
+    IQ2_S,
+    #[serde(rename = "iq3_xxs")]
+    IQ3_XXS,
+    #[serde(rename = "iq3_s")]
+    IQ3_S,
+    #[serde(rename = "iq1_s")]
+    IQ1_S,
+    #[serde(rename = "iq1_m")]
+    IQ1_M,
+    #[serde(rename = "tq1_0")]
+    TQ1_0,
+    #[serde(rename = "tq2_0")]
+    TQ2_0,
+    #[serde(rename = "i8")]
+    I8,
+    #[serde(rename = "i16")]
+    I16,
+    #[serde(rename = "i32")]
+    I32,
+    #[serde(rename = "i64")]
+    I64,
+    #[serde(rename = "f64")]
+    F64,
 }
 
 /// The types `--cache-type-k` / `--cache-type-v` accept (llama.cpp
@@ -56,7 +84,7 @@ pub const CACHE_TYPES: [GgmlType; 9] = [
 
 impl GgmlType {
     /// Every type of the table.
-    pub const ALL: [GgmlType; 16] = [
+    pub const ALL: [GgmlType; 30] = [
         GgmlType::F32,
         GgmlType::F16,
         GgmlType::BF16,
@@ -73,6 +101,20 @@ impl GgmlType {
         GgmlType::IQ4_NL,
         GgmlType::IQ4_XS,
         GgmlType::MXFP4,
+        GgmlType::IQ2_XXS,
+        GgmlType::IQ2_XS,
+        GgmlType::IQ2_S,
+        GgmlType::IQ3_XXS,
+        GgmlType::IQ3_S,
+        GgmlType::IQ1_S,
+        GgmlType::IQ1_M,
+        GgmlType::TQ1_0,
+        GgmlType::TQ2_0,
+        GgmlType::I8,
+        GgmlType::I16,
+        GgmlType::I32,
+        GgmlType::I64,
+        GgmlType::F64,
     ];
 
     /// Values per block (`blck_size`): 1 for plain floats, 32 for the
@@ -80,7 +122,14 @@ impl GgmlType {
     /// super-blocks and `iq4_xs`.
     pub const fn block_size(self) -> u64 {
         match self {
-            GgmlType::F32 | GgmlType::F16 | GgmlType::BF16 => 1,
+            GgmlType::F32
+            | GgmlType::F16
+            | GgmlType::BF16
+            | GgmlType::I8
+            | GgmlType::I16
+            | GgmlType::I32
+            | GgmlType::I64
+            | GgmlType::F64 => 1,
             GgmlType::Q4_0
             | GgmlType::Q4_1
             | GgmlType::Q5_0
@@ -93,7 +142,16 @@ impl GgmlType {
             | GgmlType::Q4_K
             | GgmlType::Q5_K
             | GgmlType::Q6_K
-            | GgmlType::IQ4_XS => 256,
+            | GgmlType::IQ4_XS
+            | GgmlType::IQ2_XXS
+            | GgmlType::IQ2_XS
+            | GgmlType::IQ2_S
+            | GgmlType::IQ3_XXS
+            | GgmlType::IQ3_S
+            | GgmlType::IQ1_S
+            | GgmlType::IQ1_M
+            | GgmlType::TQ1_0
+            | GgmlType::TQ2_0 => 256,
         }
     }
 
@@ -115,6 +173,16 @@ impl GgmlType {
     /// | iq4_nl | fp16 scale + 16 bytes | 18/32 |
     /// | iq4_xs | fp16 + u16 high scales + 4 low scales + 128 nibbles | 136/256 |
     /// | mxfp4 | E8M0 scale + 16 bytes | 17/32 |
+    /// | iq2_xxs | fp16 + 32 u16 grid indices | 66/256 |
+    /// | iq2_xs | fp16 + 32 u16 indices + 8 scales | 74/256 |
+    /// | iq2_s | fp16 + 64 indices + 8 high bits + 8 scales | 82/256 |
+    /// | iq3_xxs | fp16 + 96 bytes | 98/256 |
+    /// | iq3_s | fp16 + 64 indices + 8 high bits + 32 signs + 4 scales | 110/256 |
+    /// | iq1_s | fp16 + 32 indices + 16 u16 high bits | 50/256 |
+    /// | iq1_m | 32 indices + 16 high bits + 8 scales (no fp16) | 56/256 |
+    /// | tq1_0 | 48 base-3 bytes + 4 bytes + fp16 | 54/256 |
+    /// | tq2_0 | 64 bytes + fp16 | 66/256 |
+    /// | i8, i16, i32, i64, f64 | one value | 1, 2, 4, 8, 8 |
     pub const fn type_size(self) -> u64 {
         match self {
             GgmlType::F32 => 4,
@@ -131,6 +199,20 @@ impl GgmlType {
             GgmlType::Q5_K => 176,
             GgmlType::Q6_K => 210,
             GgmlType::IQ4_XS => 136,
+            GgmlType::IQ2_XXS => 66,
+            GgmlType::IQ2_XS => 74,
+            GgmlType::IQ2_S => 82,
+            GgmlType::IQ3_XXS => 98,
+            GgmlType::IQ3_S => 110,
+            GgmlType::IQ1_S => 50,
+            GgmlType::IQ1_M => 56,
+            GgmlType::TQ1_0 => 54,
+            GgmlType::TQ2_0 => 66,
+            GgmlType::I8 => 1,
+            GgmlType::I16 => 2,
+            GgmlType::I32 => 4,
+            GgmlType::I64 => 8,
+            GgmlType::F64 => 8,
         }
     }
 
@@ -154,6 +236,20 @@ impl GgmlType {
             GgmlType::IQ4_NL => "iq4_nl",
             GgmlType::IQ4_XS => "iq4_xs",
             GgmlType::MXFP4 => "mxfp4",
+            GgmlType::IQ2_XXS => "iq2_xxs",
+            GgmlType::IQ2_XS => "iq2_xs",
+            GgmlType::IQ2_S => "iq2_s",
+            GgmlType::IQ3_XXS => "iq3_xxs",
+            GgmlType::IQ3_S => "iq3_s",
+            GgmlType::IQ1_S => "iq1_s",
+            GgmlType::IQ1_M => "iq1_m",
+            GgmlType::TQ1_0 => "tq1_0",
+            GgmlType::TQ2_0 => "tq2_0",
+            GgmlType::I8 => "i8",
+            GgmlType::I16 => "i16",
+            GgmlType::I32 => "i32",
+            GgmlType::I64 => "i64",
+            GgmlType::F64 => "f64",
         }
     }
 
@@ -177,9 +273,53 @@ impl GgmlType {
     }
 
     /// Whether the type is block-quantized (`ggml_is_quantized`): every
-    /// type but f32, f16 and bf16.
+    /// type of more than one value per block (not the floats, not the
+    /// integers).
     pub const fn is_quantized(self) -> bool {
-        !matches!(self, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16)
+        self.block_size() > 1
+    }
+
+    /// The type's number in a GGUF file (`enum ggml_type`, `ggml/include/ggml.h`;
+    /// numbers 4, 5, 31–33 and 36–38 belong to removed types).
+    pub const fn id(self) -> u32 {
+        match self {
+            GgmlType::F32 => 0,
+            GgmlType::F16 => 1,
+            GgmlType::Q4_0 => 2,
+            GgmlType::Q4_1 => 3,
+            GgmlType::Q5_0 => 6,
+            GgmlType::Q5_1 => 7,
+            GgmlType::Q8_0 => 8,
+            GgmlType::Q2_K => 10,
+            GgmlType::Q3_K => 11,
+            GgmlType::Q4_K => 12,
+            GgmlType::Q5_K => 13,
+            GgmlType::Q6_K => 14,
+            GgmlType::IQ2_XXS => 16,
+            GgmlType::IQ2_XS => 17,
+            GgmlType::IQ3_XXS => 18,
+            GgmlType::IQ1_S => 19,
+            GgmlType::IQ4_NL => 20,
+            GgmlType::IQ3_S => 21,
+            GgmlType::IQ2_S => 22,
+            GgmlType::IQ4_XS => 23,
+            GgmlType::I8 => 24,
+            GgmlType::I16 => 25,
+            GgmlType::I32 => 26,
+            GgmlType::I64 => 27,
+            GgmlType::F64 => 28,
+            GgmlType::IQ1_M => 29,
+            GgmlType::BF16 => 30,
+            GgmlType::TQ1_0 => 34,
+            GgmlType::TQ2_0 => 35,
+            GgmlType::MXFP4 => 39,
+        }
+    }
+
+    /// The type a GGUF file numbers `id`, `None` for a number outside the
+    /// table (a removed type, or one newer than it).
+    pub fn from_id(id: u32) -> Option<GgmlType> {
+        GgmlType::ALL.into_iter().find(|t| t.id() == id)
     }
 
     /// Bytes of one row of `n` values, or `None` when `n` is not a whole
@@ -220,9 +360,31 @@ impl GgmlType {
     /// assert_eq!(GgmlType::Q4_K.tensor_bytes([4096, 128_256, 1]), Some(295_501_824));
     /// ```
     pub fn tensor_bytes(self, ne: [u64; 3]) -> Option<u64> {
-        self.row_bytes(ne[0])?
-            .checked_mul(ne[1])?
-            .checked_mul(ne[2])
+        self.nbytes(&ne)
+    }
+
+    /// Bytes of a contiguous tensor of any number of dimensions, as a GGUF
+    /// header lists them (`ne[0]` the row length).
+    ///
+    /// # Formula
+    ///
+    /// ```text
+    /// nbytes(t, ne) = row_bytes(t, ne[0]) × ne[1] × … × ne[n−1]
+    /// ```
+    ///
+    /// Source: ggml `ggml/src/ggml.c`, `ggml_nbytes` (blocked rows).
+    /// `None` for no dimension, a row of no whole blocks, or an overflow.
+    ///
+    /// ```
+    /// use vramfit_core::gguf::GgmlType;
+    /// // A patch embedding [14, 14, 3, 1152] in f16: 677,376 values.
+    /// assert_eq!(GgmlType::F16.nbytes(&[14, 14, 3, 1152]), Some(1_354_752));
+    /// assert_eq!(GgmlType::Q4_K.nbytes(&[100, 2]), None);
+    /// ```
+    pub fn nbytes(self, ne: &[u64]) -> Option<u64> {
+        let (&row, rest) = ne.split_first()?;
+        rest.iter()
+            .try_fold(self.row_bytes(row)?, |acc, &n| acc.checked_mul(n))
     }
 }
 
@@ -259,6 +421,20 @@ mod tests {
         assert_eq!(GgmlType::parse_cache("iq4_nl"), Some(GgmlType::IQ4_NL));
         assert_eq!(GgmlType::parse_cache("q4_K"), None, "not a cache type");
         assert_eq!(CACHE_TYPES.len(), 9);
+    }
+
+    #[test]
+    fn file_numbers_round_trip_and_match_ggml() {
+        for t in GgmlType::ALL {
+            assert_eq!(GgmlType::from_id(t.id()), Some(t));
+        }
+        // Numbers of removed types (q4_2, q4_0_4_4) and past the table.
+        for id in [4, 5, 9, 15, 31, 36, 40, 1000] {
+            assert_eq!(GgmlType::from_id(id), None, "{id}");
+        }
+        assert_eq!(GgmlType::from_id(12), Some(GgmlType::Q4_K));
+        assert_eq!(GgmlType::IQ2_XXS.row_bytes(4096), Some(16 * 66));
+        assert!(!GgmlType::I32.is_quantized() && GgmlType::IQ1_M.is_quantized());
     }
 
     #[test]

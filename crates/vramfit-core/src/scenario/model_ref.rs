@@ -5,6 +5,7 @@
 
 use super::ScenarioError;
 use crate::catalog;
+use crate::gguf::model::GgufModel;
 use crate::model::{parse_config, parse_config_with, ModelSpec};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -25,6 +26,9 @@ pub enum ModelRef {
         config: String,
         hf_quant_config: String,
     },
+    /// A GGUF file read from its header ([`crate::gguf::model`]): its
+    /// tensors as the file types them, its shape as a config.
+    Gguf(Box<GgufModel>),
 }
 
 impl ModelRef {
@@ -33,6 +37,7 @@ impl ModelRef {
         match self {
             ModelRef::Catalog(_) => None,
             ModelRef::Config(text) | ModelRef::ConfigWithQuant { config: text, .. } => Some(text),
+            ModelRef::Gguf(file) => Some(&file.config),
         }
     }
 
@@ -42,7 +47,7 @@ impl ModelRef {
             ModelRef::ConfigWithQuant {
                 hf_quant_config, ..
             } => Some(hf_quant_config),
-            ModelRef::Catalog(_) | ModelRef::Config(_) => None,
+            ModelRef::Catalog(_) | ModelRef::Config(_) | ModelRef::Gguf(_) => None,
         }
     }
 
@@ -85,6 +90,10 @@ pub(super) fn resolve_model(model: &ModelRef) -> Result<(ModelSpec, ConfigText),
                 parse_config_with(config, Some(hf_quant_config)).map_err(ScenarioError::Config)?;
             Ok((spec, ConfigText::Pasted(Arc::from(config.as_str()))))
         }
+        ModelRef::Gguf(file) => {
+            let spec = parse_config(&file.config).map_err(ScenarioError::Config)?;
+            Ok((spec, ConfigText::Gguf(Arc::new((**file).clone()))))
+        }
     }
 }
 
@@ -100,6 +109,8 @@ pub enum ConfigText {
     },
     /// A pasted or read config.
     Pasted(Arc<str>),
+    /// A GGUF file's shape, with the file's own tensors.
+    Gguf(Arc<GgufModel>),
 }
 
 impl ConfigText {
@@ -108,6 +119,15 @@ impl ConfigText {
         match self {
             ConfigText::Catalog { text, .. } => text,
             ConfigText::Pasted(text) => text,
+            ConfigText::Gguf(file) => &file.config,
+        }
+    }
+
+    /// The GGUF file the model was read from, if it was.
+    pub fn gguf(&self) -> Option<&GgufModel> {
+        match self {
+            ConfigText::Gguf(file) => Some(file),
+            ConfigText::Catalog { .. } | ConfigText::Pasted(_) => None,
         }
     }
 }

@@ -33,7 +33,6 @@ pub(crate) fn llama_server_named(
     n_ctx: u64,
     n_gpu_layers: u64,
 ) -> String {
-    let defaults = LlamaCppInputs::default();
     let name = name
         .rsplit('/')
         .find(|part| !part.is_empty())
@@ -47,9 +46,20 @@ pub(crate) fn llama_server_named(
             },
         )
         .collect();
+    let file = format!("{name}-{}.gguf", inputs.file_type.name());
+    llama_server_file(&file, inputs, n_ctx, n_gpu_layers)
+}
+
+/// [`llama_server`] for the GGUF file `file` (a name, printed as given).
+pub(crate) fn llama_server_file(
+    file: &str,
+    inputs: &LlamaCppInputs,
+    n_ctx: u64,
+    n_gpu_layers: u64,
+) -> String {
+    let defaults = LlamaCppInputs::default();
     let mut line = format!(
-        "llama-server -m {name}-{}.gguf -c {n_ctx} -ngl {n_gpu_layers} -ctk {} -ctv {} -fa {}",
-        inputs.file_type.name(),
+        "llama-server -m {file} -c {n_ctx} -ngl {n_gpu_layers} -ctk {} -ctv {} -fa {}",
         inputs.cache_type_k.name(),
         inputs.cache_type_v.name(),
         if inputs.flash_attn { "on" } else { "off" },

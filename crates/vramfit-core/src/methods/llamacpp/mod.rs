@@ -38,6 +38,7 @@ pub mod arch;
 pub mod buffers;
 pub mod build;
 pub mod devices;
+pub mod file;
 pub use crate::gguf::{ftype, ggml_type};
 pub mod kv;
 pub mod logs;
@@ -473,6 +474,30 @@ pub fn estimate(
 ) -> Result<LlamaCppEstimate, LlamaCppRefusal> {
     validate(inputs)?;
     let prepared = Prepared::new(model, inputs)?;
+    estimate_prepared(model, inputs, &prepared, gpu_bytes)
+}
+
+/// The estimate for a GGUF file's own tensors (each with the type the file
+/// gives it) in place of the recipe of `inputs.file_type`; `model` is the
+/// shape the file's metadata describes ([`crate::gguf::model`]).
+pub fn estimate_file(
+    model: &ModelSpec,
+    file: &[crate::gguf::model::FileTensor],
+    inputs: &LlamaCppInputs,
+    gpu_bytes: Option<u64>,
+) -> Result<LlamaCppEstimate, LlamaCppRefusal> {
+    validate(inputs)?;
+    let prepared = Prepared::from_file(model, file, inputs)?;
+    estimate_prepared(model, inputs, &prepared, gpu_bytes)
+}
+
+/// The estimate once the file is prepared.
+fn estimate_prepared(
+    model: &ModelSpec,
+    inputs: &LlamaCppInputs,
+    prepared: &Prepared,
+    gpu_bytes: Option<u64>,
+) -> Result<LlamaCppEstimate, LlamaCppRefusal> {
     let trained = model.max_context;
     let n_ctx = match inputs.n_ctx {
         Some(c) if c > 0 => c,
@@ -483,7 +508,7 @@ pub fn estimate(
     };
     let all_layers = prepared.layout.n_layer.saturating_add(1);
     let most = match gpu_bytes {
-        Some(memory) => Some(fit::max_gpu_layers(&prepared, inputs, n_ctx, memory)?),
+        Some(memory) => Some(fit::max_gpu_layers(prepared, inputs, n_ctx, memory)?),
         None => None,
     };
     let ngl = match (inputs.n_gpu_layers, most) {
@@ -491,10 +516,10 @@ pub fn estimate(
         (None, Some(most)) => most,
         (None, None) => all_layers,
     };
-    let f = footprint(&prepared, inputs, n_ctx, ngl)?;
+    let f = footprint(prepared, inputs, n_ctx, ngl)?;
     let fit = match (gpu_bytes, most) {
         (Some(memory), Some(most)) => Some(fit::fit(
-            &prepared,
+            prepared,
             inputs,
             &f,
             fit::Layers {
@@ -509,7 +534,7 @@ pub fn estimate(
     };
     let all = match ngl >= all_layers {
         true => None,
-        false => Some(footprint(&prepared, inputs, n_ctx, all_layers)?),
+        false => Some(footprint(prepared, inputs, n_ctx, all_layers)?),
     };
     let (all_layers_gpu, all_layers_host) = all.map_or((f.gpu, f.host), |a| (a.gpu, a.host));
     let command = command::llama_server(model, inputs, n_ctx, ngl);

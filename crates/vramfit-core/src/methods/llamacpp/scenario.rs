@@ -27,7 +27,7 @@
 use super::{estimate, FileType, GgmlType, LlamaCppInputs, LlamaCppRefusal, FIT_MARGIN};
 use crate::methods::engine::{engine_gpu, EngineNote, EngineRefusal, EngineReport, LlamacppReport};
 use crate::methods::{MethodId, MethodResult, Refusal};
-use crate::scenario::{gguf_of, Mode, Runner, Scenario, WeightFormat};
+use crate::scenario::{gguf_of, ConfigText, Mode, Runner, Scenario, WeightFormat};
 use crate::term::Term;
 use crate::units::Bytes;
 
@@ -86,14 +86,16 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             }
         }),
         file_type: run.inputs.file_type,
-        command: match s.engine.runner {
-            Runner::LlamaServer => super::command::llama_server_named(
+        command: match (&run.gguf_file, s.engine.runner) {
+            // The file's own line, with its projector.
+            (Some(_), Runner::LlamaServer) => e.command.clone(),
+            (None, Runner::LlamaServer) => super::command::llama_server_named(
                 &run.model_id,
                 &run.inputs,
                 s.context,
                 e.gpu_layers,
             ),
-            r @ (Runner::Ollama | Runner::LmStudio) => {
+            (_, r @ (Runner::Ollama | Runner::LmStudio)) => {
                 let layers = s.engine.n_gpu_layers.map(|n| (n, e.layers_total));
                 super::runner::command(r, &run.model_id, s.context, layers)
             }
@@ -124,7 +126,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         report.host_bytes = d.plan.host.total;
         report.gpu_layers = d.gpu_layers;
         report.max_gpu_layers = d.gpu_layers;
-        if s.engine.runner == Runner::LlamaServer {
+        if s.engine.runner == Runner::LlamaServer && run.gguf_file.is_none() {
             report.command = super::command::llama_server_named(
                 &run.model_id,
                 &run.inputs,
@@ -176,6 +178,9 @@ pub struct LlamacppRun {
     pub usable_bytes: u64,
     /// The id the command names.
     pub model_id: String,
+    /// The GGUF file the model was read from, whose own tensors were
+    /// sized; `None` for a file the recipe rebuilds.
+    pub gguf_file: Option<String>,
     /// What the estimate assumed.
     pub notes: Vec<EngineNote>,
     /// The plan per device, with several GPUs or tensor overrides.
@@ -222,14 +227,11 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     }
     let spec = s.model.as_deref().ok_or(Refusal::NeedsModel)?;
     let mut notes = Vec::new();
-    let file_type = match (s.engine.gguf_type, s.weight_format) {
-        (Some(t), _) => t,
-        (None, Some(f)) => match gguf_of(f) {
-            Some(t) => t,
-            None if f == WeightFormat::AsPublished => as_published(spec, &mut notes),
-            None => return Err(Refusal::Engine(EngineRefusal::Format { format: f })),
-        },
-        (None, None) => as_published(spec, &mut notes),
+    let file = s.model_config.as_ref().and_then(ConfigText::gguf);
+    let file_type = match (file, s.engine.gguf_type, s.weight_format) {
+        // A file's types are its own; its file type only names it.
+        (Some(f), _, _) => f.file_type.unwrap_or(DEFAULT_FILE_TYPE),
+        (None, gguf_type, format) => recipe_type(spec, gguf_type, format, &mut notes)?,
     };
     let from_kv = cache_type_of(s.kv_milli_bits);
     if (s.engine.cache_type_k.is_none() || s.engine.cache_type_v.is_none()) && from_kv.is_none() {
@@ -275,7 +277,22 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     notes.push(build_note(inputs.build, spec));
     let gpu = engine_gpu(s, true);
     notes.extend(gpu.notes.iter().cloned());
-    let e = estimate(spec, &inputs, Some(gpu.total_bytes)).map_err(refusal)?;
+    let projector = file.and_then(|f| f.mmproj.as_ref());
+    // The projector takes its GPU memory before the layers are fitted.
+    let for_layers = gpu
+        .total_bytes
+        .saturating_sub(projector.map_or(0, |p| p.bytes));
+    let mut e = match file {
+        Some(f) => super::estimate_file(spec, &f.tensors, &inputs, Some(for_layers)),
+        None => estimate(spec, &inputs, Some(gpu.total_bytes)),
+    }
+    .map_err(refusal)?;
+    if let Some(f) = file {
+        e.command = super::command::llama_server_file(&f.file, &inputs, s.context, e.gpu_layers);
+    }
+    if let Some(p) = projector {
+        super::file::with_projector(&mut e, p, gpu.total_bytes);
+    }
     let model_id = crate::methods::vllm::model_id(s, spec);
     if s.engine.runner != Runner::LlamaServer {
         notes.push(EngineNote::LlamacppRunner {
@@ -307,6 +324,7 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         inputs,
         usable_bytes: gpu.total_bytes.saturating_sub(FIT_MARGIN),
         model_id,
+        gguf_file: file.map(|f| f.file.clone()),
         notes,
     })
 }
@@ -382,6 +400,25 @@ fn build_note(build: Option<super::build::Build>, spec: &crate::model::ModelSpec
         build: build.map(|b| b.0),
         unsure,
     }
+}
+
+/// The file type the recipe rebuilds: the one chosen, else the weight
+/// format's, else the checkpoint's as published.
+fn recipe_type(
+    spec: &crate::model::ModelSpec,
+    gguf_type: Option<FileType>,
+    format: Option<WeightFormat>,
+    notes: &mut Vec<EngineNote>,
+) -> Result<FileType, Refusal> {
+    Ok(match (gguf_type, format) {
+        (Some(t), _) => t,
+        (None, Some(f)) => match gguf_of(f) {
+            Some(t) => t,
+            None if f == WeightFormat::AsPublished => as_published(spec, notes),
+            None => return Err(Refusal::Engine(EngineRefusal::Format { format: f })),
+        },
+        (None, None) => as_published(spec, notes),
+    })
 }
 
 /// The GGUF file type of a checkpoint "as published": gpt-oss's MXFP4
