@@ -34,7 +34,7 @@ pub fn read(path: &str) -> Result<Log, String> {
             .map(|l| Log::Llamacpp(Box::new(l)))
             .map_err(|e| format!("--calibrate {path}: {e}")),
         None => Err(format!(
-            "--calibrate {path}: no engine log lines vramfit reads (vLLM's \"Model loading \
+            "--calibrate {path}: not a load log or start-up log vramfit reads (vLLM's \"Model loading \
              took\", \"Available KV cache memory\"; llama.cpp's \"load_tensors:\", \
              \"llama_context:\")"
         )),
