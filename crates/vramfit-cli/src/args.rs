@@ -57,6 +57,8 @@ usage:
                    [--max-num-seqs N] [--block-size N] [--enforce-eager]     (vllm)
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
+                   [--backend cuda|metal|vulkan|rocm|cpu] [--host-bandwidth-gbs X]
+                   [--prompt-tokens N]                         (speed: vllm, llamacpp)
                    [--json]
   vramfit estimate --params B --layers N --kv-heads N --head-dim N ...   (no MODEL)
   vramfit inspect MODEL [--json]     the parsed architecture
@@ -400,6 +402,27 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .parse(text)
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(Field::Sequences, number);
+        }
+        Some(Opt::HostBandwidthGbs) => {
+            let gbs: f64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("{flag} {text}: is not a number"))?;
+            input.speed.host_bandwidth_gbs = Some(gbs);
+        }
+        Some(Opt::Backend) => {
+            let names = vramfit_core::scenario::Backend::ALL.map(|b| b.id());
+            input.speed.backend = Some(
+                vramfit_core::scenario::Backend::from_name(text)
+                    .ok_or_else(|| unknown("backend", &names))?,
+            );
+        }
+        Some(Opt::PromptTokens) => {
+            let n: u64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("{flag} {text}: must be a whole number"))?;
+            input.speed.prompt_tokens = Some(n);
         }
         Some(Opt::Method | Opt::Json) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {

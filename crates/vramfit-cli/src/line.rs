@@ -44,11 +44,17 @@ pub enum Opt {
     Batch,
     /// `--users N`: the earlier name of `--sequences`, still read.
     Users,
+    /// `--host-bandwidth-gbs X`: host memory bandwidth (speed).
+    HostBandwidthGbs,
+    /// `--backend cuda|metal|vulkan|rocm|cpu` (speed).
+    Backend,
+    /// `--prompt-tokens N`: the prompt the speed figures are for.
+    PromptTokens,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 27] = [
+    pub const ALL: [Opt; 30] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -76,6 +82,9 @@ impl Opt {
         Opt::EnforceEager,
         Opt::Batch,
         Opt::Users,
+        Opt::HostBandwidthGbs,
+        Opt::Backend,
+        Opt::PromptTokens,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -108,6 +117,9 @@ impl Opt {
             Opt::EnforceEager => "--enforce-eager",
             Opt::Batch => "--batch",
             Opt::Users => "--users",
+            Opt::HostBandwidthGbs => "--host-bandwidth-gbs",
+            Opt::Backend => "--backend",
+            Opt::PromptTokens => "--prompt-tokens",
         }
     }
 
@@ -194,6 +206,7 @@ pub fn args(request: &Request) -> Vec<String> {
     }
     out.extend(planner_args(&input.planner, &default.planner));
     out.extend(engine_args(&input.engine, &default.engine));
+    out.extend(speed_args(&input.speed));
     // `--lora R` also selects LoRA mode, so the mode comes after it.
     if input.lora_rank != default.lora_rank {
         out.extend([Field::LoraRank.flag().into(), input.lora_rank.to_string()]);
@@ -253,6 +266,21 @@ fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
     }
     if knobs.enforce_eager {
         out.push(Opt::EnforceEager.flag().to_string());
+    }
+    out
+}
+
+/// The speed knobs that are set.
+fn speed_args(knobs: &vramfit_core::scenario::SpeedKnobs) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(gbs) = knobs.host_bandwidth_gbs {
+        out.extend([Opt::HostBandwidthGbs.flag().to_string(), format!("{gbs}")]);
+    }
+    if let Some(b) = knobs.backend {
+        out.extend([Opt::Backend.flag().to_string(), b.id().to_string()]);
+    }
+    if let Some(p) = knobs.prompt_tokens {
+        out.extend([Opt::PromptTokens.flag().to_string(), p.to_string()]);
     }
     out
 }

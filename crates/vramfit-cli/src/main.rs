@@ -5,6 +5,7 @@
 mod args;
 mod check;
 mod render;
+mod speed_line;
 
 use args::{Command, USAGE};
 use std::process::ExitCode;

@@ -50,10 +50,13 @@ pub struct VllmReport {
     /// What the estimate assumed or left out.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<EngineNote>,
+    /// How fast the plan runs (`None` without a catalog GPU's figures).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<crate::methods::speed::SpeedEstimate>,
 }
 
 /// Where llama.cpp puts each byte for a GGUF file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LlamacppReport {
     /// "model size": the GGUF file's tensors.
     pub model_size_bytes: u64,
@@ -85,6 +88,9 @@ pub struct LlamacppReport {
     /// What the estimate assumed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<EngineNote>,
+    /// How fast the plan runs (`None` without a catalog GPU's figures).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<crate::methods::speed::SpeedEstimate>,
 }
 
 /// Something an engine estimate assumed or left out, for every front end

@@ -20,6 +20,7 @@ mod knob_error;
 mod knobs;
 mod layout;
 mod model_ref;
+mod speed;
 mod step;
 
 pub use engine::{
@@ -34,6 +35,10 @@ pub use knobs::{KvPolicy, PlannerKnobs, PlannerSettings};
 pub use layout::{Heads, Layout, LayoutError, GPUS_PER_NODE};
 use model_ref::resolve_model;
 pub use model_ref::{ConfigText, ModelRef};
+pub use speed::{
+    Backend, SpeedError, SpeedKnobs, SpeedSettings, DEFAULT_HOST_BANDWIDTH_GB_S,
+    DEFAULT_PROMPT_TOKENS,
+};
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
@@ -138,6 +143,15 @@ pub struct ScenarioInput {
     /// defaults; left out of the JSON while every one is at its default.
     #[serde(default, skip_serializing_if = "engine_knobs_default")]
     pub engine: Box<EngineKnobs>,
+    /// What a speed figure needs beyond memory (backend, host bandwidth,
+    /// prompt); left out of the JSON while every one is at its default.
+    #[serde(default, skip_serializing_if = "speed_knobs_default")]
+    pub speed: Box<SpeedKnobs>,
+}
+
+/// Whether the speed knobs are all at their defaults (serde's skip test).
+fn speed_knobs_default(knobs: &SpeedKnobs) -> bool {
+    knobs.is_default()
 }
 
 /// Whether the engine knobs are all at their defaults (serde's skip test).
@@ -178,6 +192,7 @@ impl Default for ScenarioInput {
             margin_pct: 15.0,
             planner: Box::default(),
             engine: Box::default(),
+            speed: Box::default(),
         }
     }
 }
@@ -398,6 +413,10 @@ impl ScenarioInput {
                 EngineSettings::default()
             }
         };
+        let speed = self.speed.settings().unwrap_or_else(|bad| {
+            errors.extend(bad.into_iter().map(ScenarioError::Speed));
+            SpeedSettings::default()
+        });
         let heads = model.as_ref().map_or(
             Heads {
                 attention: self.planner.attention_heads,
@@ -483,6 +502,7 @@ impl ScenarioInput {
             margin_centi_pct: (self.margin_pct * 100.0).round() as u64,
             planner,
             engine,
+            speed,
         })
     }
 }
@@ -517,6 +537,8 @@ pub enum ScenarioError {
     Engine(EngineError),
     /// The GPUs cannot be used as asked (TP × PP, heads, stages).
     Layout(LayoutError),
+    /// A speed input (host bandwidth, prompt) is out of its range.
+    Speed(SpeedError),
 }
 
 impl fmt::Display for ScenarioError {
@@ -533,6 +555,7 @@ impl fmt::Display for ScenarioError {
             ScenarioError::Planner(e) => e.fmt(f),
             ScenarioError::Engine(e) => e.fmt(f),
             ScenarioError::Layout(e) => e.fmt(f),
+            ScenarioError::Speed(e) => e.fmt(f),
         }
     }
 }
@@ -595,6 +618,8 @@ pub struct Scenario {
     pub planner: PlannerSettings,
     /// The engines' knobs (`vllm`, `llamacpp`), exact and range-checked.
     pub engine: EngineSettings,
+    /// The speed inputs, checked.
+    pub speed: SpeedSettings,
 }
 
 impl Scenario {

@@ -26,6 +26,8 @@ macro_rules! config {
 /// Every embedded config: file name in `data/configs/` and its text.
 pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("meta-llama__Llama-3.1-8B.json"),
+    config!("meta-llama__Meta-Llama-3-8B.json"),
+    config!("meta-llama__Meta-Llama-3-70B.json"),
     config!("meta-llama__Llama-3.1-8B-Instruct.json"),
     config!("RedHatAI__Meta-Llama-3.1-8B-Instruct-quantized.w4a16.json"),
     config!("meta-llama__Llama-3.1-70B.json"),

@@ -75,6 +75,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             e.gpu_layers,
         ),
         notes: run.notes.clone(),
+        speed: crate::methods::speed::scenario::llamacpp(s, &run),
     };
     Ok(MethodResult {
         outside_total: vec![Term::OutputBuffer, Term::HostPart],

@@ -75,6 +75,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         gpu_total_bytes: run.gpu_total_bytes,
         start_error: est.start_error.clone(),
         notes: run.notes.clone(),
+        speed: crate::methods::speed::scenario::vllm(s, &run),
     };
     Ok(MethodResult {
         gpus: s.layout.gpus,
