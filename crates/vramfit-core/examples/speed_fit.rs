@@ -16,14 +16,16 @@
 //!   family the tensor efficiency, on rows whose GPU has a tensor peak;
 //! - vLLM: bandwidth efficiency and step cost on the batch-1 rows, tensor
 //!   efficiency on the throughput rows;
-//! - bands: the 10th and 90th percentiles of measured / predicted.
+//! - bands: the 10th and 90th percentiles of measured / predicted; for
+//!   llama.cpp with each GPU's rows predicted by rates fitted without
+//!   that GPU (leave one GPU out), as a GPU outside the calibration sees.
 //!
 //! The loss is the sum of squared log errors.
 
 use std::collections::BTreeSet;
 use vramfit_core::methods::speed::calibration::{self, Engine, Metric, Prepared, Row};
 use vramfit_core::methods::speed::rates::{BackendCosts, GroupRate, Ratios};
-use vramfit_core::methods::speed::{Backend, Family, Rates};
+use vramfit_core::methods::speed::{Backend, Device, Family, Rates};
 
 type Case = (Row, Prepared);
 
@@ -35,13 +37,23 @@ fn main() {
         .filter_map(|r| calibration::prepare(&r).ok().map(|p| (r, p)))
         .collect();
     eprintln!("{} rows prepared, {} not read", cases.len(), skipped.len());
-    let mut rates = Rates::checked_in().clone();
-    fit_decode(&cases, &mut rates);
-    fit_prefill(&cases, &mut rates);
-    fit_vllm(&cases, &mut rates);
-    rates.llamacpp.decode_band = band(&cases, &rates, Engine::Llamacpp, &[Metric::Decode]);
-    rates.llamacpp.prefill_band = band(&cases, &rates, Engine::Llamacpp, &[Metric::Prefill]);
-    rates.vllm.decode_band = band(&cases, &rates, Engine::Vllm, &[Metric::Decode]);
+    let mut rates = fit_all(&cases);
+    // The llama.cpp bands: each GPU's rows predicted by rates fitted
+    // without that GPU (leave one GPU out), so that the band is what a GPU
+    // outside the calibration should expect.
+    let (decode_cv, prefill_cv) = held_out_ratios(&cases);
+    report_held_out("decode", &decode_cv);
+    report_held_out("prefill", &prefill_cv);
+    rates.llamacpp.decode_band = quantiles(decode_cv);
+    rates.llamacpp.prefill_band = quantiles(prefill_cv);
+    // vLLM's batch-1 rows are two GPUs: too few to leave one out. Its
+    // decode band is at least llama.cpp's held-out one (the same
+    // memory-bound step), wider where its own rows say so.
+    let own = band(&cases, &rates, Engine::Vllm, &[Metric::Decode]);
+    rates.vllm.decode_band = Ratios {
+        low: own.low.min(rates.llamacpp.decode_band.low),
+        high: own.high.max(rates.llamacpp.decode_band.high),
+    };
     rates.vllm.throughput_band = band(&cases, &rates, Engine::Vllm, &[Metric::Throughput]);
     let text = serde_json::to_string_pretty(&rates).expect("rates serialize") + "\n";
     match write {
@@ -51,6 +63,86 @@ fn main() {
             eprintln!("wrote {path}");
         }
         false => print!("{text}"),
+    }
+}
+
+/// Every rate fitted on `cases`.
+fn fit_all(cases: &[Case]) -> Rates {
+    let mut rates = Rates::checked_in().clone();
+    rates.llamacpp.decode.clear();
+    rates.llamacpp.prefill.clear();
+    rates.llamacpp.costs.clear();
+    fit_decode(cases, &mut rates);
+    fit_prefill(cases, &mut rates);
+    fit_vllm(cases, &mut rates);
+    rates
+}
+
+/// Measured / predicted of every llama.cpp row, predicted by the rates
+/// fitted on the other GPUs' rows: (decode, prefill).
+fn held_out_ratios(cases: &[Case]) -> (Vec<f64>, Vec<f64>) {
+    let gpus: BTreeSet<String> = cases
+        .iter()
+        .filter(|c| c.0.engine == Engine::Llamacpp)
+        .map(|c| c.0.gpu.name.clone())
+        .collect();
+    let (mut decode, mut prefill) = (Vec::new(), Vec::new());
+    for gpu in gpus {
+        let (out, kept): (Vec<&Case>, Vec<&Case>) = cases.iter().partition(|c| c.0.gpu.name == gpu);
+        let kept: Vec<Case> = kept.into_iter().cloned().collect();
+        let rates = fit_all(&kept);
+        for c in out.into_iter().filter(|c| c.0.engine == Engine::Llamacpp) {
+            if let Ok(p) = calibration::predict(&c.0, &c.1, &rates) {
+                if (p / c.0.measured - 1.0).abs() > 0.2 {
+                    eprintln!(
+                        "  held out beyond 20 %: line {} {} {} {} {}: {p:.1} vs {}",
+                        c.0.line,
+                        c.0.gpu_label,
+                        c.0.model_label,
+                        c.0.file_type.name(),
+                        c.0.test,
+                        c.0.measured
+                    );
+                }
+                let list = match c.0.metric {
+                    Metric::Prefill => &mut prefill,
+                    _ => &mut decode,
+                };
+                list.push(c.0.measured / p);
+            }
+        }
+    }
+    (decode, prefill)
+}
+
+fn report_held_out(what: &str, ratios: &[f64]) {
+    let mut errs: Vec<f64> = ratios.iter().map(|r| (1.0 / r - 1.0).abs()).collect();
+    errs.sort_by(|a, b| a.total_cmp(b));
+    if errs.is_empty() {
+        return;
+    }
+    let within = errs.iter().filter(|e| **e <= 0.2).count();
+    eprintln!(
+        "llama.cpp {what}, each GPU left out of its own fit: {} rows, median error {:.1} %, worst {:.1} %, {within} within 20 %",
+        errs.len(),
+        100.0 * errs[errs.len() / 2],
+        100.0 * errs[errs.len() - 1],
+    );
+}
+
+/// The 10th and 90th percentiles of measured / predicted ratios.
+fn quantiles(mut ratios: Vec<f64>) -> Ratios {
+    ratios.sort_by(|a, b| a.total_cmp(b));
+    if ratios.is_empty() {
+        return Ratios {
+            low: 1.0,
+            high: 1.0,
+        };
+    }
+    let at = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
+    Ratios {
+        low: (at(0.1) * 1000.0).floor() / 1000.0,
+        high: (at(0.9) * 1000.0).ceil() / 1000.0,
     }
 }
 
@@ -220,7 +312,7 @@ fn fit_prefill(cases: &[Case], rates: &mut Rates) {
     let pre: Vec<&Case> = cases
         .iter()
         .filter(|c| is(c, Engine::Llamacpp, Metric::Prefill))
-        .filter(|c| calibration::predict(&c.0, &c.1, rates).is_ok())
+        .filter(|c| Device::of(c.0.gpu).flops.is_some())
         .collect();
     let backends: BTreeSet<Backend> = pre.iter().map(|c| c.0.backend).collect();
     for backend in backends {
