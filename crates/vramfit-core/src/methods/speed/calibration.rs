@@ -53,20 +53,24 @@ pub struct Row {
     pub measured: f64,
 }
 
-/// The catalog model a source's model name is: the same tensors (an
-/// instruct tune, a code tune of the same shape, a QAT export).
+/// The catalog model a source's model name is (gemma-3-4b-it-qat: the
+/// QAT export of gemma-3-4b-it, the same tensors).
 pub fn model_id(label: &str) -> Option<&'static str> {
     let l = label.to_ascii_lowercase();
-    let pairs: [(&str, &str); 12] = [
+    let pairs: [(&str, &str); 13] = [
+        (
+            "meta-llama-3-8b-instruct",
+            "meta-llama/Meta-Llama-3-8B-Instruct",
+        ),
         ("meta-llama-3-8b", "meta-llama/Meta-Llama-3-8B"),
         ("meta-llama-3-70b", "meta-llama/Meta-Llama-3-70B"),
         ("llama-2-7b", "meta-llama/Llama-2-7b-hf"),
         ("codellama-7b", "codellama/CodeLlama-7b-hf"),
-        ("llama-3.2-3b", "meta-llama/Llama-3.2-3B"),
+        ("llama-3.2-3b-instruct", "meta-llama/Llama-3.2-3B-Instruct"),
         ("gpt-oss-20b", "openai/gpt-oss-20b"),
         ("gpt-oss-120b", "openai/gpt-oss-120b"),
-        ("qwen3-coder-30b-a3b", "Qwen/Qwen3-30B-A3B"),
-        ("qwen2.5-coder-7b", "Qwen/Qwen2.5-7B"),
+        ("qwen3-coder-30b-a3b", "Qwen/Qwen3-Coder-30B-A3B-Instruct"),
+        ("qwen2.5-coder-7b", "Qwen/Qwen2.5-Coder-7B"),
         ("gemma-3-4b", "google/gemma-3-4b-it"),
         ("qwen/qwen3-8b", "Qwen/Qwen3-8B"),
         ("qwen3-8b", "Qwen/Qwen3-8B"),
