@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table llamacpp-table vllm-table size
+.PHONY: setup serve build test cli fmt bench bench-browser figures measure allocator-table llamacpp-table vllm-table speed-table speed-fit size
 
 setup:
 	@scripts/setup.sh
@@ -59,6 +59,17 @@ llamacpp-table:
 # (weights, peak, non-torch, KV memory and tokens) against the prediction.
 vllm-table:
 	cargo run -q -p vramfit-core --example vllm_table
+
+# The speed model against its calibration rows (README, docs/speed.md):
+# predicted vs measured decode / prefill / throughput for every row of
+# crates/vramfit-core/data/speed/calibration.csv, with the error.
+speed-table:
+	cargo run -q --release -p vramfit-core --example speed_table
+
+# Refit the speed model's rates on the calibration rows and store them
+# (data/speed/rates.json); docs/speed.md records the fit.
+speed-fit:
+	cargo run -q --release -p vramfit-core --example speed_fit -- --write
 
 # On a machine with a CUDA GPU and torch, transformers, peft installed:
 # measure the grid of bench/grid.py and append the rows that the

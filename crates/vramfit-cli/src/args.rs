@@ -86,6 +86,8 @@ usage:
                    [--no-mmap] [--mlock]                                     (llamacpp)
                    [--mmproj FILE]     (a GGUF MODEL's vision projector, on the GPU)
                    (--calibrate LOG also takes a llama.cpp load log: its settings and GPU)
+                   [--backend cuda|metal|vulkan|rocm|cpu] [--host-bandwidth-gbs X]
+                   [--prompt-tokens N]                         (speed: vllm, llamacpp)
                    [--json]
   vramfit estimate [--gpu NAME ...] -- ENGINE COMMAND   a pasted engine command:
                    vllm serve MODEL ..., python -m vllm.entrypoints.openai.api_server
@@ -650,6 +652,27 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
                 .parse(text)
                 .map_err(|e| format!("{flag} {text}: {}", without_key(&e.to_string())))?;
             input.set(Field::Sequences, number);
+        }
+        Some(Opt::HostBandwidthGbs) => {
+            let gbs: f64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("{flag} {text}: is not a number"))?;
+            input.speed.host_bandwidth_gbs = Some(gbs);
+        }
+        Some(Opt::Backend) => {
+            let names = vramfit_core::scenario::Backend::ALL.map(|b| b.id());
+            input.speed.backend = Some(
+                vramfit_core::scenario::Backend::from_name(text)
+                    .ok_or_else(|| unknown("backend", &names))?,
+            );
+        }
+        Some(Opt::PromptTokens) => {
+            let n: u64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("{flag} {text}: must be a whole number"))?;
+            input.speed.prompt_tokens = Some(n);
         }
         Some(Opt::Method | Opt::Json | Opt::Dtype | Opt::Calibrate | Opt::Mmproj) => {}
         None if EngineField::ALL.iter().any(|f| f.flag() == flag) => {

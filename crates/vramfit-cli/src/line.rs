@@ -71,11 +71,17 @@ pub enum Opt {
     Users,
     /// `--mmproj FILE`: a GGUF model's vision projector.
     Mmproj,
+    /// `--host-bandwidth-gbs X`: host memory bandwidth (speed).
+    HostBandwidthGbs,
+    /// `--backend cuda|metal|vulkan|rocm|cpu` (speed).
+    Backend,
+    /// `--prompt-tokens N`: the prompt the speed figures are for.
+    PromptTokens,
 }
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 44] = [
+    pub const ALL: [Opt; 47] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -120,6 +126,9 @@ impl Opt {
         Opt::Batch,
         Opt::Users,
         Opt::Mmproj,
+        Opt::HostBandwidthGbs,
+        Opt::Backend,
+        Opt::PromptTokens,
     ];
 
     /// The flag, with its dashes (`--kv-dtype`).
@@ -169,6 +178,9 @@ impl Opt {
             Opt::Batch => "--batch",
             Opt::Users => "--users",
             Opt::Mmproj => "--mmproj",
+            Opt::HostBandwidthGbs => "--host-bandwidth-gbs",
+            Opt::Backend => "--backend",
+            Opt::PromptTokens => "--prompt-tokens",
         }
     }
 
@@ -282,6 +294,7 @@ pub fn args(request: &Request) -> Vec<String> {
     }
     out.extend(planner_args(&input.planner, &default.planner));
     out.extend(engine_args(&input.engine, &default.engine));
+    out.extend(speed_args(&input.speed));
     // `--lora R` also selects LoRA mode, so the mode comes after it.
     if input.lora_rank != default.lora_rank {
         out.extend([Field::LoraRank.flag().into(), input.lora_rank.to_string()]);
@@ -399,6 +412,21 @@ fn placement_args(p: &vramfit_core::scenario::Placement) -> Vec<String> {
         if on {
             out.push(opt.flag().to_string());
         }
+    }
+    out
+}
+
+/// The speed knobs that are set.
+fn speed_args(knobs: &vramfit_core::scenario::SpeedKnobs) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(gbs) = knobs.host_bandwidth_gbs {
+        out.extend([Opt::HostBandwidthGbs.flag().to_string(), format!("{gbs}")]);
+    }
+    if let Some(b) = knobs.backend {
+        out.extend([Opt::Backend.flag().to_string(), b.id().to_string()]);
+    }
+    if let Some(p) = knobs.prompt_tokens {
+        out.extend([Opt::PromptTokens.flag().to_string(), p.to_string()]);
     }
     out
 }

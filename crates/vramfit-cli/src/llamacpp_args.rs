@@ -80,6 +80,9 @@ pub fn apply(input: &mut ScenarioInput, opt: Opt, text: &str) -> Result<(), Stri
         | Opt::Interconnect
         | Opt::Calibrate
         | Opt::Mmproj
+        | Opt::HostBandwidthGbs
+        | Opt::Backend
+        | Opt::PromptTokens
         | Opt::Qlora
         | Opt::NoLoraDropout
         | Opt::NoCache

@@ -9,6 +9,7 @@ mod engine_words;
 mod gguf_file;
 mod llamacpp_args;
 mod render;
+mod speed_line;
 
 use args::{Command, USAGE};
 use std::process::ExitCode;

@@ -89,6 +89,14 @@ pub fn estimate(doc: &Report) -> String {
         Some(EngineReport::Llamacpp(l)) => out += &llamacpp(l),
         None => {}
     }
+    let engine_speed = match &est.engine {
+        Some(EngineReport::Vllm(v)) => v.speed.as_ref(),
+        Some(EngineReport::Llamacpp(l)) => l.speed.as_ref(),
+        None => None,
+    };
+    if let Some(s) = engine_speed {
+        out += &crate::speed_line::render(s);
+    }
     out
 }
 

@@ -375,6 +375,10 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Speed(e) => format!(
+            "A speed setting is out of its range: {} = {} ({}–{}).",
+            e.field, e.value, e.min, e.max
+        ),
         ScenarioError::Engine(e) => match super::engine_texts(super::Lang::En) {
             Some(t) => (t.knob_error)(e),
             // Before the engine's tables have come (see engine_texts).

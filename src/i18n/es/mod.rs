@@ -385,6 +385,10 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json no se puede usar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
+        ScenarioError::Speed(e) => format!(
+            "Un ajuste de velocidad está fuera de su rango: {} = {} ({}–{}).",
+            e.field, e.value, e.min, e.max
+        ),
         ScenarioError::Engine(e) => match super::engine_texts(super::Lang::Es) {
             Some(t) => (t.knob_error)(e),
             // Before the engine's tables have come (see engine_texts).

@@ -58,10 +58,13 @@ pub struct VllmReport {
     /// The runtime terms (non-torch memory, NCCL, the graph estimate),
     /// whether measured on this GPU class or assumed, and from where.
     pub runtime: crate::methods::vllm::RuntimeRow,
+    /// How fast the plan runs (`None` without a catalog GPU's figures).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<crate::methods::speed::SpeedEstimate>,
 }
 
 /// Where llama.cpp puts each byte for a GGUF file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LlamacppReport {
     /// "model size": the GGUF file's tensors.
     pub model_size_bytes: u64,
@@ -106,6 +109,9 @@ pub struct LlamacppReport {
     /// The GPU that runs out first as the context grows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limiting_gpu: Option<usize>,
+    /// How fast the plan runs (`None` without a catalog GPU's figures).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<crate::methods::speed::SpeedEstimate>,
 }
 
 /// Something an engine estimate assumed or left out, for every front end

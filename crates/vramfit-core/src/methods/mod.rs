@@ -30,6 +30,7 @@ pub mod quick;
 pub mod range;
 pub mod refusal;
 pub mod result;
+pub mod speed;
 pub mod vllm;
 
 use crate::scenario::{Field, Mode, Scenario};

@@ -99,6 +99,8 @@ pub(super) struct Stored {
     planner: Option<Box<PlannerKnobs>>,
     #[serde(default)]
     engine: Option<Box<EngineKnobs>>,
+    #[serde(default)]
+    speed: Option<Box<super::SpeedKnobs>>,
 }
 
 impl From<Stored> for ScenarioInput {
@@ -156,6 +158,7 @@ impl From<Stored> for ScenarioInput {
             margin_pct: doc.margin_pct.unwrap_or(d.margin_pct),
             planner,
             engine: doc.engine.unwrap_or(d.engine),
+            speed: doc.speed.unwrap_or(d.speed),
         }
     }
 }

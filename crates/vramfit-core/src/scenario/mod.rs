@@ -26,6 +26,7 @@ mod model_ref;
 mod placement;
 mod release;
 mod runner;
+mod speed;
 mod step;
 
 pub use calibration::VllmCalibration;
@@ -46,6 +47,10 @@ pub use model_ref::{ConfigText, ModelRef};
 pub use placement::{Placement, SplitMode};
 pub use release::VllmRelease;
 pub use runner::Runner;
+pub use speed::{
+    Backend, SpeedError, SpeedKnobs, SpeedSettings, DEFAULT_HOST_BANDWIDTH_GB_S,
+    DEFAULT_PROMPT_TOKENS,
+};
 pub use step::{AttnImpl, Optimizer, Precision};
 
 use crate::catalog::{self, Gpu, NotFound};
@@ -150,6 +155,15 @@ pub struct ScenarioInput {
     /// defaults; left out of the JSON while every one is at its default.
     #[serde(default, skip_serializing_if = "engine_knobs_default")]
     pub engine: Box<EngineKnobs>,
+    /// What a speed figure needs beyond memory (backend, host bandwidth,
+    /// prompt); left out of the JSON while every one is at its default.
+    #[serde(default, skip_serializing_if = "speed_knobs_default")]
+    pub speed: Box<SpeedKnobs>,
+}
+
+/// Whether the speed knobs are all at their defaults (serde's skip test).
+fn speed_knobs_default(knobs: &SpeedKnobs) -> bool {
+    knobs.is_default()
 }
 
 /// Whether the engine knobs are all at their defaults (serde's skip test).
@@ -190,6 +204,7 @@ impl Default for ScenarioInput {
             margin_pct: 15.0,
             planner: Box::default(),
             engine: Box::default(),
+            speed: Box::default(),
         }
     }
 }
@@ -411,6 +426,10 @@ impl ScenarioInput {
                 EngineSettings::default()
             }
         };
+        let speed = self.speed.settings().unwrap_or_else(|bad| {
+            errors.extend(bad.into_iter().map(ScenarioError::Speed));
+            SpeedSettings::default()
+        });
         let heads = model.as_ref().map_or(
             Heads {
                 attention: self.planner.attention_heads,
@@ -497,6 +516,7 @@ impl ScenarioInput {
             planner,
             engine,
             placement,
+            speed,
         })
     }
 }
@@ -531,6 +551,8 @@ pub enum ScenarioError {
     Engine(EngineError),
     /// The GPUs cannot be used as asked (TP × PP, heads, stages).
     Layout(LayoutError),
+    /// A speed input (host bandwidth, prompt) is out of its range.
+    Speed(SpeedError),
 }
 
 impl fmt::Display for ScenarioError {
@@ -547,6 +569,7 @@ impl fmt::Display for ScenarioError {
             ScenarioError::Planner(e) => e.fmt(f),
             ScenarioError::Engine(e) => e.fmt(f),
             ScenarioError::Layout(e) => e.fmt(f),
+            ScenarioError::Speed(e) => e.fmt(f),
         }
     }
 }
@@ -612,6 +635,8 @@ pub struct Scenario {
     /// Where llama.cpp puts the model over several GPUs and the host, as
     /// entered (the `llamacpp` method reads it).
     pub placement: Placement,
+    /// The speed inputs, checked.
+    pub speed: SpeedSettings,
 }
 
 impl Scenario {

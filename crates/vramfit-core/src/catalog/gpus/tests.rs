@@ -207,8 +207,10 @@ fn other_cards_are_not_substituted() {
     // A plain RTX 4060 is its own card, not the 4060 Ti.
     assert_eq!(name_of("RTX 4060"), "NVIDIA GeForce RTX 4060");
     assert_eq!(name_of("RTX 4060 Ti 8GB"), "NVIDIA GeForce RTX 4060 Ti 8GB");
-    // An M1 is not an M1 Pro, nor a Radeon PRO W7900 a "W7900" guess.
-    assert!(find_gpu("M1").is_err());
+    // An M1 is the base M1, not an M1 Pro; a Radeon PRO W7900 is not a
+    // "W7900" guess.
+    assert_eq!(name_of("M1"), "Apple M1 (8GB)");
+    assert_eq!(name_of("M1 Pro"), "Apple M1 Pro (32GB)");
     assert!(find_gpu("W7900").is_err());
     // MI300A is another part than MI300X.
     let miss = find_gpu("MI300").unwrap_err();

@@ -26,6 +26,12 @@ macro_rules! config {
 /// Every embedded config: file name in `data/configs/` and its text.
 pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("meta-llama__Llama-3.1-8B.json"),
+    config!("meta-llama__Meta-Llama-3-8B.json"),
+    config!("meta-llama__Meta-Llama-3-70B.json"),
+    config!("meta-llama__Meta-Llama-3-8B-Instruct.json"),
+    config!("meta-llama__Llama-3.2-3B-Instruct.json"),
+    config!("Qwen__Qwen3-Coder-30B-A3B-Instruct.json"),
+    config!("Qwen__Qwen2.5-Coder-7B.json"),
     config!("meta-llama__Llama-3.1-8B-Instruct.json"),
     config!("RedHatAI__Meta-Llama-3.1-8B-Instruct-quantized.w4a16.json"),
     config!("meta-llama__Llama-3.1-70B.json"),

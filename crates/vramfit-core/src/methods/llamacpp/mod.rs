@@ -330,6 +330,23 @@ impl Prepared {
     }
 }
 
+/// The file's tensors with their bytes, and what the speed model needs of
+/// the layout: `[repeating layers, routed experts, experts per token]` and
+/// whether the head is tied.
+pub(crate) type FileTensors = (Vec<(GgufTensor, u64)>, [u64; 3], bool);
+
+/// The file's tensors for a model and file type ([`FileTensors`]).
+pub(crate) fn file_tensors(
+    model: &ModelSpec,
+    inputs: &LlamaCppInputs,
+) -> Result<FileTensors, LlamaCppRefusal> {
+    let p = Prepared::new(model, inputs)?;
+    let l = &p.layout;
+    let counts = [l.n_layer, l.n_expert, l.n_expert_used];
+    let tied = l.tied;
+    Ok((p.tensors, counts, tied))
+}
+
 /// One evaluation: a context and a split.
 #[derive(Debug, Clone)]
 pub(crate) struct Footprint {

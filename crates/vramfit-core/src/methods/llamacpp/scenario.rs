@@ -108,6 +108,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             .map_or(Vec::new(), |d| d.plan.devices.clone()),
         host: run.devices.as_ref().map(|d| d.plan.host.clone()),
         limiting_gpu: run.devices.as_ref().and_then(|d| d.limiting_gpu),
+        speed: crate::methods::speed::scenario::llamacpp(s, &run),
     };
     let mut report = report;
     if s.engine.runner == Runner::LlamaServer {

@@ -85,6 +85,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         vllm_version: run.inputs.release,
         graph_reserve_bytes: worker.graph_reserve_bytes,
         runtime: run.runtime,
+        speed: crate::methods::speed::scenario::vllm(s, &run),
     };
     Ok(MethodResult {
         gpus: s.layout.gpus,
