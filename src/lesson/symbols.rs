@@ -33,6 +33,10 @@ pub enum Symbol {
     RuntimeGib,
     /// `A`: activation reserve in GiB (lesson).
     ActivationGib,
+    /// `R_GB`: runtime reserve per GPU in GB (range).
+    RuntimeGb,
+    /// `O_GB`: memory outside the allocator in GB (allocator).
+    OverheadGb,
     /// `m`: margin percentage.
     MarginPct,
     /// `E`: embedding and output-head parameters.
@@ -216,6 +220,8 @@ impl Symbol {
             Symbol::OverheadPct => "o",
             Symbol::RuntimeGib => "R",
             Symbol::ActivationGib => "A",
+            Symbol::RuntimeGb => "R_GB",
+            Symbol::OverheadGb => "O_GB",
             Symbol::MarginPct => "m",
             Symbol::EmbedParams => "E",
             Symbol::Gpus => "n",

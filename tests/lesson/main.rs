@@ -16,8 +16,10 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+mod claims;
 mod engines;
 mod eval;
+mod terms;
 
 use eval::Eval;
 

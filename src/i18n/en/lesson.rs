@@ -197,6 +197,8 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::OverheadPct => "overhead, in percent of weights plus cache",
         Symbol::RuntimeGib => "runtime reserve, in GiB (CUDA context, kernels)",
         Symbol::ActivationGib => "activation reserve, in GiB",
+        Symbol::RuntimeGb => "runtime reserve on every GPU, in GB of 10⁹ bytes (CUDA context and runtime buffers)",
+        Symbol::OverheadGb => "memory outside the PyTorch allocator, in GB of 10⁹ bytes (CUDA context, kernels): kept apart from the total, added for the fit",
         Symbol::MarginPct => "safety margin, in percent",
         Symbol::EmbedParams => "parameters of the input embedding and of the output head (once when they are tied)",
         Symbol::Gpus => "GPUs one copy of the model is split over evenly, TP × PP (one server, at most 8)",
@@ -411,7 +413,7 @@ static PLANNER: MethodLesson = MethodLesson {
     ],
     start: "Llama 3.1 8B in BF16 at 8,192 tokens, one sequence, on an RTX 4090 (24 GB): the planner needs the hidden size and the vocabulary of a real model, and this card is just big enough to make every term count.",
     counterexample: "A larger prefill step: an engine that processes 8,192 prompt tokens per step (vLLM's default on an H100, or --max-num-batched-tokens 8192 on any card), not the 2,048 the planner budgets. Same model on the same RTX 4090, prefill budget 2,048 against 8,192.",
-    counterexample_lesson: "The activations grow fourfold, the margin with them, and the verdict turns: what fitted with 2,048 tokens per step does not with 8,192. The budget is a setting of the engine, not a property of the model.",
+    counterexample_lesson: "The activations grow fourfold, the margin with them, and the total rises from 21.16 GB to 22.32 GB of the 23.18 GB usable: it still fits, with 0.86 GB to spare instead of 2.02 GB. The budget is a setting of the engine, not a property of the model.",
     references: &[
         ("“Metodología de memoria v0.3” (memory methodology), a Spanish planning method", "Every term, its defaults (K = 20, margin 15 %, reserve 10 %, 16-token blocks) and the speed as a roofline."),
         ("Kwon et al., PagedAttention (vLLM, 2023)", "A KV cache in fixed-size blocks, shared between sequences."),
@@ -471,7 +473,7 @@ pub static LLAMACPP: MethodLesson = MethodLesson {
         "A GPU holds the estimate when its side is at most its memory less the 1 GiB llama.cpp keeps free.",
     ],
     start: "Llama 3.1 8B in Q4_K_M with 8,192 tokens of context, fully offloaded to one 24 GB card: its file size is one of the sizes llama.cpp printed and the method reproduces to the byte.",
-    counterexample: "The range method's reading of its source: every weight at the file type's average bits, except the input embedding and the output head, kept at 16 bits. For Llama 3.1 8B in Q4_K_M that is 6.37 GB of weights. llama.cpp's recipe quantizes those two as well (Q4_K and Q6_K): the file is 4.91 GB, and the input embedding (about 0.30 GB with the host's buffers) stays in host memory.",
+    counterexample: "The range method's reading of its source: every weight at the file type's average bits, except the input embedding and the output head, kept at 16 bits. For Llama 3.1 8B in Q4_K_M that is 6.37 GB of weights. llama.cpp's recipe quantizes those two as well (Q4_K and Q6_K): the file is 4.91 GB, and the input embedding (0.30 GB; 0.31 GB with the host's buffers) stays in host memory.",
     counterexample_lesson: "The model size follows the recipe, tensor by tensor, not a rule of thumb for the file type or for the embeddings; and where each tensor lives, GPU or host, is llama.cpp's choice too.",
     references: &[
         ("llama.cpp, src/llama-quant.cpp, llama_tensor_get_type", "The type of each tensor for each file type."),

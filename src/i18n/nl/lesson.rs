@@ -197,6 +197,8 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::OverheadPct => "overhead, in procent van gewichten plus cache",
         Symbol::RuntimeGib => "runtimereserve, in GiB (CUDA-context, kernels)",
         Symbol::ActivationGib => "activatiereserve, in GiB",
+        Symbol::RuntimeGb => "runtimereserve op elke GPU, in GB van 10⁹ bytes (CUDA-context en runtimebuffers)",
+        Symbol::OverheadGb => "geheugen buiten de PyTorch-allocator, in GB van 10⁹ bytes (CUDA-context, kernels): buiten het totaal, opgeteld om te zien of het past",
         Symbol::MarginPct => "veiligheidsmarge, in procent",
         Symbol::EmbedParams => "parameters van de inputembedding en van de output-head (één keer als ze gekoppeld zijn)",
         Symbol::Gpus => "GPU's waarover één kopie van het model gelijk wordt verdeeld, TP × PP (één server, hoogstens 8)",
@@ -411,7 +413,7 @@ static PLANNER: MethodLesson = MethodLesson {
     ],
     start: "Llama 3.1 8B in BF16 bij 8.192 tokens, één sequentie, op een RTX 4090 (24 GB): de planner heeft de verborgen dimensie en de woordenschat van een echt model nodig, en deze kaart is net groot genoeg om elke term mee te laten tellen.",
     counterexample: "Een grotere prefillstap: een engine die 8.192 prompttokens per stap verwerkt (de standaard van vLLM op een H100, of --max-num-batched-tokens 8192 op elke kaart), niet de 2.048 die de planner budgetteert. Hetzelfde model op dezelfde RTX 4090, prefillbudget 2.048 tegenover 8.192.",
-    counterexample_lesson: "De activaties worden vier keer zo groot, de marge groeit mee, en het oordeel kantelt: wat paste met 2.048 tokens per stap, past niet met 8.192. Het budget is een instelling van de engine, geen eigenschap van het model.",
+    counterexample_lesson: "De activaties worden vier keer zo groot, de marge groeit mee, en het totaal stijgt van 21,16 GB naar 22,32 GB van de 23,18 GB bruikbaar geheugen: het past nog, met 0,86 GB over in plaats van 2,02 GB. Het budget is een instelling van de engine, geen eigenschap van het model.",
     references: &[
         ("‘Metodología de memoria v0.3’ (geheugenmethodologie), een Spaanse planningsmethode", "Elke term, de standaardwaarden (K = 20, marge 15 %, reserve 10 %, blokken van 16 tokens) en de snelheid als roofline."),
         ("Kwon e.a., PagedAttention (vLLM, 2023)", "Een KV-cache in blokken van vaste grootte, gedeeld tussen sequenties."),
@@ -471,7 +473,7 @@ pub static LLAMACPP: MethodLesson = MethodLesson {
         "Een GPU houdt de schatting als zijn deel hoogstens zijn geheugen min de 1 GiB is die llama.cpp vrij houdt.",
     ],
     start: "Llama 3.1 8B in Q4_K_M met 8.192 tokens context, helemaal op één kaart van 24 GB: zijn bestandsgrootte is een van de groottes die llama.cpp afdrukte en die de methode op de byte nauwkeurig reproduceert.",
-    counterexample: "Hoe de range-methode haar bron leest: elk gewicht met de gemiddelde bits van het bestandstype, behalve de invoer-embedding en de uitvoerkop, die op 16 bits blijven. Voor Llama 3.1 8B in Q4_K_M is dat 6,37 GB aan gewichten. Het recept van llama.cpp kwantiseert ook die twee (Q4_K en Q6_K): het bestand is 4,91 GB, en de invoer-embedding (ongeveer 0,30 GB met de buffers van de host) blijft in het hostgeheugen.",
+    counterexample: "Hoe de range-methode haar bron leest: elk gewicht met de gemiddelde bits van het bestandstype, behalve de invoer-embedding en de uitvoerkop, die op 16 bits blijven. Voor Llama 3.1 8B in Q4_K_M is dat 6,37 GB aan gewichten. Het recept van llama.cpp kwantiseert ook die twee (Q4_K en Q6_K): het bestand is 4,91 GB, en de invoer-embedding (0,30 GB; 0,31 GB met de buffers van de host) blijft in het hostgeheugen.",
     counterexample_lesson: "De modelgrootte volgt het recept, tensor voor tensor, niet een vuistregel voor het bestandstype of voor de embeddings; en waar elke tensor staat, GPU of host, kiest llama.cpp ook zelf.",
     references: &[
         ("llama.cpp, src/llama-quant.cpp, llama_tensor_get_type", "Het type van elke tensor voor elk bestandstype."),

@@ -13,6 +13,7 @@ use vramfit_core::methods::allocator::{
 };
 use vramfit_core::scenario::{AttnImpl, Optimizer};
 use vramfit_core::term::Term;
+use vramfit_core::units::GB;
 
 struct Step {
     arch: DenseArch,
@@ -533,12 +534,15 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
         }
         Term::Activations => activations(c, &st),
         Term::AutocastCache => autocast(c, &st),
-        Term::Overhead => derived(
-            term,
-            format!("O = {} GB", c.dec(OVERHEAD_BYTES as f64 / 1e9)),
-            vec![],
-            c.int(OVERHEAD_BYTES),
-        ),
+        Term::Overhead => {
+            let gb = c.dec(OVERHEAD_BYTES as f64 / GB as f64);
+            derived(
+                term,
+                "O = O_GB × 10⁹",
+                vec![(Symbol::OverheadGb, gb.clone())],
+                format!("{gb} × {}", c.int(GB)),
+            )
+        }
         Term::TrainingStates
         | Term::Runtime
         | Term::Activation

@@ -4,12 +4,14 @@
 use super::{derived, kv, Ctx, Derivation};
 use crate::lesson::symbols::Symbol;
 use vramfit_core::methods::range::{
-    adapter_params, ADAPTER_BYTES_PER_PARAM, FULL_BYTES_PER_PARAM, LOGIT_BYTES,
-    QLORA_BASE_MILLI_BITS, RECOMPUTED_LAYER_BYTES, SAVED_INPUT_BYTES,
+    adapter_params, ADAPTER_BYTES_PER_PARAM, FULL_BYTES_PER_PARAM, HIGH_EXTRA_CENTI_PCT,
+    LOGIT_BYTES, QLORA_BASE_MILLI_BITS, RECOMPUTED_LAYER_BYTES, RUNTIME_BYTES_PER_GPU,
+    SAVED_INPUT_BYTES,
 };
 use vramfit_core::model::ModelSpec;
 use vramfit_core::scenario::{Mode, WeightFormat};
 use vramfit_core::term::Term;
+use vramfit_core::units::GB;
 
 /// The GPUs one copy of the model is split over: `n = TP × PP`.
 fn copy_gpus(c: &Ctx) -> u64 {
@@ -211,7 +213,15 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
                 format!("{LOGIT_BYTES} × {} × {t}", c.int(spec.vocab_size)),
             )
         }
-        Term::Runtime => derived(term, "RT = 1 GB = 10⁹", vec![], c.int(1_000_000_000)),
+        Term::Runtime => {
+            let gb = RUNTIME_BYTES_PER_GPU.get() as f64 / GB as f64;
+            derived(
+                term,
+                "RT = R_GB × 10⁹",
+                vec![(Symbol::RuntimeGb, c.dec(gb))],
+                format!("{} × {}", c.dec(gb), c.int(GB)),
+            )
+        }
         Term::Margin => {
             let (signs, values) = c.sum_of(&[
                 Term::Weights,
@@ -220,11 +230,12 @@ pub(super) fn derive(term: Term, c: &Ctx) -> Option<Derivation> {
                 Term::Activations,
                 Term::Logits,
             ]);
+            let m = c.centi(HIGH_EXTRA_CENTI_PCT);
             derived(
                 term,
-                format!("M = {} × ({signs})", c.dec(0.2)),
-                vec![],
-                format!("{} × ({values})", c.dec(0.2)),
+                format!("M = ({signs}) × m / 100"),
+                vec![(Symbol::MarginPct, m.clone())],
+                format!("({values}) × {m} / 100"),
             )
         }
         Term::Overhead
