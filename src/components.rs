@@ -18,7 +18,7 @@ pub mod transfer;
 pub mod veil;
 
 use crate::figures::BreakdownRow;
-use crate::i18n::{format, method_name, use_lang, Lang};
+use crate::i18n::{format, use_lang, Lang};
 use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::request::Request;
@@ -569,7 +569,7 @@ pub fn MethodsTable(
                         >
                             <th scope="row">
                                 <button type="button" class="vf-link" on:click=move |_| input.update(|i| i.method = m)>
-                                    {method_name(m)}
+                                    {move || (t().method_plain)(m)}
                                 </button>
                                 <span class="vf-methods__summary">{move || (t().method_summary)(m)}</span>
                             </th>
