@@ -88,7 +88,7 @@ test('a method switch the person did not ask for is announced and undone in one 
   // A mode the method does not estimate: announced too.
   await page.getByTestId('mode-full').click();
   await notice.waitFor();
-  assert.match(await notice.innerText(), /quick a lesson/);
+  assert.match(await notice.innerText(), /Regla rápida a Paso a paso \(el curso\)/);
   // A method picked by hand is not announced.
   await page.getByTestId('mode-inference').click();
   await page.getByTestId('method-quick').click();
