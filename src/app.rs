@@ -11,7 +11,8 @@ use crate::components::formats::{KvDtypePicker, WeightFormatPicker};
 use crate::components::gpu::GpuPicker;
 use crate::components::lang::LangSwitch;
 use crate::components::method_note::MethodDescription;
-use crate::components::stale::{self, InvalidFields, StaleNotice, WayOut};
+use crate::components::model_search::ModelCombobox;
+use crate::components::stale::{self, InvalidFields, WayOut};
 use crate::components::switch::{SwitchNotice, SwitchNoticeView};
 use crate::components::transfer::{dragged_file, drags_files, TransferStatus};
 use crate::components::veil::{Veil, Veiled};
@@ -24,9 +25,9 @@ use crate::i18n::{self, use_lang, LangContext};
 use crate::learn::LearnPanels;
 use crate::parts::{self, Deferred, Load, Parts};
 use crate::share;
-use crate::training_panel::TrainingKnobs;
 use crate::{details, first, model_part, split_call};
 use leptos::prelude::*;
+use vramfit_core::methods::engine::EngineReport;
 use vramfit_core::methods::MethodId;
 use vramfit_core::report::Report;
 use vramfit_core::request::Request;
@@ -47,7 +48,9 @@ pub fn App() -> impl IntoView {
     let parts = Parts::provide();
     let status = RwSignal::new(None::<TransferStatus>);
     let input = RwSignal::new(Request::default());
-    let unit = RwSignal::new(DisplayUnit::Gb);
+    // A shared link names the unit it was seen in (and the language,
+    // which i18n::initial_lang read before the page was drawn).
+    let unit = RwSignal::new(share::unit_of(&share::address_fragment()).unwrap_or(DisplayUnit::Gb));
     provide_context(SwitchNotice(RwSignal::new(None)));
     let invalid_fields = RwSignal::new(Vec::<&'static str>::new());
     provide_context(InvalidFields(invalid_fields));
@@ -90,9 +93,10 @@ pub fn App() -> impl IntoView {
         if link_pending.get() {
             return;
         }
+        let (u, l) = (unit.get(), lang.get());
         input.with(|i| {
-            if wrote.get_value() || *i != Request::default() {
-                (engine.write_link)(i);
+            if wrote.get_value() || *i != Request::default() || u != DisplayUnit::Gb {
+                (engine.write_link)(i, u, l);
                 wrote.set_value(true);
             }
         });
@@ -200,11 +204,26 @@ pub fn App() -> impl IntoView {
     // llama.cpp's file types: only its method shows them (the details chunk).
     let gguf_picker = parts::loader(move || async move {
         parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
-        split_call!(details::gguf_picker(input))
+        split_call!(details::gguf_picker(input, report))
     });
     let more = parts::loader(move || async move {
         parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
         split_call!(details::more_panels(input, report, unit, stale))
+    });
+    // Why the figures are stale, and the ways out, come with the engine
+    // (the first result is never stale).
+    let ways_shown = Signal::from(ways);
+    let stale_notice = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::stale_notice(input, ways_shown))
+    });
+    // The advanced knobs are folded: they come with the engine.
+    let layout =
+        Signal::derive(move || outcome.with(|o| o.as_ref()?.as_ref().ok().map(|r| r.layout)));
+    let link_waiting = Signal::from(link_pending);
+    let advanced = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::advanced_knobs(input, link_waiting, layout))
     });
     let t = move || lang.get().t();
     // The context asked for is above the model's own maximum.
@@ -229,6 +248,10 @@ pub fn App() -> impl IntoView {
             <div class="vf-steps">
                 <section class="vf-step-card" aria-labelledby="vf-step-1">
                     <h2 id="vf-step-1" class="vf-step"><span class="vf-step__n">"01"</span>{move || t().step_configure}</h2>
+                    <p class="vf-question">{move || t().first_question}</p>
+                    <ModelCombobox input />
+                    <GpuPicker input />
+                    <h3 class="vf-subhead">{move || t().engine_label}</h3>
                     <ModePicker input />
                     <MethodPicker input />
                     <SwitchNoticeView input />
@@ -249,12 +272,7 @@ pub fn App() -> impl IntoView {
                             {move || (t().context_over_model_max)(&i18n::format::integer(&t().number, m))}
                         </p>
                     })}
-                    <GpuPicker input />
-                    <AdvancedKnobs
-                        input
-                        link_pending
-                        layout=Signal::derive(move || outcome.with(|o| o.as_ref()?.as_ref().ok().map(|r| r.layout)))
-                    />
+                    <Deferred name="advanced" load=advanced />
                     <MethodSettings input method />
                 </section>
                 <section class="vf-step-card" aria-labelledby="vf-step-2">
@@ -283,7 +301,7 @@ pub fn App() -> impl IntoView {
                         lines.join(" ")
                     }}
                 </p>
-                <StaleNotice input ways />
+                <Deferred name="stale-notice" load=stale_notice loading=|_| "" />
                 <Show when=move || has_report.get()>
                     <Veiled testid="veiled-results">
                         <div class="vf-figures" class:vf-stale=move || stale.get() data-testid="figures" data-stale=move || stale.get().to_string()>
@@ -319,47 +337,6 @@ fn is_model_error(e: &ScenarioError) -> bool {
     )
 }
 
-/// Users, GPU count, TP, PP and host RAM, folded, with how many differ
-/// from the defaults.
-#[component]
-fn AdvancedKnobs(
-    /// The scenario the knobs edit.
-    input: RwSignal<Request>,
-    /// Whether a link in the address is still to be read.
-    #[prop(into)]
-    link_pending: Signal<bool>,
-    /// How the GPUs are used, as the current report reads them.
-    #[prop(into)]
-    layout: Signal<Option<vramfit_core::scenario::Layout>>,
-) -> impl IntoView {
-    let lang = use_lang();
-    let t = move || lang.get().t();
-    let changed = Memo::new(move |_| input.with(figures::advanced_changed));
-    // Opened when a link brings non-default knobs: once, when it is read.
-    let open = RwSignal::new(false);
-    Effect::new(move |opened: Option<bool>| {
-        if opened == Some(true) || link_pending.get() {
-            return opened.unwrap_or(false);
-        }
-        open.set(input.with_untracked(figures::advanced_changed) > 0);
-        true
-    });
-    view! {
-        <details class="vf-advanced" data-testid="advanced" prop:open=open>
-            <summary>
-                {move || t().advanced_label} " "
-                <span class="vf-advanced__count" data-testid="advanced-count" data-count=move || changed.get()>
-                    {move || (t().advanced_changed)(changed.get())}
-                </span>
-            </summary>
-            <div class="vf-fields">
-                {Field::ADVANCED.into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
-            </div>
-            <p class="vf-note" data-testid="layout-summary">{move || layout.get().map(|l| (t().layout_summary)(&l))}</p>
-        </details>
-    }
-}
-
 /// The selected method's own knobs.
 #[component]
 fn MethodSettings(
@@ -371,12 +348,18 @@ fn MethodSettings(
 ) -> impl IntoView {
     let lang = use_lang();
     let parts = parts::use_parts();
-    let fields = Memo::new(move |_| figures::method_fields(method.get()));
+    let fields =
+        Memo::new(move |_| figures::method_fields(method.get(), input.with(|i| i.scenario.mode)));
     let engine = move || matches!(method.get(), MethodId::Vllm | MethodId::Llamacpp);
     // The engines' knobs come with the details chunk.
     let engine_knobs = StoredValue::new(parts::loader(move || async move {
         parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
         split_call!(details::engine_knobs(input, method))
+    }));
+    // So do the allocator's (the first result never needs them).
+    let training_knobs = StoredValue::new(parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::training_knobs(input))
     }));
     let shown =
         move || method.get() == MethodId::Allocator || engine() || !fields.with(Vec::is_empty);
@@ -384,7 +367,7 @@ fn MethodSettings(
         <Show when=shown>
             <h3 class="vf-subhead">{move || lang.get().t().method_settings}</h3>
             <Show when=move || method.get() == MethodId::Allocator>
-                <TrainingKnobs input />
+                <Deferred name="training-knobs" load=training_knobs.get_value() />
             </Show>
             <div class="vf-fields">
                 {move || fields.get().into_iter().map(|field| view! { <NumberField field input /> }).collect_view()}
@@ -464,6 +447,10 @@ fn ResultsPanel(
         })
     };
     view! {
+        // The ring and the total stay in view on a desktop while the rest
+        // of the column (the breakdown, the engine's command) scrolls with
+        // the page, never in a scroll box of its own.
+        <div class="vf-results__head">
         {move || model_line().map(|(name, label, bytes)| view! {
             <p class="vf-result-model" data-testid="results-model">
                 <strong>{name}</strong>
@@ -477,6 +464,12 @@ fn ResultsPanel(
         <UtilizationRing verdict unit />
         <GpuRings verdict gpus />
         <TotalMemory total range unit gpus />
+        // The one verdict is the report's; where llama.cpp's plan runs
+        // layers from host memory, it is said beside the ring.
+        {move || report.with(|r| host_layers(r.as_ref()?)).map(|(n, of)| view! {
+            <p class="vf-offload" data-testid="results-offload">{move || (lang.get().t().host_layers)(n, of)}</p>
+        })}
+        </div>
         <UnitSwitch unit />
         <Breakdown rows unit />
         {move || vision.get().map(|v| view! {
@@ -485,6 +478,17 @@ fn ResultsPanel(
             </p>
         })}
         <Deferred name="results-more" load=more />
+    }
+}
+
+/// The layers llama.cpp runs from host memory and how many there are, when
+/// the report's plan puts some there.
+fn host_layers(report: &Report) -> Option<(u64, u64)> {
+    match report.estimate.engine.as_ref()? {
+        EngineReport::Llamacpp(l) if l.gpu_layers < l.layers_total => {
+            Some((l.layers_total - l.gpu_layers, l.layers_total))
+        }
+        EngineReport::Llamacpp(_) | EngineReport::Vllm(_) => None,
     }
 }
 

@@ -10,6 +10,7 @@ pub mod gpu;
 pub mod interpretation;
 pub mod lang;
 pub mod method_note;
+pub mod model_search;
 pub mod speed;
 pub mod stale;
 pub mod switch;
@@ -17,7 +18,7 @@ pub mod transfer;
 pub mod veil;
 
 use crate::figures::BreakdownRow;
-use crate::i18n::{format, method_name, use_lang, Lang};
+use crate::i18n::{format, use_lang, Lang};
 use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::request::Request;
@@ -369,7 +370,7 @@ pub fn UnitSwitch(
 ) -> impl IntoView {
     let lang = use_lang();
     view! {
-        <div class="vf-seg" role="group" aria-label=move || lang.get().t().unit_label>
+        <div class="vf-seg" role="group" aria-label=move || lang.get().t().unit_label on:keydown=crate::components::seg_keys>
             <UnitButtons unit testid="unit-" />
         </div>
     }
@@ -423,7 +424,7 @@ pub fn ModePicker(
     // engine's work (crate::parts).
     let parts = crate::parts::use_parts();
     view! {
-        <div class="vf-seg" role="group" aria-label=move || t().mode_label>
+        <div class="vf-seg" role="group" aria-label=move || t().mode_label on:keydown=crate::components::seg_keys>
             {Mode::ALL.into_iter().map(|m| view! {
                 <button
                     type="button"
@@ -441,8 +442,9 @@ pub fn ModePicker(
     }
 }
 
-/// The method behind the headline figure; methods that do not estimate the
-/// current mode are disabled.
+/// What runs the model — the engines (vLLM, llama.cpp, PyTorch) — then
+/// the seeds' methods as other estimates, each named in plain words; a
+/// method that does not estimate the current mode is disabled.
 #[component]
 pub fn MethodPicker(
     /// The scenario whose method this sets.
@@ -450,22 +452,72 @@ pub fn MethodPicker(
 ) -> impl IntoView {
     let lang = use_lang();
     let t = move || lang.get().t();
+    let group = move |methods: &'static [MethodId]| {
+        methods
+            .iter()
+            .map(|&m| {
+                view! {
+                    <button
+                        type="button"
+                        class="vf-seg__option"
+                        data-testid=format!("method-{}", m.id())
+                        title=move || (t().method_summary)(m)
+                        aria-pressed=move || (input.with(|i| i.method) == m).to_string()
+                        disabled=move || !m.applies_to(input.with(|i| i.scenario.mode))
+                        on:click=move |_| input.update(|i| i.method = m)
+                    >
+                        {move || (t().method_plain)(m)}
+                    </button>
+                }
+            })
+            .collect_view()
+    };
     view! {
-        <div class="vf-seg vf-seg--wrap" role="group" aria-label=move || t().method_label>
-            {MethodId::ALL.into_iter().map(|m| view! {
-                <button
-                    type="button"
-                    class="vf-seg__option"
-                    data-testid=format!("method-{}", m.id())
-                    title=move || (t().method_summary)(m)
-                    aria-pressed=move || (input.with(|i| i.method) == m).to_string()
-                    disabled=move || !m.applies_to(input.with(|i| i.scenario.mode))
-                    on:click=move |_| input.update(|i| i.method = m)
-                >
-                    {method_name(m)}
-                </button>
-            }).collect_view()}
+        <div class="vf-seg vf-seg--wrap" role="group" aria-label=move || t().engine_label data-testid="engines" on:keydown=seg_keys>
+            {group(&ENGINES)}
         </div>
+        <p class="vf-field__label vf-other-label" id="vf-other-estimates">{move || t().other_estimates}</p>
+        <div class="vf-seg vf-seg--wrap vf-seg--quiet" role="group" aria-labelledby="vf-other-estimates" data-testid="other-estimates" on:keydown=seg_keys>
+            {group(&OTHER_ESTIMATES)}
+        </div>
+    }
+}
+
+/// The engines, in the order the page offers them.
+pub const ENGINES: [MethodId; 3] = [MethodId::Vllm, MethodId::Llamacpp, MethodId::Allocator];
+
+/// The seeds' methods that are not an engine.
+pub const OTHER_ESTIMATES: [MethodId; 4] = [
+    MethodId::Quick,
+    MethodId::Lesson,
+    MethodId::Range,
+    MethodId::Planner,
+];
+
+/// The arrow keys within a group of buttons: left/up to the previous
+/// enabled button, right/down to the next.
+pub fn seg_keys(ev: leptos::ev::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let forward = match ev.key().as_str() {
+        "ArrowRight" | "ArrowDown" => true,
+        "ArrowLeft" | "ArrowUp" => false,
+        _ => return,
+    };
+    let mut at = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    while let Some(next) = at.and_then(|e| match forward {
+        true => e.next_element_sibling(),
+        false => e.previous_element_sibling(),
+    }) {
+        if !next.has_attribute("disabled") {
+            if let Ok(button) = next.dyn_into::<web_sys::HtmlElement>() {
+                ev.prevent_default();
+                let _ = button.focus();
+            }
+            return;
+        }
+        at = Some(next);
     }
 }
 
@@ -489,6 +541,7 @@ pub fn MethodsTable(
     // The GPU columns when some method's figure is carried by several.
     let several = move || methods.with(|m| m.iter().any(|r| r.gpus > 1));
     view! {
+        <div class="vf-table-scroll">
         <table class="vf-methods" data-testid="methods-table">
             <caption>{move || t().methods_caption}</caption>
             <thead>
@@ -516,7 +569,7 @@ pub fn MethodsTable(
                         >
                             <th scope="row">
                                 <button type="button" class="vf-link" on:click=move |_| input.update(|i| i.method = m)>
-                                    {method_name(m)}
+                                    {move || (t().method_plain)(m)}
                                 </button>
                                 <span class="vf-methods__summary">{move || (t().method_summary)(m)}</span>
                             </th>
@@ -533,5 +586,6 @@ pub fn MethodsTable(
                 }).collect_view()}
             </tbody>
         </table>
+        </div>
     }
 }

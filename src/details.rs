@@ -58,6 +58,7 @@ pub fn local_engine() -> Engine {
         import_file,
         find_gpu: catalog::find_gpu,
         set_gpu: ScenarioInput::set_gpu,
+        gpu_hint: crate::components::gpu::picked_hint,
     }
 }
 
@@ -108,8 +109,11 @@ pub fn results_more(
     feature = "split",
     leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-pub fn gguf_picker(input: RwSignal<Request>) -> Result<AnyView, ChunkUnavailable> {
-    Ok(view! { <GgufPicker input /> }.into_any())
+pub fn gguf_picker(
+    input: RwSignal<Request>,
+    report: Memo<Option<Report>>,
+) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <GgufPicker input report /> }.into_any())
 }
 
 /// The engines' own knobs (vLLM's and llama.cpp's), under the method's
@@ -123,6 +127,42 @@ pub fn engine_knobs(
     method: Signal<MethodId>,
 ) -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <EngineKnobsPanel input method /> }.into_any())
+}
+
+/// Above the stale figures: why, and the ways out
+/// ([`crate::components::stale::StaleNotice`]).
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn stale_notice(
+    input: RwSignal<Request>,
+    ways: Signal<Vec<crate::components::stale::WayOut>>,
+) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <crate::components::stale::StaleNotice input ways /> }.into_any())
+}
+
+/// Step 01's folded knobs ([`crate::advanced_panel::AdvancedKnobs`]).
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn advanced_knobs(
+    input: RwSignal<Request>,
+    link_pending: Signal<bool>,
+    layout: Signal<Option<vramfit_core::scenario::Layout>>,
+) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <crate::advanced_panel::AdvancedKnobs input link_pending layout /> }.into_any())
+}
+
+/// The allocator's knobs of how the step runs (precision, checkpointing,
+/// optimizer, attention), under the method's settings while it is selected.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn training_knobs(input: RwSignal<Request>) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <crate::training_panel::TrainingKnobs input /> }.into_any())
 }
 
 /// Below the results: memory against context length, the speed, and how

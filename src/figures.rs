@@ -7,7 +7,7 @@ use vramfit_core::methods::planner::{NoSpeed, SpeedRange};
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::report::Report;
 use vramfit_core::request::Request;
-use vramfit_core::scenario::{Field, ScenarioInput};
+use vramfit_core::scenario::{Field, Mode, ScenarioInput};
 use vramfit_core::term::Term;
 use vramfit_core::units::Bytes;
 
@@ -20,13 +20,16 @@ pub fn advanced_changed(request: &Request) -> usize {
         .count()
 }
 
-/// A method's own fields that no other part of the form already shows.
-pub fn method_fields(method: MethodId) -> Vec<Field> {
+/// A method's own fields for a mode that no other part of the form already
+/// shows.
+pub fn method_fields(method: MethodId, mode: Mode) -> Vec<Field> {
     method
         .own_fields()
         .iter()
         .copied()
         .filter(|f| !Field::ADVANCED.contains(f) && !Field::SHARED.contains(f))
+        // The adapters' rank means nothing outside LoRA and QLoRA.
+        .filter(|f| *f != Field::LoraRank || matches!(mode, Mode::Lora | Mode::Qlora))
         .collect()
 }
 

@@ -6,6 +6,7 @@
 //! [`i18n`] (Spanish, English, Dutch), numbers are written there too.
 #![cfg(target_arch = "wasm32")]
 
+pub mod advanced_panel;
 pub mod advice_panel;
 pub mod app;
 pub mod catalog_file;
@@ -19,6 +20,7 @@ pub mod i18n;
 pub mod import;
 pub mod learn;
 pub mod lesson;
+pub mod model_list;
 pub mod model_panel;
 pub mod model_part;
 pub mod net;

@@ -8,8 +8,10 @@
 //! ([`crate::catalog_file`]). Without the feature they are plain functions.
 
 use crate::catalog_file;
+use crate::components::model_search::ModelSearch;
 use crate::components::transfer::TransferStatus;
 use crate::i18n::use_lang;
+use crate::model_list::ModelOptions;
 use crate::model_panel::{ModelFactsView, ModelInput};
 use crate::parts::{use_parts, ChunkUnavailable, Load};
 use leptos::prelude::*;
@@ -30,6 +32,16 @@ pub fn model_input(
     status: RwSignal<Option<TransferStatus>>,
 ) -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <ModelInput input model_errors status /> }.into_any())
+}
+
+/// The list under the first screen's model field, once the catalog is in
+/// ([`crate::model_list`]).
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(model, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn model_options(search: ModelSearch) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <ModelOptions search /> }.into_any())
 }
 
 /// What was understood of a real model (nothing for typed numbers).

@@ -79,7 +79,7 @@ pub struct Engine {
     /// ([`crate::share::scenario_in_address`]).
     pub read_link: fn() -> Option<Result<Request, crate::import::ImportError>>,
     /// Puts the scenario in the address ([`crate::share::write_address`]).
-    pub write_link: fn(&Request),
+    pub write_link: fn(&Request, vramfit_core::units::DisplayUnit, crate::i18n::Lang),
     /// Reads a dropped file and imports it
     /// ([`crate::components::transfer::import_file`]).
     pub import_file: fn(web_sys::File, RwSignal<Request>, RwSignal<Option<TransferStatus>>),
@@ -87,6 +87,9 @@ pub struct Engine {
     pub find_gpu: fn(&str) -> Result<&'static Gpu, NotFound>,
     /// [`ScenarioInput::set_gpu`]: a catalog GPU and its memory.
     pub set_gpu: fn(&mut ScenarioInput, &str),
+    /// What the GPU field's hint says of the catalog GPU chosen, given the
+    /// text typed ([`crate::components::gpu::picked_hint`]).
+    pub gpu_hint: fn(&str, &str, crate::i18n::Lang) -> Option<String>,
 }
 
 /// Where a part stands.

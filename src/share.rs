@@ -1,9 +1,13 @@
 //! The scenario in the page's address (`#s=<base64url of the inputs JSON>`),
-//! so that a copied link reopens exactly the same calculation.
+//! so that a copied link reopens exactly the same calculation, followed by
+//! the view it was seen in: `&u=gb|gib` (the unit) and `&l=es|en|nl` (the
+//! language), which the base64url text never contains.
 
+use crate::i18n::Lang;
 use crate::import::ImportError;
 use vramfit_core::report;
 use vramfit_core::request::Request;
+use vramfit_core::units::DisplayUnit;
 use wasm_bindgen_futures::JsFuture;
 
 /// The fragment's key.
@@ -52,10 +56,50 @@ pub fn fragment_of(input: &Request) -> String {
     format!("{KEY}{}", base64url_encode(json.as_bytes()))
 }
 
+/// The fragment for a scenario seen in `unit` and `lang`, without `#`.
+pub fn fragment_with(input: &Request, unit: DisplayUnit, lang: Lang) -> String {
+    let unit = match unit {
+        DisplayUnit::Gb => "gb",
+        DisplayUnit::Gib => "gib",
+    };
+    format!("{}&u={unit}&l={}", fragment_of(input), lang.code())
+}
+
+/// The value of `&key=` in a fragment (with or without `#`).
+fn view_param<'a>(fragment: &'a str, key: &str) -> Option<&'a str> {
+    fragment
+        .trim_start_matches('#')
+        .split('&')
+        .skip(1)
+        .find_map(|part| part.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// The unit a fragment names (`&u=`), if any.
+pub fn unit_of(fragment: &str) -> Option<DisplayUnit> {
+    match view_param(fragment, "u")? {
+        "gb" => Some(DisplayUnit::Gb),
+        "gib" => Some(DisplayUnit::Gib),
+        _ => None,
+    }
+}
+
+/// The language a fragment names (`&l=`), if any.
+pub fn lang_of(fragment: &str) -> Option<Lang> {
+    Lang::from_tag(view_param(fragment, "l")?)
+}
+
+/// This page's fragment (`#…`), or nothing.
+pub fn address_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
 /// The scenario a fragment (with or without `#`) carries: `None` when it
 /// carries none, an error when it carries a broken one.
 pub fn scenario_of(fragment: &str) -> Option<Result<Request, ImportError>> {
     let encoded = fragment.trim_start_matches('#').strip_prefix(KEY)?;
+    let encoded = encoded.split('&').next().unwrap_or(encoded);
     let parsed = base64url_decode(encoded)
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .ok_or(ImportError::NotADocument)
@@ -83,8 +127,9 @@ pub fn scenario_in_address() -> Option<Result<Request, ImportError>> {
     scenario_of(&hash)
 }
 
-/// Puts the scenario in the address without a new history entry.
-pub fn write_address(input: &Request) {
+/// Puts the scenario, seen in `unit` and `lang`, in the address without a
+/// new history entry.
+pub fn write_address(input: &Request, unit: DisplayUnit, lang: Lang) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -105,7 +150,7 @@ pub fn write_address(input: &Request) {
         }
         _ => search,
     };
-    let url = format!("{path}{search}#{}", fragment_of(input));
+    let url = format!("{path}{search}#{}", fragment_with(input, unit, lang));
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }

@@ -100,6 +100,8 @@ async fn vllm_panel_shows_the_error_it_would_stop_with() {
     assert!(error.contains("max seq len (131072)"), "{error}");
     // The RTX 4090's CUDA total is not in the catalog: said so.
     assert!(text(&root, "engine-notes").contains("driver's total"));
+    // A command that would not start is not offered to copy.
+    assert!(!exists(&root, "engine-command"));
 }
 
 #[wasm_bindgen_test]
@@ -112,6 +114,16 @@ async fn llamacpp_panel_shows_the_split_and_the_layers() {
     let root = mount_panel(req);
     settle().await;
     assert_eq!(text(&root, "engine-layers-value"), "40 of 81");
+    // The 41 layers in host memory said in words, with their bytes.
+    let offload = text(&root, "engine-offload");
+    assert!(
+        offload.starts_with("Partly offloaded: 41 of 81 layers run from host memory ("),
+        "{offload}"
+    );
+    assert_eq!(
+        text(&root, "engine-host-value"),
+        offload.split(['(', ')']).nth(1).unwrap()
+    );
     assert!(text(&root, "engine-host-value").ends_with("GiB"));
     assert!(text(&root, "engine-command").contains("-ngl 40"));
     assert!(text(&root, "engine-command").starts_with("llama-server -m Llama-3.1-70B-Q4_K_M.gguf"));

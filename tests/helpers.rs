@@ -9,7 +9,9 @@ use vramfit_app::i18n::Lang;
 use vramfit_app::import::{looks_like_export, parse_import, ImportError};
 use vramfit_app::net::{classify, config_url, valid_model_id, HubOutcome};
 use vramfit_app::notebook::texts::Step;
-use vramfit_app::share::{base64url_decode, base64url_encode, fragment_of, scenario_of};
+use vramfit_app::share::{
+    base64url_decode, base64url_encode, fragment_of, fragment_with, lang_of, scenario_of, unit_of,
+};
 use vramfit_core::methods::MethodId;
 use vramfit_core::report;
 use vramfit_core::request::Request;
@@ -343,7 +345,19 @@ fn the_share_fragment_round_trips() {
         ..ScenarioInput::default()
     });
     let fragment = fragment_of(&input);
-    assert_eq!(scenario_of(&format!("#{fragment}")), Some(Ok(input)));
+    assert_eq!(
+        scenario_of(&format!("#{fragment}")),
+        Some(Ok(input.clone()))
+    );
+    // The view it was seen in rides after the scenario, read on its own.
+    let seen = fragment_with(&input, DisplayUnit::Gib, Lang::Nl);
+    assert_eq!(seen, format!("{fragment}&u=gib&l=nl"));
+    assert_eq!(scenario_of(&format!("#{seen}")), Some(Ok(input)));
+    assert_eq!(unit_of(&format!("#{seen}")), Some(DisplayUnit::Gib));
+    assert_eq!(lang_of(&seen), Some(Lang::Nl));
+    assert_eq!(unit_of(&fragment), None);
+    assert_eq!(lang_of("#s=abc&l=fr"), None);
+    assert_eq!(unit_of("#s=abc&u=gb"), Some(DisplayUnit::Gb));
     assert_eq!(scenario_of("#other"), None);
     assert_eq!(scenario_of(""), None);
     assert!(matches!(scenario_of("#s=@@@"), Some(Err(_))));
@@ -464,4 +478,22 @@ fn a_problem_has_a_way_out() {
         [WayOut::Methods(vec![MethodId::Quick, MethodId::Lesson])]
     );
     assert!(ways_out(&Request::default(), &report::build(&Request::default())).is_empty());
+}
+
+#[wasm_bindgen_test]
+fn the_lora_rank_shows_only_in_lora_modes() {
+    for method in MethodId::ALL {
+        if !method.own_fields().contains(&Field::LoraRank) {
+            continue;
+        }
+        for mode in Mode::ALL {
+            let shown =
+                vramfit_app::figures::method_fields(method, mode).contains(&Field::LoraRank);
+            assert_eq!(
+                shown,
+                matches!(mode, Mode::Lora | Mode::Qlora),
+                "{method:?} {mode:?}"
+            );
+        }
+    }
 }

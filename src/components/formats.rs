@@ -28,7 +28,8 @@ pub fn WeightFormatPicker(
                 data-testid=format!("weight-format-{}", format.id())
                 aria-pressed=move || (input.with(|i| i.scenario.weight_format) == Some(format)).to_string()
                 disabled=move || needs_model && !has_model.get()
-                title=move || needs_model.then(|| t().as_published_needs_model)
+                // The hint goes once a model is in: it no longer applies.
+                title=move || (needs_model && !has_model.get()).then(|| t().as_published_needs_model)
                 on:click=move |_| input.update(|i| i.scenario.set_weight_format(format))
             >
                 {move || if needs_model { t().as_published_label } else { format.label() }}
@@ -38,7 +39,7 @@ pub fn WeightFormatPicker(
     view! {
         <fieldset class="vf-fieldset">
             <legend class="vf-field__label">{move || t().weight_format_label}</legend>
-            <div class="vf-seg vf-seg--wrap" role="group" data-testid="weight-format">
+            <div class="vf-seg vf-seg--wrap" role="group" data-testid="weight-format" on:keydown=crate::components::seg_keys>
                 {WeightFormat::ALL.into_iter().map(option).collect_view()}
                 <button
                     type="button"
@@ -74,7 +75,7 @@ pub fn KvDtypePicker(
     view! {
         <fieldset class="vf-fieldset">
             <legend class="vf-field__label">{move || t().kv_dtype_label}</legend>
-            <div class="vf-seg vf-seg--wrap" role="group" data-testid="kv-dtype">
+            <div class="vf-seg vf-seg--wrap" role="group" data-testid="kv-dtype" on:keydown=crate::components::seg_keys>
                 {KvDtype::OFFERED.into_iter().map(|dtype| view! {
                     <button
                         type="button"

@@ -78,6 +78,12 @@ pub fn GpuPicker(
             }
         });
     };
+    // What the engine says of the catalog GPU chosen (its full name, the
+    // memory counted, the other sizes of its chip).
+    let picked = move || {
+        let engine = parts.engine.get().ready()?;
+        (engine.gpu_hint)(&text.get(), chosen.get().as_deref()?, lang.get())
+    };
     // Leaving the field writes the catalog's full name.
     let on_change = move |_| {
         if let Ok(gpu) = find_gpu(&text.get_untracked()) {
@@ -106,9 +112,10 @@ pub fn GpuPicker(
                     />
                 </div>
                 <p id="vf-gpu-hint" class="vf-field__hint" data-testid="gpu-hint" aria-live="polite">
-                    {move || match problem.get() {
-                        Some(miss) => (t().gpu_not_found)(&miss),
-                        None => t().gpu_hint.to_string(),
+                    {move || match (problem.get(), picked()) {
+                        (Some(miss), _) => (t().gpu_not_found)(&miss),
+                        (None, Some(hint)) => hint,
+                        (None, None) => t().gpu_hint.to_string(),
                     }}
                 </p>
                 <datalist id="vf-gpu-list">
@@ -124,4 +131,28 @@ pub fn GpuPicker(
             <NumberField field=Field::GpuMemoryGb input />
         </div>
     }
+}
+
+/// The hint under the GPU field once a catalog GPU is chosen: its full
+/// name and the memory counted, and the catalog's other GPUs that the typed
+/// words also name (another memory size of the same chip, as for "M4
+/// Max"); `None` if `chosen` is not in the catalog. Runs in the engine's
+/// chunk, with the GPU table.
+pub fn picked_hint(typed: &str, chosen: &str, lang: crate::i18n::Lang) -> Option<String> {
+    let t = lang.t();
+    let gpu = vramfit_core::catalog::find_gpu(chosen).ok()?;
+    let typed = typed.to_ascii_lowercase();
+    let words: Vec<&str> = typed.split_whitespace().collect();
+    let others = gpus::all()
+        .iter()
+        .filter(|g| g.name != gpu.name && !words.is_empty())
+        .filter(|g| {
+            words
+                .iter()
+                .all(|w| g.name.to_ascii_lowercase().contains(w))
+        })
+        .map(|g| g.name.as_str())
+        .collect::<Vec<_>>();
+    let memory = format!("{} GB", format::plain(&t.number, gpu.memory_gb));
+    Some((t.gpu_picked)(&gpu.name, &memory, &others.join(" · ")))
 }

@@ -13,7 +13,7 @@ pub fn LangSwitch() -> impl IntoView {
     let set = use_context::<LangContext>().map(|LangContext(l)| l);
     let failed = RwSignal::new(false);
     view! {
-        <div class="vf-seg vf-lang" role="group" aria-label=move || lang.get().t().lang_label>
+        <div class="vf-seg vf-lang" role="group" aria-label=move || lang.get().t().lang_label on:keydown=crate::components::seg_keys>
             {Lang::ALL.into_iter().map(|l| view! {
                 <button
                     type="button"

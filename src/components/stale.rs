@@ -3,7 +3,7 @@
 //! and says, beside the reason, the way out: the methods that do estimate
 //! the scenario, a layout vramfit derives itself, a model to choose.
 
-use crate::i18n::{method_name, use_lang};
+use crate::i18n::use_lang;
 use leptos::prelude::*;
 use vramfit_core::methods::{self, MethodId};
 use vramfit_core::report::Report;
@@ -114,7 +114,7 @@ pub fn StaleNotice(
                                 {list.into_iter().map(|m| view! {
                                     <button type="button" class="vf-link" data-testid=format!("way-out-method-{}", m.id())
                                         on:click=move |_| input.update(|i| i.method = m)>
-                                        {method_name(m)}
+                                        {move || (t().method_plain)(m)}
                                     </button>
                                     " "
                                 }).collect_view()}

@@ -2,7 +2,7 @@
 //! or a mode): said in words, with a one-click undo that brings back the
 //! request as it was before that choice.
 
-use crate::i18n::{method_name, use_lang};
+use crate::i18n::use_lang;
 use leptos::prelude::*;
 use vramfit_core::request::{MethodSwitch, Request, SwitchReason};
 
@@ -70,7 +70,7 @@ pub fn SwitchNoticeView(
             };
             view! {
                 <p class="vf-switch" data-testid="method-switch" role="status">
-                    {(t().switch_done)(method_name(from), method_name(to))}
+                    {(t().switch_done)((t().method_plain)(from), (t().method_plain)(to))}
                     " "
                     {why}
                     " "

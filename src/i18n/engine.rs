@@ -43,6 +43,12 @@ pub struct EngineTexts {
     pub layers_label: &'static str,
     /// "33 of 81".
     pub layers: fn(u64, u64) -> String,
+    /// llama.cpp runs part of the model from host memory: the layers there,
+    /// of how many, and the host bytes ("9 of 49 layers run from host
+    /// memory (17.7 GiB)").
+    pub offloaded: fn(u64, u64, &str) -> String,
+    /// Every layer on the GPU.
+    pub all_on_gpu: &'static str,
     pub most_layers: &'static str,
     pub longest_fit: &'static str,
     pub none: &'static str,

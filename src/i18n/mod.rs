@@ -204,6 +204,22 @@ pub struct Texts {
     pub step_results: &'static str,
     pub details_title: &'static str,
 
+    // Step 01's first screen: what runs where (`<lang>/picker.rs`).
+    /// The question above the model and GPU pickers.
+    pub first_question: &'static str,
+    pub model_search_label: &'static str,
+    pub model_search_placeholder: &'static str,
+    /// The list when no catalog model matches the text.
+    pub model_search_none: &'static str,
+    /// Above the engines (vLLM, llama.cpp, PyTorch).
+    pub engine_label: &'static str,
+    /// Above the seeds' methods, which are not engines.
+    pub other_estimates: &'static str,
+    /// A method's name in plain words (the engines keep their own names).
+    pub method_plain: fn(MethodId) -> &'static str,
+    /// Beside the ring: llama.cpp runs layers from host memory (on host, of).
+    pub host_layers: fn(u64, u64) -> String,
+
     // Step 01.
     pub mode_label: &'static str,
     pub method_label: &'static str,
@@ -220,6 +236,9 @@ pub struct Texts {
     pub gpu_placeholder: &'static str,
     pub gpu_hint: &'static str,
     pub gpu_not_found: fn(&NotFound) -> String,
+    /// The catalog GPU picked (full name, the memory counted) and the
+    /// others the typed words name (`·`-separated; empty if none).
+    pub gpu_picked: fn(&str, &str, &str) -> String,
     pub advanced_label: &'static str,
     /// "(2 changed)" after the disclosure's title.
     pub advanced_changed: fn(usize) -> String,
@@ -445,10 +464,13 @@ pub fn current() -> Lang {
     }
 }
 
-/// The remembered language, else the browser's preference, else Spanish.
+/// The language a shared link names, else the remembered one, else the
+/// browser's preference, else Spanish.
 /// Never panics: a browser without storage or navigator gives Spanish.
 pub fn initial_lang() -> Lang {
-    stored_lang().unwrap_or_else(|| Lang::negotiate(browser_languages().iter().map(String::as_str)))
+    crate::share::lang_of(&crate::share::address_fragment())
+        .or_else(stored_lang)
+        .unwrap_or_else(|| Lang::negotiate(browser_languages().iter().map(String::as_str)))
 }
 
 /// The language stored by an earlier visit, if storage works and holds one.

@@ -117,7 +117,8 @@ test('the address carries the scenario: a copied link reopens the same calculati
   await page.getByTestId('total-memory').waitFor();
   await customize(page);
   const { doc } = await exportJson(page);
-  assert.match(page.url(), /#s=[A-Za-z0-9_-]+$/);
+  // The scenario, then the view it was seen in (unit, language).
+  assert.match(page.url(), /#s=[A-Za-z0-9_-]+&u=gb&l=es$/);
   await page.getByTestId('copy-link').click();
   await page.getByTestId('transfer-status').filter({ hasText: 'Enlace copiado' }).waitFor();
   const link = await page.evaluate(() => navigator.clipboard.readText());

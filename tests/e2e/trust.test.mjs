@@ -79,7 +79,7 @@ test('a method switch the person did not ask for is announced and undone in one 
   const { page, errors } = await withModel('meta-llama/Llama-3.1-8B');
   const notice = page.getByTestId('method-switch');
   await notice.waitFor();
-  assert.match(await notice.innerText(), /quick a planner/);
+  assert.match(await notice.innerText(), /Regla rápida a Plan de despliegue/);
   assert.equal(await page.getByTestId('method-planner').getAttribute('aria-pressed'), 'true');
   await page.getByTestId('method-switch-undo').click();
   await page.getByTestId('method-quick').and(page.locator('[aria-pressed=true]')).waitFor();
@@ -88,7 +88,7 @@ test('a method switch the person did not ask for is announced and undone in one 
   // A mode the method does not estimate: announced too.
   await page.getByTestId('mode-full').click();
   await notice.waitFor();
-  assert.match(await notice.innerText(), /quick a lesson/);
+  assert.match(await notice.innerText(), /Regla rápida a Paso a paso \(el curso\)/);
   // A method picked by hand is not announced.
   await page.getByTestId('mode-inference').click();
   await page.getByTestId('method-quick').click();

@@ -69,6 +69,7 @@ fn VllmFigures(v: VllmReport, #[prop(into)] context: Signal<u64>) -> impl IntoVi
                         }.into_any(),
                         None => view! { <p class="vf-engine__ok" data-testid="engine-starts">{e.starts}</p> }.into_any(),
                     }}
+                    <div class="vf-engine__scroll">
                     <table class="vf-engine__table">
                         <tbody>
                             {row("kv-pool", e.kv_pool, gib(v.kv_cache_bytes))}
@@ -79,8 +80,10 @@ fn VllmFigures(v: VllmReport, #[prop(into)] context: Signal<u64>) -> impl IntoVi
                             {row("gpu-total", e.gpu_total, gib(v.gpu_total_bytes))}
                         </tbody>
                     </table>
+                    </div>
                     <Notes notes=v.notes.clone() />
-                    <CommandLine command=v.command.clone() />
+                    // A command that would not start is not one to copy.
+                    {v.start_error.is_none().then(|| view! { <CommandLine command=v.command.clone() /> })}
                 }
             }}
         </section>
@@ -111,6 +114,17 @@ fn LlamacppFigures(l: LlamacppReport) -> impl IntoView {
                         <span class="vf-engine__gpu" style:width=share(l.gpu_bytes)></span>
                         <span class="vf-engine__host" style:width=share(l.host_bytes)></span>
                     </div>
+                    {
+                        let host_layers = l.layers_total.saturating_sub(l.gpu_layers);
+                        let text = match host_layers {
+                            0 => e.all_on_gpu.to_string(),
+                            n => (e.offloaded)(n, l.layers_total, &gib(l.host_bytes)),
+                        };
+                        view! {
+                            <p class="vf-engine__where" data-testid="engine-offload" data-host-layers=host_layers>{text}</p>
+                        }
+                    }
+                    <div class="vf-engine__scroll">
                     <table class="vf-engine__table">
                         <tbody>
                             {row("layers", e.layers_label, (e.layers)(l.gpu_layers, l.layers_total))}
@@ -125,6 +139,7 @@ fn LlamacppFigures(l: LlamacppReport) -> impl IntoView {
                             {row("longest-fit", e.longest_fit, longest)}
                         </tbody>
                     </table>
+                    </div>
                     <Notes notes=l.notes.clone() />
                     <CommandLine command=l.command.clone() />
                 }

@@ -72,6 +72,10 @@ pub static ENGINE: EngineTexts = EngineTexts {
     in_host: "In host memory",
     layers_label: "Layers on the GPU",
     layers: |n, of| format!("{n} of {of}"),
+    offloaded: |n, of, bytes| {
+        format!("Partly offloaded: {n} of {of} layers run from host memory ({bytes}), slower than on the GPU.")
+    },
+    all_on_gpu: "Every layer on the GPU.",
     most_layers: "Most layers that fit",
     longest_fit: "Longest context that fits at these layers",
     none: "none",

@@ -3,6 +3,7 @@
 mod engine;
 mod lesson;
 mod notebook;
+mod picker;
 mod trust;
 
 pub use engine::ENGINE;
@@ -58,6 +59,15 @@ pub static TEXTS: Texts = Texts {
     step_results: "Review results",
     details_title: "Result in detail",
 
+    first_question: picker::FIRST_QUESTION,
+    model_search_label: picker::MODEL_SEARCH_LABEL,
+    model_search_placeholder: picker::MODEL_SEARCH_PLACEHOLDER,
+    model_search_none: picker::MODEL_SEARCH_NONE,
+    engine_label: picker::ENGINE_LABEL,
+    other_estimates: picker::OTHER_ESTIMATES,
+    method_plain: picker::method_plain,
+    host_layers: picker::host_layers,
+
     mode_label: "Mode",
     method_label: "Method",
     method_settings: "Method settings",
@@ -67,11 +77,12 @@ pub static TEXTS: Texts = Texts {
     as_published_needs_model: "Needs a real model (catalog, config.json or Hub).",
     kv_dtype_label: "KV cache type",
     kv_manual: "by hand",
-    workload_label: "Workload and GPU",
+    workload_label: "Workload",
     gpu_label: "Catalog GPU",
     gpu_placeholder: "Search: RTX 4090, H100, MI300X…",
     gpu_hint: "Empty: type the memory by hand.",
     gpu_not_found,
+    gpu_picked: picker::gpu_picked,
     advanced_label: "Advanced",
     advanced_changed: |n| match n {
         0 => "(all default)".to_string(),
@@ -82,7 +93,7 @@ pub static TEXTS: Texts = Texts {
     optimizer_label: "Optimizer",
     grad_checkpoint: "Gradient checkpointing",
 
-    model_select_label: "Catalog model",
+    model_select_label: "Or the whole catalog, as a list",
     model_manual_option: "Numbers by hand (no model)",
     config_label: "Or paste a config.json (or an exported JSON)",
     config_hint: "Read as you paste; nothing leaves your browser.",

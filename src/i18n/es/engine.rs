@@ -72,6 +72,10 @@ pub static ENGINE: EngineTexts = EngineTexts {
     in_host: "En la memoria del host",
     layers_label: "Capas en la GPU",
     layers: |n, of| format!("{n} de {of}"),
+    offloaded: |n, of, bytes| {
+        format!("Descarga parcial: {n} de {of} capas se ejecutan desde la memoria del host ({bytes}), más lento que en la GPU.")
+    },
+    all_on_gpu: "Todas las capas en la GPU.",
     most_layers: "Máximo de capas que caben",
     longest_fit: "Contexto más largo que cabe con estas capas",
     none: "ninguno",

@@ -3,6 +3,7 @@
 mod engine;
 mod lesson;
 mod notebook;
+mod picker;
 mod trust;
 
 pub use engine::ENGINE;
@@ -57,6 +58,15 @@ pub static TEXTS: Texts = Texts {
     step_results: "Revisar resultados",
     details_title: "Detalle del resultado",
 
+    first_question: picker::FIRST_QUESTION,
+    model_search_label: picker::MODEL_SEARCH_LABEL,
+    model_search_placeholder: picker::MODEL_SEARCH_PLACEHOLDER,
+    model_search_none: picker::MODEL_SEARCH_NONE,
+    engine_label: picker::ENGINE_LABEL,
+    other_estimates: picker::OTHER_ESTIMATES,
+    method_plain: picker::method_plain,
+    host_layers: picker::host_layers,
+
     mode_label: "Modo",
     method_label: "Método",
     method_settings: "Ajustes del método",
@@ -66,11 +76,12 @@ pub static TEXTS: Texts = Texts {
     as_published_needs_model: "Necesita un modelo real (catálogo, config.json o Hub).",
     kv_dtype_label: "Tipo de la caché KV",
     kv_manual: "a mano",
-    workload_label: "Carga y GPU",
+    workload_label: "Carga de trabajo",
     gpu_label: "GPU del catálogo",
     gpu_placeholder: "Busca: RTX 4090, H100, MI300X…",
     gpu_hint: "Vacío: escribe la memoria a mano.",
     gpu_not_found,
+    gpu_picked: picker::gpu_picked,
     advanced_label: "Avanzado",
     advanced_changed: |n| match n {
         0 => "(todo por defecto)".to_string(),
@@ -82,7 +93,7 @@ pub static TEXTS: Texts = Texts {
     optimizer_label: "Optimizador",
     grad_checkpoint: "Gradient checkpointing",
 
-    model_select_label: "Modelo del catálogo",
+    model_select_label: "O el catálogo entero, en lista",
     model_manual_option: "Números a mano (sin modelo)",
     config_label: "O pega un config.json (o un JSON exportado)",
     config_hint: "Se lee al pegar; nada sale de tu navegador.",

@@ -72,6 +72,10 @@ pub static ENGINE: EngineTexts = EngineTexts {
     in_host: "In het hostgeheugen",
     layers_label: "Lagen op de GPU",
     layers: |n, of| format!("{n} van {of}"),
+    offloaded: |n, of, bytes| {
+        format!("Deels uitbesteed: {n} van {of} lagen draaien vanuit het hostgeheugen ({bytes}), trager dan op de GPU.")
+    },
+    all_on_gpu: "Alle lagen op de GPU.",
     most_layers: "Meeste lagen die passen",
     longest_fit: "Langste context die past met deze lagen",
     none: "geen",

@@ -3,6 +3,7 @@
 mod engine;
 mod lesson;
 mod notebook;
+mod picker;
 mod trust;
 
 pub use engine::ENGINE;
@@ -57,6 +58,15 @@ pub static TEXTS: Texts = Texts {
     step_results: "Resultaten bekijken",
     details_title: "Resultaat in detail",
 
+    first_question: picker::FIRST_QUESTION,
+    model_search_label: picker::MODEL_SEARCH_LABEL,
+    model_search_placeholder: picker::MODEL_SEARCH_PLACEHOLDER,
+    model_search_none: picker::MODEL_SEARCH_NONE,
+    engine_label: picker::ENGINE_LABEL,
+    other_estimates: picker::OTHER_ESTIMATES,
+    method_plain: picker::method_plain,
+    host_layers: picker::host_layers,
+
     mode_label: "Modus",
     method_label: "Methode",
     method_settings: "Instellingen van de methode",
@@ -66,11 +76,12 @@ pub static TEXTS: Texts = Texts {
     as_published_needs_model: "Heeft een echt model nodig (catalogus, config.json of Hub).",
     kv_dtype_label: "Type van de KV-cache",
     kv_manual: "met de hand",
-    workload_label: "Belasting en GPU",
+    workload_label: "Belasting",
     gpu_label: "GPU uit de catalogus",
     gpu_placeholder: "Zoek: RTX 4090, H100, MI300X…",
     gpu_hint: "Leeg: typ het geheugen met de hand.",
     gpu_not_found,
+    gpu_picked: picker::gpu_picked,
     advanced_label: "Geavanceerd",
     advanced_changed: |n| match n {
         0 => "(alles standaard)".to_string(),
@@ -82,7 +93,7 @@ pub static TEXTS: Texts = Texts {
     optimizer_label: "Optimizer",
     grad_checkpoint: "Gradient checkpointing",
 
-    model_select_label: "Model uit de catalogus",
+    model_select_label: "Of de hele catalogus, als lijst",
     model_manual_option: "Getallen met de hand (geen model)",
     config_label: "Of plak een config.json (of een geëxporteerde JSON)",
     config_hint: "Wordt gelezen tijdens het plakken; er verlaat niets je browser.",
