@@ -52,10 +52,10 @@ test('the ring, the compact bar and the engine panel read one plan', async () =>
   await page.close();
 });
 
-// The core's llama.cpp plan (issue "One plan") makes the report's verdict
-// the split's: until it lands, the ring counts the whole model against the
-// GPU while the panel places 40 layers and finds a context that fits.
-test('a plan that fits its context is not "does not fit"', { todo: 'the core’s one plan' }, async () => {
+// The core's llama.cpp plan makes the report's verdict the split's: the
+// ring counts the GPU side of the split the panel shows, so a plan whose
+// context fits is never "does not fit".
+test('a plan that fits its context is not "does not fit"', async () => {
   const { page } = await offloaded({ width: 1280, height: 900 });
   const longest = await page.getByTestId('engine-longest-fit-value').innerText();
   const fits = /\d/.test(longest) && Number(longest.replace(/[^0-9]/g, '')) >= 8192;
