@@ -130,8 +130,21 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec) -> Option<Planned> {
     let (tensors, counts, tied) =
         crate::methods::llamacpp::file_tensors(model, &run.inputs).ok()?;
     let e = &run.estimate;
+    // With several GPUs the layers the GPUs hold, and the cache they keep,
+    // are the devices' plan's; they run one after another (`-sm layer`).
+    let (gpu_layers, gpu_kv) = match &run.devices {
+        Some(d) => (
+            d.gpu_layers,
+            d.plan
+                .devices
+                .iter()
+                .map(|g| g.k_cache.saturating_add(g.v_cache))
+                .sum::<u64>(),
+        ),
+        None => (e.gpu_layers, e.gpu.kv_cache),
+    };
     let split = (
-        e.gpu_layers,
+        gpu_layers,
         run.inputs.n_cpu_moe,
         run.inputs.output_layer_first,
     );
@@ -140,7 +153,7 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec) -> Option<Planned> {
         kv_per_cell: e.kv_cache_bytes as f64 / e.kv_cells.max(1) as f64,
         gpu_kv_share: match e.kv_cache_bytes {
             0 => 1.0,
-            all => e.gpu.kv_cache as f64 / all as f64,
+            all => (gpu_kv as f64 / all as f64).min(1.0),
         },
         family: Family::of(run.inputs.file_type),
         ubatch: run.inputs.n_ubatch,
