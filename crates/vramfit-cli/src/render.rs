@@ -280,11 +280,23 @@ fn published(p: &PublishedFormat, doc: &Report) -> String {
     )
 }
 
-/// The decode and prefill ranges, or why there are none.
+/// Seed 002's roofline ranges, or why there are none. With an engine's
+/// plan the engine's own speed (its section) is the answer: the roofline is
+/// named as the planner's other estimate, and its absence goes unsaid.
 fn speed(doc: &Report) -> String {
+    let engine_speed = match &doc.estimate.engine {
+        Some(EngineReport::Vllm(v)) => v.speed.is_some(),
+        Some(EngineReport::Llamacpp(l)) => l.speed.is_some(),
+        None => false,
+    };
+    let label = match engine_speed {
+        true => "planner's roofline (seed 002)",
+        false => "speed",
+    };
     match (&doc.speed, doc.speed_unavailable) {
+        (_, Some(_)) | (None, None) if engine_speed => String::new(),
         (Some(s), _) => format!(
-            "speed: {:.1}–{:.1} tokens/s per user, prefill {:.3}–{:.3} s (conservative–favourable)\n",
+            "{label}: {:.1}–{:.1} tokens/s per user, prefill {:.3}–{:.3} s (conservative–favourable)\n",
             s.tokens_per_s_per_user.conservative,
             s.tokens_per_s_per_user.favourable,
             s.prefill_seconds.conservative,

@@ -356,3 +356,22 @@ fn interconnect_picks_the_runtime_row() {
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown interconnect"));
 }
+
+/// One speed per plan: with an engine's own figures the text gives the
+/// engine's speed, and seed 002's roofline only under its own name.
+#[test]
+fn an_engine_plan_reads_its_own_speed_first() {
+    let out = vramfit(&[
+        "estimate",
+        "meta-llama/Meta-Llama-3-8B",
+        "--method",
+        "llamacpp",
+        "--gpu",
+        "RTX 3090",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("engine speed (cuda, quant"), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("speed:")), "{text}");
+    assert!(text.contains("planner's roofline (seed 002):"), "{text}");
+}
