@@ -290,7 +290,7 @@ fn speed(doc: &Report) -> String {
         None => false,
     };
     let label = match engine_speed {
-        true => "planner's roofline (seed 002)",
+        true => "planner's roofline (other estimate)",
         false => "speed",
     };
     match (&doc.speed, doc.speed_unavailable) {
