@@ -373,5 +373,8 @@ fn an_engine_plan_reads_its_own_speed_first() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("engine speed (cuda, quant"), "{text}");
     assert!(!text.lines().any(|l| l.starts_with("speed:")), "{text}");
-    assert!(text.contains("planner's roofline (other estimate):"), "{text}");
+    assert!(
+        text.contains("planner's roofline (other estimate):"),
+        "{text}"
+    );
 }

@@ -388,7 +388,10 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
         ScenarioError::Speed(e) => format!(
             "A speed setting is out of its range: {} = {} ({}–{}).",
-            e.field, e.value, e.min, e.max
+            e.field,
+            num(e.value),
+            num(e.min),
+            num(e.max)
         ),
         ScenarioError::Engine(e) => match super::engine_texts(super::Lang::En) {
             Some(t) => (t.knob_error)(e),

@@ -398,7 +398,10 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
         ScenarioError::Speed(e) => format!(
             "Un ajuste de velocidad está fuera de su rango: {} = {} ({}–{}).",
-            e.field, e.value, e.min, e.max
+            e.field,
+            num(e.value),
+            num(e.min),
+            num(e.max)
         ),
         ScenarioError::Engine(e) => match super::engine_texts(super::Lang::Es) {
             Some(t) => (t.knob_error)(e),

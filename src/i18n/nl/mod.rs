@@ -392,7 +392,7 @@ fn scenario_error(e: &ScenarioError) -> String {
         ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
         ScenarioError::Config(e) => format!("config.json is niet bruikbaar: {}", config_error(e)),
         ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
-        ScenarioError::Speed(e) => format!("Een snelheidsinstelling valt buiten het bereik: {} = {} ({}–{}).", e.field, e.value, e.min, e.max),
+        ScenarioError::Speed(e) => format!("Een snelheidsinstelling valt buiten het bereik: {} = {} ({}–{}).", e.field, num(e.value), num(e.min), num(e.max)),
         ScenarioError::Engine(e) => match super::engine_texts(super::Lang::Nl) {
             Some(t) => (t.knob_error)(e),
             // Before the engine's tables have come (see engine_texts).
