@@ -100,21 +100,7 @@ impl Prepared {
             }
             tensors.push((t, f.bytes));
         }
-        counts.sort_by_key(|c| c.ggml_type);
-        let layouts = super::build::layouts(inputs.build).map_err(|reason| {
-            LlamaCppRefusal::InvalidInput {
-                field: "build",
-                reason,
-            }
-        })?;
-        Ok(Prepared {
-            layouts,
-            layout,
-            tensors,
-            model_size: size,
-            n_elements: elements,
-            tensor_types: counts,
-        })
+        Prepared::of(layout, tensors, (size, elements), counts, inputs)
     }
 }
 

@@ -313,7 +313,20 @@ impl Prepared {
             }
             tensors.push((t, bytes));
         }
-        counts.sort_by_key(|c| c.ggml_type);
+        Prepared::of(layout, tensors, (size, elements), counts, inputs)
+    }
+
+    /// The prepared file from its tensors, whichever made them (the recipe
+    /// or a file's header), with the cache layouts of the build `inputs`
+    /// name and the tensor types counted in type order.
+    pub(crate) fn of(
+        layout: Layout,
+        tensors: Vec<(GgufTensor, u64)>,
+        (model_size, n_elements): (u64, u64),
+        mut tensor_types: Vec<TypeCount>,
+        inputs: &LlamaCppInputs,
+    ) -> Result<Prepared, LlamaCppRefusal> {
+        tensor_types.sort_by_key(|c| c.ggml_type);
         let layouts =
             build::layouts(inputs.build).map_err(|reason| LlamaCppRefusal::InvalidInput {
                 field: "build",
@@ -323,9 +336,9 @@ impl Prepared {
             layouts,
             layout,
             tensors,
-            model_size: size,
-            n_elements: elements,
-            tensor_types: counts,
+            model_size,
+            n_elements,
+            tensor_types,
         })
     }
 }
