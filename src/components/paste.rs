@@ -8,16 +8,20 @@ use vramfit_core::command::{self, CommandError, Engine};
 use vramfit_core::request::Request;
 use vramfit_core::scenario::ScenarioInput;
 
-/// The request a pasted command describes, on the GPU already chosen (a
-/// command names no GPU), with the engine it starts.
+/// The request a pasted command describes, on the GPU and host memory
+/// already chosen (a command names neither), with the engine it starts.
 pub fn read_command(
     current: &ScenarioInput,
     text: &str,
 ) -> Result<(Request, Engine), CommandError> {
     let command = command::parse_text(text)?;
-    let mut next = ScenarioInput::default();
-    next.gpu = current.gpu.clone();
-    next.model = None;
+    let mut next = ScenarioInput {
+        gpu: current.gpu.clone(),
+        gpu_memory_gb: current.gpu_memory_gb,
+        host_ram_gb: current.host_ram_gb,
+        model: None,
+        ..ScenarioInput::default()
+    };
     let method = command.apply(&mut next)?;
     Ok((Request::new(method, next), command.engine()))
 }

@@ -75,7 +75,9 @@ async fn vllm_speed_shows_decode_prefill_and_first_token_on_the_gpu() {
 
 #[wasm_bindgen_test]
 async fn a_pasted_command_sets_the_request_and_a_bad_one_changes_nothing() {
-    let start = Request::new(MethodId::Quick, ScenarioInput::default());
+    let mut scenario = ScenarioInput::default();
+    scenario.set_gpu("H100");
+    let start = Request::new(MethodId::Quick, scenario);
     let input = RwSignal::new(start.clone());
     let root = host();
     leptos::mount::mount_to(root.clone(), move || view! { <PasteCommand input /> }).forget();
