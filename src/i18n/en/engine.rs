@@ -28,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "Non-torch memory and CUDA graphs are measured constants from an H100; other GPUs, NCCL without NVLink and ROCm differ.",
         "Mamba and linear-attention hybrids, speculative decoding, LoRA, expert and data parallelism.",
-        "Speed: vLLM's throughput is not estimated here.",
+        "Speed: one sequence's decode, prefill and first token stand beside the ring; vLLM's throughput with many sequences at once is not shown.",
     ],
 };
 /// How to read the llamacpp method's figures.

@@ -28,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "La memoria fuera de torch y los grafos CUDA son constantes medidas en una H100; otras GPU, NCCL sin NVLink y ROCm difieren.",
         "Híbridos con Mamba o atención lineal, decodificación especulativa, LoRA, paralelismo de expertos y de datos.",
-        "La velocidad: aquí no se estima el rendimiento de vLLM.",
+        "La velocidad: junto al anillo, la generación, la lectura del prompt y el primer token de una secuencia; no se muestra el rendimiento de vLLM con muchas secuencias a la vez.",
     ],
 };
 /// How to read the llamacpp method's figures.

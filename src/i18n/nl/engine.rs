@@ -28,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "Geheugen buiten torch en CUDA-graphs zijn constanten gemeten op een H100; andere GPU's, NCCL zonder NVLink en ROCm wijken af.",
         "Hybrides met Mamba of lineaire attention, speculatieve decodering, LoRA, expert- en dataparallellisme.",
-        "Snelheid: de doorvoer van vLLM wordt hier niet geschat.",
+        "Snelheid: naast de ring staan genereren, prompt inlezen en het eerste token van één reeks; de doorvoer van vLLM met veel reeksen tegelijk wordt niet getoond.",
     ],
 };
 /// How to read the llamacpp method's figures.
