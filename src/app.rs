@@ -206,6 +206,11 @@ pub fn App() -> impl IntoView {
         parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
         split_call!(details::gguf_picker(input, report))
     });
+    // The command reader comes with the engine.
+    let paste = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::paste_command(input))
+    });
     let more = parts::loader(move || async move {
         parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
         split_call!(details::more_panels(input, report, unit, stale))
@@ -251,6 +256,7 @@ pub fn App() -> impl IntoView {
                     <p class="vf-question">{move || t().first_question}</p>
                     <ModelCombobox input />
                     <GpuPicker input />
+                    <Deferred name="paste-command" load=paste loading=|_| "" />
                     <h3 class="vf-subhead">{move || t().engine_label}</h3>
                     <ModePicker input />
                     <MethodPicker input />
@@ -417,6 +423,11 @@ fn ResultsPanel(
         parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
         split_call!(details::results_more(report, input, unit, status))
     });
+    // The engine plan's speed stands beside the ring (its chunk holds it).
+    let engine_speed = parts::loader(move || async move {
+        parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
+        split_call!(details::engine_speed(report))
+    });
     // The weights hold the vision tower an engine loads with the model.
     let vision = Signal::derive(move || {
         report.with(|r| {
@@ -469,6 +480,7 @@ fn ResultsPanel(
         {move || report.with(|r| host_layers(r.as_ref()?)).map(|(n, of)| view! {
             <p class="vf-offload" data-testid="results-offload">{move || (lang.get().t().host_layers)(n, of)}</p>
         })}
+        <Deferred name="engine-speed" load=engine_speed loading=|_| "" />
         </div>
         <UnitSwitch unit />
         <Breakdown rows unit />

@@ -11,6 +11,7 @@ pub mod interpretation;
 pub mod lang;
 pub mod method_note;
 pub mod model_search;
+pub mod paste;
 pub mod speed;
 pub mod stale;
 pub mod switch;

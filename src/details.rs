@@ -14,7 +14,7 @@ use crate::components::engine::gguf::GgufPicker;
 use crate::components::engine::knobs::EngineKnobsPanel;
 use crate::components::engine::EnginePanel;
 use crate::components::interpretation::InterpretationPanel;
-use crate::components::speed::SpeedPanel;
+use crate::components::speed::{EngineSpeed, SpeedPanel};
 use crate::components::transfer::{import_file, TransferBar, TransferStatus};
 use crate::components::veil::Veiled;
 use crate::components::MethodsTable;
@@ -101,6 +101,25 @@ pub fn results_more(
         <p class="vf-note">{move || lang.get().t().truncated_note}</p>
     }
     .into_any())
+}
+
+/// The engine plan's speed beside the ring (vLLM's and llama.cpp's).
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn engine_speed(report: Memo<Option<Report>>) -> Result<AnyView, ChunkUnavailable> {
+    let speed = Memo::new(move |_| report.with(|r| r.as_ref().and_then(figures::engine_speed)));
+    Ok(view! { <EngineSpeed speed /> }.into_any())
+}
+
+/// "Paste your command" on the first screen, beside the model and the GPU.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+pub fn paste_command(input: RwSignal<Request>) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <crate::components::paste::PasteCommand input /> }.into_any())
 }
 
 /// llama.cpp's GGUF file types, in place of the weight formats while its

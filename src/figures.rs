@@ -3,7 +3,9 @@
 //! advanced knobs differ from the defaults, and the speed figure of the
 //! selected method. Views call these; they compute nothing themselves.
 
+use vramfit_core::methods::engine::EngineReport;
 use vramfit_core::methods::planner::{NoSpeed, SpeedRange};
+use vramfit_core::methods::speed::SpeedEstimate;
 use vramfit_core::methods::{MethodId, MethodResult};
 use vramfit_core::report::Report;
 use vramfit_core::request::Request;
@@ -104,12 +106,18 @@ pub enum SpeedView {
         prefill_seconds: SpeedRange,
         prompt_tokens: u64,
     },
+    /// An engine method's plan: its figures stand beside the ring; this
+    /// panel adds decode at the end of the context.
+    Engine(Box<SpeedEstimate>),
 }
 
 /// The speed figure of the report's selected method (the planner gives
 /// one, the other methods estimate memory only), read from the report.
 pub fn speed_view(doc: &Report) -> SpeedView {
     let method = doc.estimate.method;
+    if let Some(speed) = engine_speed(doc) {
+        return SpeedView::Engine(Box::new(speed));
+    }
     if method != MethodId::Planner {
         return SpeedView::NotAMethodFigure(method);
     }
@@ -121,5 +129,15 @@ pub fn speed_view(doc: &Report) -> SpeedView {
         },
         (None, Some(reason)) => SpeedView::Unavailable(reason),
         (None, None) => SpeedView::NotAMethodFigure(method),
+    }
+}
+
+/// The speed of the engine plan the report estimates (`estimate.engine.speed`:
+/// vLLM's and llama.cpp's), `None` for the other methods or without a
+/// catalog GPU's figures.
+pub fn engine_speed(doc: &Report) -> Option<SpeedEstimate> {
+    match doc.estimate.engine.as_ref()? {
+        EngineReport::Vllm(v) => v.speed.clone(),
+        EngineReport::Llamacpp(l) => l.speed.clone(),
     }
 }

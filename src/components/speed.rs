@@ -5,6 +5,7 @@ use crate::figures::SpeedView;
 use crate::i18n::{format, method_name, use_lang};
 use leptos::prelude::*;
 use vramfit_core::methods::planner::SpeedRange;
+use vramfit_core::methods::speed::{Band, SpeedEstimate};
 
 /// The speed panel.
 #[component]
@@ -52,6 +53,17 @@ pub fn SpeedPanel(
                 <p class="vf-note">{t.speed_note}</p>
             }
             .into_any(),
+            SpeedView::Engine(speed) => {
+                let e = lang.get().engine();
+                view! {
+                    <dl class="vf-summary" data-testid="speed-figures">
+                        <dt>{e.decode_at_context}</dt>
+                        <dd data-testid="speed-decode-at-context">{format!("{} {}", band(&t.number, speed.decode_at_context_tokens_per_s, 1), t.tokens_per_second)}</dd>
+                    </dl>
+                    <p class="vf-note">{t.speed_note}</p>
+                }
+                .into_any()
+            }
         })
     };
     view! {
@@ -59,5 +71,58 @@ pub fn SpeedPanel(
             <h3 id="vf-speed-title" class="vf-subhead">{move || t().speed_title}</h3>
             {body}
         </section>
+    }
+}
+
+/// A band as the page writes it: "low–high".
+fn band(style: &format::NumberStyle, b: Band, decimals: usize) -> String {
+    format!(
+        "{}–{}",
+        format::decimal(style, b.low, decimals),
+        format::decimal(style, b.high, decimals)
+    )
+}
+
+/// An engine plan's speed beside the ring (vLLM's and llama.cpp's):
+/// decode as a band, prefill, the first token, what limits decode, and
+/// the layers that run from host memory.
+#[component]
+pub fn EngineSpeed(
+    /// `estimate.engine.speed`; nothing is shown without it.
+    #[prop(into)]
+    speed: Signal<Option<SpeedEstimate>>,
+) -> impl IntoView {
+    let lang = use_lang();
+    move || {
+        let s = speed.get()?;
+        let (t, e) = (lang.get().t(), lang.get().engine());
+        let n = &t.number;
+        let prefill = s.prefill_tokens_per_s.map(|p| {
+            view! {
+                <dt>{e.prefill}</dt>
+                <dd data-testid="engine-speed-prefill">{format!("{} {}", format::decimal(n, p.point, 0), t.tokens_per_second)}</dd>
+            }
+        });
+        let first = s.time_to_first_token_s.map(|f| {
+            view! {
+                <dt>{e.first_token}</dt>
+                <dd data-testid="engine-speed-ttft">{format!("{} s", format::decimal(n, f.point, 2))}</dd>
+            }
+        });
+        let host = (s.host_layers > 0).then(|| {
+            view! { <p class="vf-offload" data-testid="engine-speed-host">{(e.slower_host)(s.host_layers)}</p> }
+        });
+        Some(view! {
+            <section class="vf-engine-speed" data-testid="engine-speed" aria-label=e.speed_label>
+                <dl class="vf-summary">
+                    <dt>{e.decode}</dt>
+                    <dd data-testid="engine-speed-decode">{format!("{} {}", band(n, s.decode_tokens_per_s, 1), t.tokens_per_second)}</dd>
+                    {prefill}
+                    {first}
+                </dl>
+                <p class="vf-note" data-testid="engine-speed-limit">{(e.limited_by)(s.decode_limited_by)}</p>
+                {host}
+            </section>
+        })
     }
 }

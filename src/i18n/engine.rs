@@ -5,7 +5,9 @@
 //! compile error.
 
 use super::{FieldText, Interpretation};
+use vramfit_core::command::CommandError;
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
+use vramfit_core::methods::speed::Limit;
 use vramfit_core::scenario::{EngineError, EngineField};
 
 /// The engine methods' texts in one language.
@@ -73,4 +75,25 @@ pub struct EngineTexts {
     pub cache_follows: &'static str,
     pub flash_attn: &'static str,
     pub enforce_eager: &'static str,
+
+    // The engine plan's speed, beside the ring.
+    pub speed_label: &'static str,
+    pub decode: &'static str,
+    pub prefill: &'static str,
+    pub first_token: &'static str,
+    /// What limits decode.
+    pub limited_by: fn(Limit) -> String,
+    /// The plan runs N repeating layers from host memory.
+    pub slower_host: fn(u64) -> String,
+    /// Decode once the whole context is in the cache.
+    pub decode_at_context: &'static str,
+
+    // Paste your command.
+    pub paste_label: &'static str,
+    pub paste_hint: &'static str,
+    pub paste_apply: &'static str,
+    /// The command was read: the engine whose method is now selected.
+    pub paste_applied: fn(&str) -> String,
+    /// Why the command was not read (the inputs stay as they were).
+    pub command_error: fn(&CommandError) -> String,
 }

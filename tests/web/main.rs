@@ -551,5 +551,6 @@ async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_sequences() {
     assert!(exists(&root, "answer-max-sequences"));
 }
 
+mod engine_page;
 mod first_screen;
 mod inputs;

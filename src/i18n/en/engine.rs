@@ -4,7 +4,9 @@ use super::NUMBER;
 use crate::i18n::engine::EngineTexts;
 use crate::i18n::format;
 use crate::i18n::{FieldText, Interpretation};
+use vramfit_core::command::CommandError;
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
+use vramfit_core::methods::speed::Limit;
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
 
 /// The vllm method in one line (also the page table's, which reads it
@@ -26,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "Non-torch memory and CUDA graphs are measured constants from an H100; other GPUs, NCCL without NVLink and ROCm differ.",
         "Mamba and linear-attention hybrids, speculative decoding, LoRA, expert and data parallelism.",
-        "Speed: vLLM's throughput is not estimated here.",
+        "Speed: one sequence's decode, prefill and first token stand beside the ring; vLLM's throughput with many sequences at once is not shown.",
     ],
 };
 /// How to read the llamacpp method's figures.
@@ -95,6 +97,32 @@ pub static ENGINE: EngineTexts = EngineTexts {
     cache_follows: "from KV bytes",
     flash_attn: "Flash attention (-fa)",
     enforce_eager: "No CUDA graphs (--enforce-eager)",
+    speed_label: "Speed",
+    decode: "Decode",
+    prefill: "Prefill",
+    first_token: "Time to first token",
+    limited_by: |l| {
+        let what = match l {
+            Limit::Bandwidth => "GPU memory bandwidth",
+            Limit::Compute => "GPU compute",
+            Limit::HostMemory => "host memory",
+            Limit::Overhead => "fixed costs per step",
+        };
+        format!("Limited by {what}")
+    },
+    slower_host: |n| {
+        if n == 1 {
+            "Slower because 1 layer runs from host memory".to_string()
+        } else {
+            format!("Slower because {n} layers run from host memory")
+        }
+    },
+    decode_at_context: "Decode at the end of the context",
+    paste_label: "Paste your command",
+    paste_hint: "vllm serve Qwen/Qwen3-8B --max-model-len 16384 -tp 2",
+    paste_apply: "Read the command",
+    paste_applied: |e| format!("Read as a {e} command: the inputs and the method follow it."),
+    command_error,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -243,4 +271,39 @@ fn knob(field: EngineField) -> FieldText {
         ),
     };
     FieldText { label, unit, hint }
+}
+
+/// Why a pasted command was not read, naming the word.
+fn command_error(e: &CommandError) -> String {
+    let t = crate::i18n::Lang::En.t();
+    let why = match e {
+        CommandError::Empty => "the command is empty".to_string(),
+        CommandError::UnclosedQuote => "a quote is not closed".to_string(),
+        CommandError::NotAnEngine { program } => format!(
+            "`{program}` is not an engine command (known: vllm serve, llama-server, llama-cli)"
+        ),
+        CommandError::VllmWithoutServe => "`vllm` needs `serve MODEL`".to_string(),
+        CommandError::UnknownOption { engine, option } => {
+            format!("unknown {} option `{option}`", engine.name())
+        }
+        CommandError::NotModelled {
+            engine,
+            option,
+            why,
+        } => format!("{} option `{option}` is not modelled: {why}", engine.name()),
+        CommandError::MissingValue { option } => format!("{option} needs a value"),
+        CommandError::BadValue {
+            option,
+            value,
+            expected,
+        } => format!("{option} {value}: expected {expected}"),
+        CommandError::UnexpectedWord { word } => {
+            format!("unexpected word `{word}`: one model only")
+        }
+        CommandError::NoModel { engine } => format!("the {} command names no model", engine.name()),
+        CommandError::UnknownModel { word } => format!("no catalog model matches `{word}`"),
+        CommandError::Field { option, error } => format!("{option}: {}", (t.input_error)(error)),
+        CommandError::Knob { option, error } => format!("{option}: {}", knob_error(error)),
+    };
+    format!("The command was not read: {why}.")
 }

@@ -4,7 +4,9 @@ use super::NUMBER;
 use crate::i18n::engine::EngineTexts;
 use crate::i18n::format;
 use crate::i18n::{FieldText, Interpretation};
+use vramfit_core::command::CommandError;
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
+use vramfit_core::methods::speed::Limit;
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
 
 /// The vllm method in one line (also the page table's, which reads it
@@ -26,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "La memoria fuera de torch y los grafos CUDA son constantes medidas en una H100; otras GPU, NCCL sin NVLink y ROCm difieren.",
         "Híbridos con Mamba o atención lineal, decodificación especulativa, LoRA, paralelismo de expertos y de datos.",
-        "La velocidad: aquí no se estima el rendimiento de vLLM.",
+        "La velocidad: junto al anillo, la generación, la lectura del prompt y el primer token de una secuencia; no se muestra el rendimiento de vLLM con muchas secuencias a la vez.",
     ],
 };
 /// How to read the llamacpp method's figures.
@@ -95,6 +97,32 @@ pub static ENGINE: EngineTexts = EngineTexts {
     cache_follows: "según bytes KV",
     flash_attn: "Flash attention (-fa)",
     enforce_eager: "Sin grafos CUDA (--enforce-eager)",
+    speed_label: "Velocidad",
+    decode: "Generación",
+    prefill: "Lectura del prompt",
+    first_token: "Tiempo hasta el primer token",
+    limited_by: |l| {
+        let what = match l {
+            Limit::Bandwidth => "el ancho de banda de la memoria de la GPU",
+            Limit::Compute => "el cómputo de la GPU",
+            Limit::HostMemory => "la memoria del host",
+            Limit::Overhead => "los costes fijos de cada paso",
+        };
+        format!("Limitada por {what}")
+    },
+    slower_host: |n| {
+        if n == 1 {
+            "Más lenta porque 1 capa se ejecuta desde la memoria del host".to_string()
+        } else {
+            format!("Más lenta porque {n} capas se ejecutan desde la memoria del host")
+        }
+    },
+    decode_at_context: "Generación al final del contexto",
+    paste_label: "Pega tu comando",
+    paste_hint: "vllm serve Qwen/Qwen3-8B --max-model-len 16384 -tp 2",
+    paste_apply: "Leer el comando",
+    paste_applied: |e| format!("Leído como comando de {e}: las entradas y el método lo siguen."),
+    command_error,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -216,4 +244,25 @@ fn knob(field: EngineField) -> FieldText {
         ),
     };
     FieldText { label, unit, hint }
+}
+
+/// Why a pasted command was not read, naming the word.
+fn command_error(e: &CommandError) -> String {
+    let t = crate::i18n::Lang::Es.t();
+    let why = match e {
+        CommandError::Empty => "el comando está vacío".to_string(),
+        CommandError::UnclosedQuote => "unas comillas no se cierran".to_string(),
+        CommandError::NotAnEngine { program } => format!("`{program}` no es un comando de motor (conocidos: vllm serve, llama-server, llama-cli)"),
+        CommandError::VllmWithoutServe => "`vllm` necesita `serve MODELO`".to_string(),
+        CommandError::UnknownOption { engine, option } => format!("opción de {} desconocida: `{option}`", engine.name()),
+        CommandError::NotModelled { engine, option, why } => format!("la opción `{option}` de {} no está modelada: {why}", engine.name()),
+        CommandError::MissingValue { option } => format!("{option} necesita un valor"),
+        CommandError::BadValue { option, value, expected } => format!("{option} {value}: se esperaba {expected}"),
+        CommandError::UnexpectedWord { word } => format!("palabra inesperada `{word}`: un solo modelo"),
+        CommandError::NoModel { engine } => format!("el comando de {} no nombra ningún modelo", engine.name()),
+        CommandError::UnknownModel { word } => format!("ningún modelo del catálogo coincide con `{word}`"),
+        CommandError::Field { option, error } => format!("{option}: {}", (t.input_error)(error)),
+        CommandError::Knob { option, error } => format!("{option}: {}", knob_error(error)),
+    };
+    format!("No se leyó el comando: {why}.")
 }

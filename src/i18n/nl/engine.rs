@@ -4,7 +4,9 @@ use super::NUMBER;
 use crate::i18n::engine::EngineTexts;
 use crate::i18n::format;
 use crate::i18n::{FieldText, Interpretation};
+use vramfit_core::command::CommandError;
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
+use vramfit_core::methods::speed::Limit;
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
 
 /// The vllm method in one line (also the page table's, which reads it
@@ -26,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "Geheugen buiten torch en CUDA-graphs zijn constanten gemeten op een H100; andere GPU's, NCCL zonder NVLink en ROCm wijken af.",
         "Hybrides met Mamba of lineaire attention, speculatieve decodering, LoRA, expert- en dataparallellisme.",
-        "Snelheid: de doorvoer van vLLM wordt hier niet geschat.",
+        "Snelheid: naast de ring staan genereren, prompt inlezen en het eerste token van één reeks; de doorvoer van vLLM met veel reeksen tegelijk wordt niet getoond.",
     ],
 };
 /// How to read the llamacpp method's figures.
@@ -95,6 +97,32 @@ pub static ENGINE: EngineTexts = EngineTexts {
     cache_follows: "volgens KV-bytes",
     flash_attn: "Flash attention (-fa)",
     enforce_eager: "Geen CUDA-graphs (--enforce-eager)",
+    speed_label: "Snelheid",
+    decode: "Genereren",
+    prefill: "Prompt inlezen",
+    first_token: "Tijd tot het eerste token",
+    limited_by: |l| {
+        let what = match l {
+            Limit::Bandwidth => "de geheugenbandbreedte van de GPU",
+            Limit::Compute => "de rekenkracht van de GPU",
+            Limit::HostMemory => "het hostgeheugen",
+            Limit::Overhead => "vaste kosten per stap",
+        };
+        format!("Begrensd door {what}")
+    },
+    slower_host: |n| {
+        if n == 1 {
+            "Trager omdat 1 laag vanuit het hostgeheugen draait".to_string()
+        } else {
+            format!("Trager omdat {n} lagen vanuit het hostgeheugen draaien")
+        }
+    },
+    decode_at_context: "Genereren aan het eind van de context",
+    paste_label: "Plak je commando",
+    paste_hint: "vllm serve Qwen/Qwen3-8B --max-model-len 16384 -tp 2",
+    paste_apply: "Lees het commando",
+    paste_applied: |e| format!("Gelezen als {e}-commando: de invoer en de methode volgen het."),
+    command_error,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -212,4 +240,42 @@ fn knob(field: EngineField) -> FieldText {
         ),
     };
     FieldText { label, unit, hint }
+}
+
+/// Why a pasted command was not read, naming the word.
+fn command_error(e: &CommandError) -> String {
+    let t = crate::i18n::Lang::Nl.t();
+    let why = match e {
+        CommandError::Empty => "het commando is leeg".to_string(),
+        CommandError::UnclosedQuote => "een aanhalingsteken wordt niet gesloten".to_string(),
+        CommandError::NotAnEngine { program } => format!(
+            "`{program}` is geen engine-commando (bekend: vllm serve, llama-server, llama-cli)"
+        ),
+        CommandError::VllmWithoutServe => "`vllm` heeft `serve MODEL` nodig".to_string(),
+        CommandError::UnknownOption { engine, option } => {
+            format!("onbekende {}-optie `{option}`", engine.name())
+        }
+        CommandError::NotModelled {
+            engine,
+            option,
+            why,
+        } => format!(
+            "{}-optie `{option}` wordt niet gemodelleerd: {why}",
+            engine.name()
+        ),
+        CommandError::MissingValue { option } => format!("{option} heeft een waarde nodig"),
+        CommandError::BadValue {
+            option,
+            value,
+            expected,
+        } => format!("{option} {value}: verwacht {expected}"),
+        CommandError::UnexpectedWord { word } => format!("onverwacht woord `{word}`: één model"),
+        CommandError::NoModel { engine } => {
+            format!("het {}-commando noemt geen model", engine.name())
+        }
+        CommandError::UnknownModel { word } => format!("geen catalogusmodel past bij `{word}`"),
+        CommandError::Field { option, error } => format!("{option}: {}", (t.input_error)(error)),
+        CommandError::Knob { option, error } => format!("{option}: {}", knob_error(error)),
+    };
+    format!("Het commando is niet gelezen: {why}.")
 }
