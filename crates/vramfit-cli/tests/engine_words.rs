@@ -2,34 +2,9 @@
 //! option names on `vramfit estimate`, in any order, and a pasted engine
 //! command after `--` that reads back to the same estimate.
 
-use std::process::Command;
+mod common;
 
-fn vramfit(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_vramfit"))
-        .args(args)
-        .output()
-        .expect("the vramfit binary runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let mut all = args.to_vec();
-    // `--json` before a `--` tail, so that it stays vramfit's.
-    let at = all.iter().position(|a| *a == "--").unwrap_or(all.len());
-    all.insert(at, "--json");
-    let out = vramfit(&all);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn error(args: &[&str]) -> String {
-    let out = vramfit(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    String::from_utf8(out.stderr).unwrap()
-}
+use common::{error, json};
 
 /// The figures an estimate is judged by: method, per-GPU total, GPUs,
 /// verdict and the engine's command.

@@ -2,29 +2,11 @@
 //! auto` the ring, the verdict and the answers read the split llama.cpp
 //! would choose, and its host side is checked against the host RAM.
 
+mod common;
+
 use std::process::Command;
 
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("the vramfit binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn text(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
-        .args(args)
-        .output()
-        .expect("the vramfit binary runs");
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{json, text};
 
 const QWEN_MOE: [&str; 10] = [
     "estimate",

@@ -2,20 +2,13 @@
 //! options people use: `--runner ollama|lmstudio`, `--llamacpp-build`,
 //! `--swa-full`, `--kv-unified`.
 
+mod common;
+
 use std::process::Command;
 
+/// `vramfit estimate --method llamacpp ARGS… --json`.
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
-        .args(["estimate", "--method", "llamacpp", "--json"])
-        .args(args)
-        .output()
-        .expect("the vramfit binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::json(&[&["estimate", "--method", "llamacpp"], args].concat())
 }
 
 fn engine(args: &[&str]) -> serde_json::Value {

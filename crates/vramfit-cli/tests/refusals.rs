@@ -1,16 +1,11 @@
 //! Truthful refusals through the real binary: vLLM on Apple silicon, and
 //! a format vLLM loads but does not make.
 
+mod common;
+
 use std::process::Command;
 
-fn refused(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
-        .args(args)
-        .output()
-        .expect("the vramfit binary runs");
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    String::from_utf8(out.stderr).unwrap()
-}
+use common::error as refused;
 
 #[test]
 fn vllm_does_not_run_on_apple_silicon() {

@@ -3,21 +3,11 @@
 //! models activations reads it, and turning it on is a suggestion where it
 //! is the one change that fits.
 
+mod common;
+
 use std::process::Command;
 
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("the vramfit binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::json;
 
 const LORA: [&str; 8] = [
     "estimate",
