@@ -179,6 +179,15 @@ fn estimate_sizes_a_local_mixed_file_by_its_own_types() {
     let (json, _, _) = vramfit(&["estimate", p, "--seq", "8192", "--json"]);
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(doc["inputs"]["method"], "llamacpp");
+    // The speed reads the file's own tensors: a token reads at most the
+    // file's 2.35 GiB, not the 4.58 GiB the Q4_K_M recipe would write.
+    let (json, _, _) = vramfit(&[
+        "estimate", p, "--seq", "8192", "--gpu", "RTX 4090", "--json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let speed = &doc["estimate"]["engine"]["speed"];
+    let read = speed["gpu_bytes_per_token"].as_u64().unwrap();
+    assert!(read <= 2_526_863_616, "{speed}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -348,12 +348,18 @@ impl Prepared {
 /// whether the head is tied.
 pub(crate) type FileTensors = (Vec<(GgufTensor, u64)>, [u64; 3], bool);
 
-/// The file's tensors for a model and file type ([`FileTensors`]).
+/// The file's tensors for a model and file type ([`FileTensors`]): a GGUF
+/// file's own tensors where the model was read from one (`file`), else the
+/// recipe's, as the estimate sizes them.
 pub(crate) fn file_tensors(
     model: &ModelSpec,
     inputs: &LlamaCppInputs,
+    file: Option<&[crate::gguf::model::FileTensor]>,
 ) -> Result<FileTensors, LlamaCppRefusal> {
-    let p = Prepared::new(model, inputs)?;
+    let p = match file {
+        Some(tensors) => Prepared::from_file(model, tensors, inputs)?,
+        None => Prepared::new(model, inputs)?,
+    };
     let l = &p.layout;
     let counts = [l.n_layer, l.n_expert, l.n_expert_used];
     let tied = l.tied;

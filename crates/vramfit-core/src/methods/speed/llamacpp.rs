@@ -34,6 +34,7 @@
 
 use super::rates::{Rates, Ratios};
 use super::{Band, Device, Family, Limit, SpeedAssumption, SpeedEstimate};
+use crate::gguf::model::FileTensor;
 use crate::methods::llamacpp::{layer_split, GgufTensor, LlamacppRun, Role};
 use crate::model::ModelSpec;
 use crate::scenario::Backend;
@@ -125,10 +126,12 @@ pub struct Planned {
     pub ubatch: u64,
 }
 
-/// The plan's traffic, or `None` where the file cannot be rebuilt.
-pub fn plan(run: &LlamacppRun, model: &ModelSpec) -> Option<Planned> {
+/// The plan's traffic, or `None` where the file cannot be rebuilt: a GGUF
+/// file's own tensors (`file`) where the model was read from one, else
+/// the recipe's.
+pub fn plan(run: &LlamacppRun, model: &ModelSpec, file: Option<&[FileTensor]>) -> Option<Planned> {
     let (tensors, counts, tied) =
-        crate::methods::llamacpp::file_tensors(model, &run.inputs).ok()?;
+        crate::methods::llamacpp::file_tensors(model, &run.inputs, file).ok()?;
     let e = &run.estimate;
     // With several GPUs the layers the GPUs hold, and the cache they keep,
     // are the devices' plan's; they run one after another (`-sm layer`).
@@ -165,11 +168,12 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec) -> Option<Planned> {
 pub fn estimate(
     run: &LlamacppRun,
     model: &ModelSpec,
+    file: Option<&[FileTensor]>,
     setting: Setting,
     rates: &Rates,
     assumptions: Vec<SpeedAssumption>,
 ) -> Option<SpeedEstimate> {
-    figures(&plan(run, model)?, setting, rates, assumptions)
+    figures(&plan(run, model, file)?, setting, rates, assumptions)
 }
 
 /// The figures of a prepared plan.
