@@ -38,9 +38,23 @@ test('on a phone the ring and total stay in a sticky bar while scrolling', async
 test('on a desktop the compact bar is hidden and the results column is sticky', async () => {
   const { page } = await openApp(browser, server.url, { viewport: { width: 1280, height: 900 } });
   assert.equal(await page.getByTestId('compact-bar').isVisible(), false);
+  // The ring stays in view wherever the page is scrolled: right after the
+  // first result (the parts below may still be loading) and once the
+  // details and the lesson have made the page long, down to its bottom.
+  const ringInView = async (where) => {
+    const ring = await page.getByTestId('utilization-ring').boundingBox();
+    assert.ok(ring && ring.y >= -1 && ring.y + ring.height <= 900, `ring out of view ${where}: ${ring?.y}`);
+  };
   await page.evaluate(() => window.scrollBy(0, 1500));
-  const ring = await page.getByTestId('utilization-ring').boundingBox();
-  assert.ok(ring && ring.y < 900 && ring.y + ring.height > 0, 'ring still in view');
+  await ringInView('after 1500 px');
+  await page.getByTestId('details').waitFor();
+  await page.getByTestId('lesson-references').waitFor({ state: 'attached' });
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(height > 3000, `page only ${height}px tall`);
+  for (const y of [1500, Math.round(height / 2), height]) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await ringInView(`at ${y} px of ${height}`);
+  }
   await page.close();
 });
 
