@@ -420,6 +420,9 @@ pub struct EngineGpu {
     pub compute_capability: Option<ComputeCapability>,
     /// An A100 (vLLM keeps its small batch defaults there).
     pub a100: bool,
+    /// An H100 or H200 by name (vLLM 0.8's rule for the large batch
+    /// defaults).
+    pub h100_or_h200: bool,
     /// The catalog GPU.
     pub catalog: Option<&'static Gpu>,
     /// What was assumed.
@@ -484,6 +487,7 @@ pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
         sm_count: gpu.and_then(|g| g.sm_count).unwrap_or(ASSUMED_SM_COUNT),
         compute_capability: gpu.and_then(|g| g.compute_capability),
         a100: gpu.is_some_and(|g| g.name.contains("A100")),
+        h100_or_h200: gpu.is_some_and(|g| g.name.contains("H100") || g.name.contains("H200")),
         catalog: gpu,
         notes,
     }

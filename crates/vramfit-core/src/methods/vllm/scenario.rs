@@ -216,6 +216,7 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         enforce_eager: e.enforce_eager,
         sm_count: gpu.sm_count.max(1),
         a100: gpu.a100,
+        h100_or_h200: gpu.h100_or_h200,
         gemm_workspace_bytes: super::gemm_workspaces(hopper),
         release: e.vllm_version.unwrap_or(super::VllmRelease::DEFAULT),
         runtime: runtime.terms,
@@ -292,7 +293,10 @@ fn runtime_row(
         (_, Some(c)) => super::GpuClass::from_compute(Some(c.major), Some(c.minor)),
         (_, None) => super::GpuClass::Other,
     };
+    // The catalog's link where it states one, else what its category and
+    // name imply.
     let implied = match gpu.catalog {
+        Some(g) if g.interconnect.is_some() => g.interconnect.unwrap_or_default(),
         Some(g) if g.name.contains("PCIe") => super::Link::Pcie,
         Some(g) => match g.category {
             GpuCategory::Datacenter => super::Link::Nvlink,
