@@ -391,3 +391,49 @@ fn an_engine_plan_reads_its_own_speed_first() {
         "{text}"
     );
 }
+
+#[test]
+fn unified_memory_starts_against_what_the_system_leaves() {
+    let run = |other: &str| {
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "DGX Spark",
+            "--gpu-memory-utilization",
+            "0.85",
+            "--other-memory-gib",
+            other,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["estimate"]["engine"].clone()
+    };
+    let idle = run("0");
+    let notes = idle["notes"].to_string();
+    assert!(notes.contains("vllm_unified_memory"), "{notes}");
+    assert!(idle["start_error"].is_null());
+    // 0.85 of 128 GiB is 108.8 GiB: with 24 GiB held elsewhere the system
+    // leaves 104 GiB, and vLLM stops before loading anything.
+    let busy = run("24");
+    let err = busy["start_error"].to_string();
+    assert!(err.contains("Free memory on device"), "{err}");
+    // A discrete GPU carries no such note.
+    let out = vramfit(&[
+        "estimate",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--method",
+        "vllm",
+        "--gpu",
+        "H100",
+        "--json",
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("vllm_unified_memory"));
+}

@@ -146,6 +146,12 @@ pub enum EngineNote {
     /// The CUDA graphs do not fit in what the utilization leaves: vLLM may
     /// run out of memory while capturing them.
     CudaGraphsBeyondMemory,
+    /// The GPU shares the system's memory as vLLM reads it (Jetson Orin,
+    /// Jetson Thor, DGX Spark: [`crate::methods::vllm::UNIFIED_MEMORY`]): its
+    /// start-up check compares the system's available memory, less what
+    /// the system and other programs hold (`--other-memory-gib`), with
+    /// what it requests.
+    VllmUnifiedMemory,
     /// No GGUF type was chosen: Q4_K_M, the most common download.
     GgufDefault,
     /// llama.cpp was read through a runner's preset (Ollama, LM Studio):
@@ -217,6 +223,10 @@ impl std::fmt::Display for EngineNote {
             EngineNote::VisionTowerNotCounted => {
                 f.write_str("the vision tower of this multimodal model is not counted")
             }
+            EngineNote::VllmUnifiedMemory => f.write_str(
+                "unified memory: vLLM starts only if the system's available memory covers what \
+                 it requests; what the system and other programs hold is --other-memory-gib",
+            ),
             EngineNote::CudaGraphsBeyondMemory => f.write_str(
                 "the CUDA graphs do not fit in what the utilization leaves: vLLM may run out \
                  of memory while capturing them",

@@ -167,6 +167,26 @@ pub const FAMILIES: &[ReleaseFacts] = &[
     family(29, true),
 ];
 
+/// The compute capabilities vLLM treats as sharing the system's memory
+/// (Jetson Orin 8.7, Jetson Thor 11.0, DGX Spark GB10 12.1): there its
+/// memory snapshot takes the free memory from the operating system
+/// (`psutil.virtual_memory().available`) instead of `cudaMemGetInfo`, so
+/// the start-up check and the non-torch growth follow the system's memory.
+/// The KV cache is still `⌈M_total · u⌉` less weights, peak and non-torch.
+/// GH200 (9.0) is not in the list: its GPU memory is its own HBM.
+pub const UNIFIED_MEMORY: Sourced<&[(u32, u32)]> = Sourced {
+    value: &[(8, 7), (11, 0), (12, 1)],
+    source: "read: vllm-project/vllm@a6d5c390 vllm/utils/mem_utils.py, MemorySnapshot.measure \
+             (shared_sysmem_device_mem_sms); the release it entered is not read (the Thor log \
+             of 0.10.2, vllm-logs.md row 3, starts on 0.85 of the system's memory)",
+};
+
+/// Whether vLLM reads this compute capability's free memory from the
+/// system ([`UNIFIED_MEMORY`]).
+pub fn unified_memory(major: u32, minor: u32) -> bool {
+    UNIFIED_MEMORY.value.contains(&(major, minor))
+}
+
 /// Why a release is not in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "problem", rename_all = "snake_case")]
@@ -252,6 +272,12 @@ mod tests {
             .batch_rule
             .source
             .starts_with("read"));
+    }
+
+    #[test]
+    fn jetson_and_spark_are_unified_gh200_is_not() {
+        assert!(unified_memory(12, 1) && unified_memory(11, 0) && unified_memory(8, 7));
+        assert!(!unified_memory(9, 0) && !unified_memory(12, 0));
     }
 
     #[test]

@@ -187,6 +187,12 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
     if gpu.compute_capability.is_none() {
         notes.push(EngineNote::ArchitectureAssumed);
     }
+    if gpu
+        .compute_capability
+        .is_some_and(|c| super::unified_memory(c.major, c.minor))
+    {
+        notes.push(EngineNote::VllmUnifiedMemory);
+    }
     let (dtype, quantization) = loading(s.weight_format, &spec)?;
     // `--dtype` typed apart from the weight format is vLLM's own knob.
     let dtype = s.engine.dtype.map_or(dtype, model_dtype);
