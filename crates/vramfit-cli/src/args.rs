@@ -76,7 +76,7 @@ usage:
                    [--gpu-memory-utilization F] [--max-num-batched-tokens N]
                    [--max-num-seqs N] [--block-size N] [--enforce-eager]     (vllm)
                    [--vllm-version X.Y] [--calibrate LOG]                    (vllm)
-                   [--interconnect nvlink|pcie] [--other-memory-gib X]       (vllm)
+                   [--interconnect nvlink|nvswitch|pcie] [--other-memory-gib X] (vllm)
                    [--cache-type-k T] [--cache-type-v T] [--n-gpu-layers N|auto]
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--runner llama-server|ollama|lmstudio] [--llamacpp-build bNNNN]
@@ -576,7 +576,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(Opt::EnforceEager) => input.engine.enforce_eager = true,
         Some(Opt::Interconnect) => {
             let link = vramfit_core::scenario::Interconnect::from_name(text)
-                .ok_or_else(|| unknown("interconnect", &["nvlink", "pcie"]))?;
+                .ok_or_else(|| unknown("interconnect", &["nvlink", "nvswitch", "pcie"]))?;
             input.engine.interconnect = Some(link);
         }
         Some(Opt::VllmVersion) => {

@@ -45,7 +45,7 @@ pub enum Opt {
     EnforceEager,
     /// `--vllm-version X.Y[.Z]`: the vLLM release the `vllm` method models.
     VllmVersion,
-    /// `--interconnect nvlink|pcie`: how tensor-parallel GPUs are linked.
+    /// `--interconnect nvlink|nvswitch|pcie`: how tensor-parallel GPUs are linked.
     Interconnect,
     /// `--calibrate LOG`: an engine's start-up log to fit the machine's
     /// runtime terms on (the fit itself is in the scenario).

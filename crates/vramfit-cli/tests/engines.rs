@@ -317,22 +317,24 @@ fn calibrate_prints_the_log_beside_the_prediction_and_uses_the_fit() {
 
 #[test]
 fn interconnect_picks_the_runtime_row() {
-    let engine = |link: &str| {
-        let out = vramfit(&[
+    let engine = |gpu: &str, link: Option<&str>| {
+        let mut args = vec![
             "estimate",
             "meta-llama/Llama-3.1-8B-Instruct",
             "--method",
             "vllm",
             "--gpu",
-            "H100",
+            gpu,
             "--tp",
             "2",
             "--gpus",
             "2",
-            "--interconnect",
-            link,
             "--json",
-        ]);
+        ];
+        if let Some(link) = link {
+            args.extend(["--interconnect", link]);
+        }
+        let out = vramfit(&args);
         assert!(
             out.status.success(),
             "{}",
@@ -341,13 +343,24 @@ fn interconnect_picks_the_runtime_row() {
         let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         doc["estimate"]["engine"].clone()
     };
-    let nvlink = engine("nvlink");
-    let pcie = engine("pcie");
-    assert_eq!(nvlink["runtime"]["terms"]["provenance"], "measured");
+    // The catalog's own link: an H100 SXM5 sits on an NVSwitch board, an
+    // H100 NVL pair on a bridge.
+    let sxm = engine("H100 SXM5", None);
+    assert_eq!(sxm["runtime"]["link"], "nvswitch");
+    assert_eq!(sxm["runtime"]["terms"]["provenance"], "measured");
+    let nvl = engine("H100 NVL", None);
+    assert_eq!(nvl["runtime"]["link"], "nvlink");
+    assert_eq!(nvl["runtime"]["terms"]["provenance"], "assumed");
+    let nvswitch = engine("H100", Some("nvswitch"));
+    let nvlink = engine("H100", Some("nvlink"));
+    let pcie = engine("H100", Some("pcie"));
+    assert_eq!(nvswitch["runtime"]["terms"]["provenance"], "measured");
     assert_eq!(pcie["runtime"]["terms"]["provenance"], "assumed");
     assert_eq!(pcie["runtime"]["link"], "pcie");
     let nt = |e: &serde_json::Value| e["non_torch_bytes"].as_u64().unwrap();
-    assert!(nt(&pcie) < nt(&nvlink));
+    // NVLink SHARP's buffers only behind a switch.
+    assert!(nt(&pcie) < nt(&nvswitch));
+    assert!(nt(&nvlink) < nt(&nvswitch));
     let out = vramfit(&[
         "estimate",
         "meta-llama/Llama-3.1-8B-Instruct",
@@ -377,4 +390,50 @@ fn an_engine_plan_reads_its_own_speed_first() {
         text.contains("planner's roofline (other estimate):"),
         "{text}"
     );
+}
+
+#[test]
+fn unified_memory_starts_against_what_the_system_leaves() {
+    let run = |other: &str| {
+        let out = vramfit(&[
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--method",
+            "vllm",
+            "--gpu",
+            "DGX Spark",
+            "--gpu-memory-utilization",
+            "0.85",
+            "--other-memory-gib",
+            other,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["estimate"]["engine"].clone()
+    };
+    let idle = run("0");
+    let notes = idle["notes"].to_string();
+    assert!(notes.contains("vllm_unified_memory"), "{notes}");
+    assert!(idle["start_error"].is_null());
+    // 0.85 of 128 GiB is 108.8 GiB: with 24 GiB held elsewhere the system
+    // leaves 104 GiB, and vLLM stops before loading anything.
+    let busy = run("24");
+    let err = busy["start_error"].to_string();
+    assert!(err.contains("Free memory on device"), "{err}");
+    // A discrete GPU carries no such note.
+    let out = vramfit(&[
+        "estimate",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--method",
+        "vllm",
+        "--gpu",
+        "H100",
+        "--json",
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("vllm_unified_memory"));
 }

@@ -146,6 +146,12 @@ pub enum EngineNote {
     /// The CUDA graphs do not fit in what the utilization leaves: vLLM may
     /// run out of memory while capturing them.
     CudaGraphsBeyondMemory,
+    /// The GPU shares the system's memory as vLLM reads it (Jetson Orin,
+    /// Jetson Thor, DGX Spark: [`crate::methods::vllm::UNIFIED_MEMORY`]): its
+    /// start-up check compares the system's available memory, less what
+    /// the system and other programs hold (`--other-memory-gib`), with
+    /// what it requests.
+    VllmUnifiedMemory,
     /// No GGUF type was chosen: Q4_K_M, the most common download.
     GgufDefault,
     /// llama.cpp was read through a runner's preset (Ollama, LM Studio):
@@ -217,6 +223,10 @@ impl std::fmt::Display for EngineNote {
             EngineNote::VisionTowerNotCounted => {
                 f.write_str("the vision tower of this multimodal model is not counted")
             }
+            EngineNote::VllmUnifiedMemory => f.write_str(
+                "unified memory: vLLM starts only if the system's available memory covers what \
+                 it requests; what the system and other programs hold is --other-memory-gib",
+            ),
             EngineNote::CudaGraphsBeyondMemory => f.write_str(
                 "the CUDA graphs do not fit in what the utilization leaves: vLLM may run out \
                  of memory while capturing them",
@@ -420,6 +430,9 @@ pub struct EngineGpu {
     pub compute_capability: Option<ComputeCapability>,
     /// An A100 (vLLM keeps its small batch defaults there).
     pub a100: bool,
+    /// An H100 or H200 by name (vLLM 0.8's rule for the large batch
+    /// defaults).
+    pub h100_or_h200: bool,
     /// The catalog GPU.
     pub catalog: Option<&'static Gpu>,
     /// What was assumed.
@@ -484,6 +497,7 @@ pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
         sm_count: gpu.and_then(|g| g.sm_count).unwrap_or(ASSUMED_SM_COUNT),
         compute_capability: gpu.and_then(|g| g.compute_capability),
         a100: gpu.is_some_and(|g| g.name.contains("A100")),
+        h100_or_h200: gpu.is_some_and(|g| g.name.contains("H100") || g.name.contains("H200")),
         catalog: gpu,
         notes,
     }

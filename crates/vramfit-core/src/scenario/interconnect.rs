@@ -1,32 +1,6 @@
 //! How tensor-parallel GPUs are linked (`engine.interconnect`,
-//! `--interconnect nvlink|pcie`), where a GPU comes both ways.
+//! `--interconnect nvlink|nvswitch|pcie`), where a GPU comes both ways:
+//! the catalog's type ([`crate::catalog::gpus::Interconnect`]), which a
+//! catalog GPU also carries as its usual link.
 
-use serde::{Deserialize, Serialize};
-
-/// The link between the GPUs of a tensor-parallel group.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Interconnect {
-    /// NVLink / NVSwitch (NVLink SHARP where the switch has it).
-    #[default]
-    Nvlink,
-    Pcie,
-}
-
-impl Interconnect {
-    pub const ALL: [Interconnect; 2] = [Interconnect::Nvlink, Interconnect::Pcie];
-
-    pub const fn id(self) -> &'static str {
-        match self {
-            Interconnect::Nvlink => "nvlink",
-            Interconnect::Pcie => "pcie",
-        }
-    }
-
-    /// From `nvlink` / `pcie` (any case).
-    pub fn from_name(text: &str) -> Option<Interconnect> {
-        Interconnect::ALL
-            .into_iter()
-            .find(|i| i.id().eq_ignore_ascii_case(text.trim()))
-    }
-}
+pub use crate::catalog::gpus::Interconnect;

@@ -51,6 +51,9 @@
 //!    the matches; for none, up to three names by edit distance
 //!    ([`fuzzy::suggest`]).
 
+mod interconnect;
+pub use interconnect::Interconnect;
+
 use super::NotFound;
 use crate::units::{Bytes, DisplayUnit, GIB};
 use serde::{Deserialize, Serialize};
@@ -111,6 +114,10 @@ pub struct Gpu {
     pub compute_capability: Option<ComputeCapability>,
     /// Streaming multiprocessors (NVIDIA GPUs), where known.
     pub sm_count: Option<u32>,
+    /// How several of these GPUs are usually linked (PCIe cards, NVLink
+    /// bridges, SXM modules on an NVSwitch board); its source under
+    /// `verification["interconnect"]`. `None`: not stated.
+    pub interconnect: Option<Interconnect>,
     /// The GPU shares the system's memory (Apple silicon).
     pub unified_memory: bool,
     /// For unified memory, how much of it macOS lets the GPU wire by
@@ -186,6 +193,8 @@ struct GpuRow {
     compute_capability: Option<String>,
     #[serde(default)]
     sm_count: Option<u32>,
+    #[serde(default)]
+    interconnect: Option<Interconnect>,
     #[serde(default)]
     unified_memory: bool,
     bandwidth_gb_s: f64,
@@ -266,6 +275,7 @@ impl From<GpuRow> for Gpu {
                 .as_deref()
                 .and_then(ComputeCapability::parse),
             sm_count: row.sm_count,
+            interconnect: row.interconnect,
             unified_memory: row.unified_memory,
             wired_limit_bytes: row
                 .unified_memory

@@ -371,3 +371,35 @@ fn catalog_covers_every_vendor_and_segment() {
     assert!(count(&|g| g.category == GpuCategory::Laptop) >= 3);
     assert!(count(&|g| g.driver_total_bytes.is_some()) >= 10);
 }
+
+#[test]
+fn interconnects_follow_the_form_factor_and_carry_a_source() {
+    let link = |name: &str| find_gpu(name).unwrap().interconnect;
+    assert_eq!(link("H100 SXM5"), Some(Interconnect::Nvswitch));
+    assert_eq!(link("H100 PCIe"), Some(Interconnect::Pcie));
+    assert_eq!(link("H100 NVL"), Some(Interconnect::Nvlink));
+    assert_eq!(link("A100 80GB SXM4"), Some(Interconnect::Nvswitch));
+    assert_eq!(link("A100 80GB PCIe"), Some(Interconnect::Pcie));
+    assert_eq!(link("RTX 4090"), Some(Interconnect::Pcie));
+    assert_eq!(link("MI300X"), None);
+    for gpu in all() {
+        if gpu.interconnect.is_some() {
+            assert!(
+                gpu.verification.contains_key("interconnect"),
+                "{}: interconnect without a source",
+                gpu.name
+            );
+        }
+        if gpu.name.contains("PCIe") {
+            assert_eq!(gpu.interconnect, Some(Interconnect::Pcie), "{}", gpu.name);
+        }
+        if gpu.name.contains("SXM4") || gpu.name.contains("SXM5") {
+            assert_eq!(
+                gpu.interconnect,
+                Some(Interconnect::Nvswitch),
+                "{}",
+                gpu.name
+            );
+        }
+    }
+}

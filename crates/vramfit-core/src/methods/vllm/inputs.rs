@@ -6,7 +6,6 @@
 //! and `vllm/config/cache.py` (`gpu_memory_utilization = 0.9`, `block_size =
 //! 16` on CUDA).
 
-use crate::units::GIB;
 use serde::Serialize;
 
 /// `--gpu-memory-utilization` in ten-thousandths (0.9 → 9000), so that the
@@ -172,6 +171,9 @@ pub struct VllmInputs {
     /// The GPU is an A100, whose batch defaults stay at the small values
     /// whatever its memory (`get_batch_defaults`).
     pub a100: bool,
+    /// The GPU's name holds `H100` or `H200` (0.8's rule for the batch
+    /// defaults, [`super::BatchRule`]).
+    pub h100_or_h200: bool,
     /// PyTorch's cuBLAS and cuBLASLt workspaces on this GPU
     /// ([`super::gemm_workspaces`]; 33 MiB on Hopper).
     pub gemm_workspace_bytes: u64,
@@ -204,6 +206,7 @@ impl Default for VllmInputs {
             enforce_eager: false,
             sm_count: 132,
             a100: false,
+            h100_or_h200: false,
             gemm_workspace_bytes: super::profile::GEMM_WORKSPACES,
             release: super::VllmRelease::DEFAULT,
             runtime: super::RuntimeTerms::DEFAULT,
@@ -230,18 +233,23 @@ pub struct Resolved {
 ///
 /// # Formula
 ///
-/// `(8192, 1024)` when `M_total ≥ 70 GiB` and the GPU is not an A100,
-/// else `(2048, 256)`; then `tokens = min(tokens, seqs · max_model_len)`
-/// and `seqs = min(seqs, tokens)`. Source: vLLM
+/// `(8192, 1024)` on a GPU the release's [`super::BatchRule`] calls large
+/// (0.8: its name holds H100 or H200; 0.9 on: `M_total ≥ 70 GiB` and not
+/// an A100), else `(2048, 256)`; then `tokens = min(tokens, seqs ·
+/// max_model_len)` and `seqs = min(seqs, tokens)`. Source: vLLM
 /// `vllm/engine/arg_utils.py`, `get_batch_defaults` and
-/// `_set_default_max_num_seqs_and_batched_tokens_args`.
+/// `_set_default_max_num_seqs_and_batched_tokens_args` (0.19.0),
+/// `_set_default_args` (0.11), `_set_default_args_v1` (0.8.4); the rows of
+/// [`super::release_facts`].
 pub fn batch_defaults(
     total_bytes: u64,
     a100: bool,
     max_model_len: u64,
     inputs: &VllmInputs,
 ) -> (u64, u64) {
-    let big = total_bytes >= 70 * GIB && !a100;
+    let rule = super::release_facts(inputs.release)
+        .map_or(super::BatchRule::SeventyGibNotA100, |f| f.batch_rule.value);
+    let big = rule.large(total_bytes, a100, inputs.h100_or_h200);
     let (tokens, seqs) = if big { (8192, 1024) } else { (2048, 256) };
     let seqs_given = inputs.max_num_seqs;
     let seqs_for_tokens = seqs_given.unwrap_or(seqs);
@@ -332,6 +340,7 @@ fn shell_word(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::GIB;
 
     #[test]
     fn utilization_round_trips() {
@@ -364,6 +373,17 @@ mod tests {
             ..VllmInputs::default()
         };
         assert_eq!(batch_defaults(80 * GIB, false, 8192, &given), (512, 512));
+        // 0.8 picks by name: a 95 GiB GPU not named H100/H200 stays small.
+        let old = VllmInputs {
+            release: super::super::VllmRelease::new(0, 8, 4),
+            ..VllmInputs::default()
+        };
+        assert_eq!(batch_defaults(95 * GIB, false, 8192, &old), (2048, 256));
+        let h100 = VllmInputs {
+            h100_or_h200: true,
+            ..old
+        };
+        assert_eq!(batch_defaults(80 * GIB, false, 8192, &h100), (8192, 1024));
     }
 
     #[test]

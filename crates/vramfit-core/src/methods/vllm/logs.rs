@@ -229,6 +229,7 @@ impl LogRun {
             enforce_eager: self.enforce_eager,
             sm_count: self.sm_count.unwrap_or(132),
             a100: self.gpu.contains("A100"),
+            h100_or_h200: self.gpu.contains("H100") || self.gpu.contains("H200"),
             gemm_workspace_bytes: super::gemm_workspaces(self.compute_major == Some(9)),
             mxfp4_padding: super::Mxfp4Padding::for_gpu(self.compute_major.unwrap_or(9)),
             runtime: self.runtime_row().terms,
@@ -246,7 +247,9 @@ impl LogRun {
             (true, _) => super::GpuClass::Rocm,
             (false, major) => super::GpuClass::from_compute(major, self.compute_minor),
         };
-        super::runtime_terms(class, super::Link::Nvlink)
+        // The logs' multi-GPU runs are on SXM boards (row 8: eight H100 80GB
+        // HBM3); the A100 row holds for either link.
+        super::runtime_terms(class, super::Link::Nvswitch)
     }
 
     fn total_bytes(&self) -> u64 {

@@ -74,7 +74,8 @@ pub use kv::LayerSpec;
 pub use padding::Mxfp4Padding;
 pub use profile::{gemm_workspaces, ProfileParts};
 pub use release::{
-    facts as release_facts, ReleaseError, ReleaseFacts, Sourced, VllmRelease, FAMILIES,
+    facts as release_facts, unified_memory, BatchRule, ReleaseError, ReleaseFacts, Sourced,
+    VllmRelease, FAMILIES, UNIFIED_MEMORY,
 };
 pub use runtime::{Provenance, RuntimeTerms};
 pub use runtime_table::{runtime_terms, GpuClass, Link, RuntimeRow};

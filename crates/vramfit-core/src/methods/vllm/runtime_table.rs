@@ -63,10 +63,10 @@ const AMPERE: RuntimeTerms = RuntimeTerms {
 pub const ROWS: &[RuntimeRow] = &[
     RuntimeRow {
         class: GpuClass::Hopper,
-        link: Some(Link::Nvlink),
+        link: Some(Link::Nvswitch),
         terms: HOPPER_NVLINK,
-        source: "measured: the 47 vLLM 0.19 logs of an H100 80GB at TP 1, 2, 4 \
-                 (vllm-0.19-h100.csv); TP 8 from one vLLM 0.10.0 log (vllm-logs.md row 8); \
+        source: "measured: the 47 vLLM 0.19 logs of an H100 80GB HBM3 (SXM, NVSwitch) at TP 1, \
+                 2, 4 (vllm-0.19-h100.csv); TP 8 from one vLLM 0.10.0 log (vllm-logs.md row 8); \
                  the CUDA-graph estimate from rows 5, 7 and 10",
     },
     RuntimeRow {
@@ -84,20 +84,21 @@ pub const ROWS: &[RuntimeRow] = &[
 /// that class (and link) or assumed from another row.
 ///
 /// A class and link without a row of their own take, as an assumption:
-/// the Hopper NVLink row where NVLink SHARP can exist (Blackwell over
-/// NVLink), else the Ampere row (no NVLink SHARP: PCIe, and the classes
-/// before Hopper), whose NCCL buffers are an A100 pair's.
+/// the Hopper NVSwitch row where NVLink SHARP can exist (Hopper or
+/// Blackwell on an NVSwitch: NCCL allocates its NVLS buffers there and
+/// nowhere else), else the Ampere row (no NVLS: PCIe, NVLink bridges,
+/// and the classes before Hopper), whose NCCL buffers are an A100 pair's.
 ///
 /// ```
 /// use vramfit_core::methods::vllm::{runtime_terms, GpuClass, Link, Provenance};
-/// assert_eq!(runtime_terms(GpuClass::Hopper, Link::Nvlink).terms.provenance, Provenance::Measured);
+/// assert_eq!(runtime_terms(GpuClass::Hopper, Link::Nvswitch).terms.provenance, Provenance::Measured);
 /// assert_eq!(runtime_terms(GpuClass::Ada, Link::Pcie).terms.provenance, Provenance::Assumed);
 /// ```
 pub fn runtime_terms(class: GpuClass, link: Link) -> RuntimeRow {
     let found = ROWS
         .iter()
         .find(|r| r.class == class && r.link.is_none_or(|l| l == link));
-    let nvls = link == Link::Nvlink && matches!(class, GpuClass::Hopper | GpuClass::Blackwell);
+    let nvls = link == Link::Nvswitch && matches!(class, GpuClass::Hopper | GpuClass::Blackwell);
     match (found, nvls) {
         (Some(row), _) => *row,
         (None, true) => RuntimeRow {
@@ -107,7 +108,8 @@ pub fn runtime_terms(class: GpuClass, link: Link) -> RuntimeRow {
                 provenance: Provenance::Assumed,
                 ..HOPPER_NVLINK
             },
-            source: "assumed: no log of this GPU class and link; the H100 NVLink row's terms",
+            source: "assumed: no log of this GPU class and link; the H100 NVSwitch row's terms \
+                     (NVLink SHARP buffers)",
         },
         (None, false) => RuntimeRow {
             class,
@@ -131,14 +133,18 @@ mod tests {
         let pcie = runtime_terms(GpuClass::Hopper, Link::Pcie);
         assert_eq!(pcie.terms.provenance, Provenance::Assumed);
         assert_eq!(pcie.terms.nccl_tp2, AMPERE.nccl_tp2);
-        let b200 = runtime_terms(GpuClass::Blackwell, Link::Nvlink);
+        let b200 = runtime_terms(GpuClass::Blackwell, Link::Nvswitch);
         assert_eq!(b200.terms.nccl_tp2, HOPPER_NVLINK.nccl_tp2);
+        // A bridged H100 NVL pair has no switch, so no NVLS buffers.
+        let nvl = runtime_terms(GpuClass::Hopper, Link::Nvlink);
+        assert_eq!(nvl.terms.nccl_tp2, AMPERE.nccl_tp2);
+        assert_eq!(nvl.terms.provenance, Provenance::Assumed);
     }
 
     #[test]
     fn a100_pairs_take_less_nccl_than_h100_pairs() {
         let a = runtime_terms(GpuClass::Ampere, Link::Pcie).terms;
-        let h = runtime_terms(GpuClass::Hopper, Link::Nvlink).terms;
+        let h = runtime_terms(GpuClass::Hopper, Link::Nvswitch).terms;
         assert!(a.non_torch(2, true) < h.non_torch(2, true));
         assert_eq!(a.non_torch(1, true), h.non_torch(1, true));
         assert_eq!(GpuClass::from_compute(Some(8), Some(0)), GpuClass::Ampere);

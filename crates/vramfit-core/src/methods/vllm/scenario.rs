@@ -187,6 +187,12 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
     if gpu.compute_capability.is_none() {
         notes.push(EngineNote::ArchitectureAssumed);
     }
+    if gpu
+        .compute_capability
+        .is_some_and(|c| super::unified_memory(c.major, c.minor))
+    {
+        notes.push(EngineNote::VllmUnifiedMemory);
+    }
     let (dtype, quantization) = loading(s.weight_format, &spec)?;
     // `--dtype` typed apart from the weight format is vLLM's own knob.
     let dtype = s.engine.dtype.map_or(dtype, model_dtype);
@@ -216,6 +222,7 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         enforce_eager: e.enforce_eager,
         sm_count: gpu.sm_count.max(1),
         a100: gpu.a100,
+        h100_or_h200: gpu.h100_or_h200,
         gemm_workspace_bytes: super::gemm_workspaces(hopper),
         release: e.vllm_version.unwrap_or(super::VllmRelease::DEFAULT),
         runtime: runtime.terms,
@@ -292,7 +299,10 @@ fn runtime_row(
         (_, Some(c)) => super::GpuClass::from_compute(Some(c.major), Some(c.minor)),
         (_, None) => super::GpuClass::Other,
     };
+    // The catalog's link where it states one, else what its category and
+    // name imply.
     let implied = match gpu.catalog {
+        Some(g) if g.interconnect.is_some() => g.interconnect.unwrap_or_default(),
         Some(g) if g.name.contains("PCIe") => super::Link::Pcie,
         Some(g) => match g.category {
             GpuCategory::Datacenter => super::Link::Nvlink,
