@@ -605,7 +605,7 @@ fn allocate((nodes, order): (Vec<Node>, Vec<usize>), n_gpu: usize) -> Reserved {
         }
         if node.backend < n_gpu {
             if node.srcs.iter().any(|s| nodes[*s].input) {
-                phases[node.backend][0] += node.bytes;
+                phases[node.backend][0] = phases[node.backend][0].saturating_add(node.bytes);
             }
             let k = node.phase as usize;
             let ph = &mut phases[node.backend];
