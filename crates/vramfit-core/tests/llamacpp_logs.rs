@@ -72,13 +72,13 @@ fn every_log_with_a_model_is_estimated_and_its_kv_compared() {
         .filter(|r| r.not_expressed.is_none())
         .map(|r| r.log.id.as_str())
         .collect();
-    assert_eq!(expressed.len(), 9, "{expressed:?}");
+    assert_eq!(expressed.len(), 10, "{expressed:?}");
     assert!(rows
         .iter()
         .filter(|r| r.not_expressed.is_none())
         .all(|r| r.kv.is_some()));
     let compute = rows.iter().filter(|r| r.gpu_compute.is_some()).count();
-    assert!(compute >= 7, "GPU compute compared on {compute} logs");
+    assert!(compute >= 8, "GPU compute compared on {compute} logs");
     // The per-GPU caches of the four-GPU log (A9) are compared one by one.
     let a9 = rows.iter().find(|r| r.log.id == "A9").unwrap();
     assert_eq!(a9.device_kv.len(), 4);

@@ -220,7 +220,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
         nodes: Vec::new(),
         weight_ids: HashMap::new(),
         phase: Phase::Inputs,
-        fused_up: l.arch == super::arch::Arch::Phi3,
+        fused_up: matches!(l.arch, super::arch::Arch::Phi3 | super::arch::Arch::Glm4),
     };
     let h = l.n_embd;
     let n_full = ctx.n_ctx_seq;
