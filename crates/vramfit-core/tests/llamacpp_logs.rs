@@ -30,6 +30,8 @@ fn every_log_within_the_tolerances() {
             ("KV", r.kv, SIZE_KV_PPM),
             ("GPU KV", r.gpu_kv, SIZE_KV_PPM),
             ("host KV", r.host_kv, SIZE_KV_PPM),
+            // The GPU's model buffer (Metal's: the span of the file it maps).
+            ("GPU model buffer", r.gpu_model, SIZE_KV_PPM),
         ] {
             if let Some(p) = pair.filter(|p| p.error_ppm().unsigned_abs() > tol) {
                 outside.push(format!("{id} {what}: {} vs {}", p.predicted, p.printed));

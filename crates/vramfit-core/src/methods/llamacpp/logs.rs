@@ -515,9 +515,14 @@ fn fill(out: &mut LogComparison, s: &Setup, e: &LlamaCppEstimate) {
     out.gpu_kv = pair(l.gpu_kv, e.gpu.kv_cache);
     out.host_kv = pair(l.host_kv, e.host.kv_cache);
     out.output = pair(l.output, e.output_buffer_bytes);
+    // Metal maps the file: its model buffer is the mapped span.
+    let gpu_model = match l.backend.contains("Metal") {
+        true => e.gpu.mapped,
+        false => e.gpu.weights,
+    };
     if s.compute_not_expressed.is_none() {
         if !s.own_tensor_types {
-            out.gpu_model = pair(l.gpu_model, e.gpu.weights);
+            out.gpu_model = pair(l.gpu_model, gpu_model);
             out.host_model = pair(l.host_model, e.host.weights);
         }
         out.gpu_compute = pair(l.gpu_compute, e.gpu.compute);

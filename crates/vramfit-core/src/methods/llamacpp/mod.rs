@@ -182,6 +182,13 @@ pub struct DeviceBytes {
     pub output: u64,
     /// The sum.
     pub total: u64,
+    /// A backend that maps the file into its own buffer (Metal:
+    /// `MTL0_Mapped`, `Metal_Mapped`) prints this as its model buffer: the
+    /// bytes from its first tensor to its last in the file's order, host
+    /// tensors between them included ([`offload::mapped_span`]). Not
+    /// memory of its own: the pages are the host mapping's.
+    #[serde(skip)]
+    pub mapped: u64,
 }
 
 /// What fits a GPU of a given size.
@@ -462,10 +469,12 @@ pub(crate) fn footprint(
         compute,
         output,
         total: crate::units::sum([weights, k, v, compute, output]),
+        mapped: 0,
     };
     Ok(Footprint {
         gpu: DeviceBytes {
             compute_phases: buffers.gpu_phases,
+            mapped: offload::mapped_span(&p.tensors, &|t| device(t).is_some()),
             ..side(weights.gpu, kv_gpu, buffers.gpu_compute_bytes, 0)
         },
         host: side(
