@@ -292,6 +292,7 @@ pub(crate) fn plan(
             weights: &names,
             op_offload: inputs.op_offload,
             flash_attn: inputs.flash_attn,
+            mla_per_head: p.layouts.mla == super::build::MlaCache::PerHead,
         },
     );
     host.output = buffers::output_buffer_bytes(l.n_vocab, context.n_seq_max);

@@ -73,6 +73,10 @@ pub(crate) struct Placement<'a> {
     pub weights: &'a HashMap<String, (Option<usize>, u64)>,
     pub op_offload: bool,
     pub flash_attn: bool,
+    /// MLA cached per head, as before the latent cache (builds before
+    /// b5139, [`super::build::MlaCache::PerHead`]): the graph expands K
+    /// and V of every head.
+    pub mla_per_head: bool,
 }
 
 /// The phase a node belongs to (for the reported phases).
@@ -274,6 +278,36 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
         };
         let nh = l.n_head;
         let o = match l.mla {
+            Some(m) if p.mla_per_head => {
+                let (r, nope, rope) = (m.kv_lora_rank, m.qk_nope_head_dim, m.qk_rope_head_dim);
+                let q = match m.q_lora_rank {
+                    Some(rank) => {
+                        let qa = b.mm(&name("attn_q_a"), xn, rank, &[]).unwrap_or(xn);
+                        let qa = b.norm(&name("attn_q_a_norm"), qa, ew_dev);
+                        b.mm(&name("attn_q_b"), qa, nh * (nope + rope), &[])
+                            .unwrap_or(qa)
+                    }
+                    None => b
+                        .mm(&name("attn_q"), xn, nh * (nope + rope), &[])
+                        .unwrap_or(xn),
+                };
+                let q_pe = b.op(dev, act(F32, t, nh * rope), &[q], false);
+                let kv_a = b
+                    .mm(&name("attn_kv_a_mqa"), xn, r + rope, &[])
+                    .unwrap_or(xn);
+                let kv_n = b.op(dev, act(F32, t, r), &[kv_a], false);
+                let kv_n = b.norm(&name("attn_kv_a_norm"), kv_n, dev);
+                // attn_kv_b (the file's k_b and v_b together).
+                let kv = b
+                    .mm(&name("attn_k_b"), kv_n, nh * (nope + m.v_head_dim), &[])
+                    .unwrap_or(kv_n);
+                let v = b.op(dev, act(F32, t, nh * m.v_head_dim), &[kv], false);
+                let k_pe = b.op(dev, act(F32, t, rope), &[kv_a], false);
+                let qs = b.op(dev, act(F32, t, nh * (nope + rope)), &[q, q_pe], false);
+                let ks = b.op(dev, act(F32, t, nh * (nope + rope)), &[kv, k_pe], false);
+                let stored = b.op(dev, 0, &[ks, v], false);
+                attention(&mut b, dev, [qs, mask, stored], nh, cells, m.v_head_dim)
+            }
             Some(m) => {
                 let r = m.kv_lora_rank;
                 let qd = m.qk_nope_head_dim + m.qk_rope_head_dim;

@@ -447,6 +447,7 @@ pub(crate) fn footprint(
             weights: &names,
             op_offload: inputs.op_offload,
             flash_attn: inputs.flash_attn,
+            mla_per_head: p.layouts.mla == build::MlaCache::PerHead,
         },
     );
     let buffers = gpus.into_iter().next().unwrap_or_default();
