@@ -293,6 +293,7 @@ pub(crate) fn plan(
             op_offload: inputs.op_offload,
             flash_attn: inputs.flash_attn,
             mla_per_head: p.layouts.mla == super::build::MlaCache::PerHead,
+            n_copies: pipeline_copies(d, &layer_dev, inputs.n_cpu_moe),
         },
     );
     host.output = buffers::output_buffer_bytes(l.n_vocab, context.n_seq_max);
@@ -304,6 +305,30 @@ pub(crate) fn plan(
     host.compute = host_compute;
     host.total = sum([host.weights, host.kv_cache, host.compute, host.output]);
     Ok(Plan { devices, host })
+}
+
+/// The scheduler's copies of each input: `GGML_SCHED_MAX_COPIES` (4, ggml's
+/// default build) with pipeline parallelism, else 1.
+///
+/// # Formula
+///
+/// ```text
+/// pipeline parallel ⇔ GPUs > 1 ∧ every layer and the output on a GPU ∧ split mode layer ∧ no -ot, no --n-cpu-moe
+/// ```
+///
+/// Source: `src/llama-context.cpp` (`pipeline_parallel`: `n_devices() > 1`,
+/// `n_gpu_layers > n_layer`, `LLAMA_SPLIT_MODE_LAYER`, `offload_kqv`, no
+/// tensor overrides), `ggml/CMakeLists.txt` (`GGML_SCHED_MAX_COPIES` 4).
+fn pipeline_copies(d: &Devices, layer_dev: &[Option<usize>], n_cpu_moe: u64) -> u64 {
+    let parallel = d.gpus.len() > 1
+        && d.split_mode == SplitMode::Layer
+        && d.overrides.is_empty()
+        && n_cpu_moe == 0
+        && layer_dev.iter().all(|g| g.is_some());
+    match parallel {
+        true => 4,
+        false => 1,
+    }
 }
 
 /// Each GPU's fraction of a row-split matrix.

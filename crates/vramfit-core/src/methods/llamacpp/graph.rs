@@ -77,6 +77,9 @@ pub(crate) struct Placement<'a> {
     /// b5139, [`super::build::MlaCache::PerHead`]): the graph expands K
     /// and V of every head.
     pub mla_per_head: bool,
+    /// The scheduler's copies of each input (`n_copies`: 4 =
+    /// `GGML_SCHED_MAX_COPIES` with pipeline parallelism, else 1).
+    pub n_copies: u64,
 }
 
 /// The phase a node belongs to (for the reported phases).
@@ -100,6 +103,8 @@ struct Node {
     output: bool,
     /// A weight (not allocated in a compute buffer).
     weight: bool,
+    /// A split's copy of a tensor from another backend.
+    copy: bool,
     phase: Phase,
 }
 
@@ -141,6 +146,7 @@ impl Builder<'_> {
             input: true,
             output: false,
             weight: false,
+            copy: false,
             phase: Phase::Inputs,
         })
     }
@@ -158,6 +164,7 @@ impl Builder<'_> {
             input: false,
             output: false,
             weight: true,
+            copy: false,
             phase: Phase::Inputs,
         });
         self.weight_ids.insert(name.to_string(), id);
@@ -175,6 +182,7 @@ impl Builder<'_> {
             input: false,
             output: false,
             weight: false,
+            copy: false,
             phase,
         })
     }
@@ -443,7 +451,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
     if let Some(logits) = b.mm(head, xn, l.n_vocab, &[]) {
         b.nodes[logits].output = true;
     }
-    allocate(split(b.nodes, host), p.n_gpu)
+    allocate(split(b.nodes, host), p.n_gpu, p.n_copies)
 }
 
 /// The attention core over the cache: flash attention, or the scores,
@@ -564,6 +572,7 @@ fn split(mut nodes: Vec<Node>, _host: usize) -> (Vec<Node>, Vec<usize>) {
                         false => nodes[i].phase,
                     };
                     copy.weight = false;
+                    copy.copy = true;
                     nodes.push(copy);
                     copies.insert((s, be), c);
                     if let Some(sp) = splits.last_mut() {
@@ -592,7 +601,16 @@ fn split(mut nodes: Vec<Node>, _host: usize) -> (Vec<Node>, Vec<usize>) {
 
 /// Replays ggml's allocator over the nodes in order, one buffer per
 /// backend.
-fn allocate((nodes, order): (Vec<Node>, Vec<usize>), n_gpu: usize) -> Reserved {
+///
+/// With pipeline parallelism (`n_copies` > 1) the scheduler keeps
+/// `n_copies` of every graph input and every split's input copy, placed
+/// first as leaves and never freed (`ggml_set_input` + `ggml_set_output`
+/// on each copy in `ggml_backend_sched_split_graph`):
+///
+/// ```text
+/// pinned(backend) = n_copies · Σ bytes of its graph inputs and input copies
+/// ```
+fn allocate((nodes, order): (Vec<Node>, Vec<usize>), n_gpu: usize, n_copies: u64) -> Reserved {
     let n_backends = n_gpu + 1;
     let mut alloc: Vec<DynAllocator> = (0..n_backends)
         .map(|b| DynAllocator::new(if b < n_gpu { GPU_ALIGN } else { HOST_ALIGN }))
@@ -607,13 +625,25 @@ fn allocate((nodes, order): (Vec<Node>, Vec<usize>), n_gpu: usize) -> Reserved {
     // none (weights, views, freed or handed on).
     let mut mem: Vec<Option<(usize, u64, u64)>> = vec![None; nodes.len()];
     let mut phases = vec![[0u64; 5]; n_gpu];
+    let pinned = |n: &Node| n_copies > 1 && (n.input || n.copy);
     for &i in &order {
         let node = &nodes[i];
-        if node.bytes > 0 {
+        if pinned(node) && node.bytes > 0 {
+            let off = alloc[node.backend].alloc(node.bytes);
+            mem[i] = Some((node.backend, off, node.bytes));
+            for _ in 1..n_copies {
+                alloc[node.backend].alloc(node.bytes);
+            }
+        }
+    }
+    for &i in &order {
+        let node = &nodes[i];
+        if node.bytes > 0 && !pinned(node) {
             let reuse = match node.inplace {
                 true => node.srcs.iter().copied().find(|s| {
                     let sn = &nodes[*s];
                     children[*s] == 1
+                        && !pinned(sn)
                         && !sn.input
                         && !sn.output
                         && sn.bytes == node.bytes
@@ -631,7 +661,7 @@ fn allocate((nodes, order): (Vec<Node>, Vec<usize>), n_gpu: usize) -> Reserved {
         }
         for s in &node.srcs {
             children[*s] = children[*s].saturating_sub(1);
-            if children[*s] == 0 && !nodes[*s].output {
+            if children[*s] == 0 && !nodes[*s].output && !pinned(&nodes[*s]) {
                 if let Some((b, off, bytes)) = mem[*s].take() {
                     alloc[b].free(off, bytes);
                 }

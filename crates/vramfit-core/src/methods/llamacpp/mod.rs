@@ -448,6 +448,7 @@ pub(crate) fn footprint(
             op_offload: inputs.op_offload,
             flash_attn: inputs.flash_attn,
             mla_per_head: p.layouts.mla == build::MlaCache::PerHead,
+            n_copies: 1,
         },
     );
     let buffers = gpus.into_iter().next().unwrap_or_default();
