@@ -32,6 +32,9 @@ pub enum Arch {
     GptOss,
     Olmo2,
     Gpt2,
+    /// `glm4`: GLM-4-0414 and GLM-Z1-0414 (`Glm4Model`; fused gate/up,
+    /// post-attention and post-MLP norms).
+    Glm4,
 }
 
 impl Arch {
@@ -51,6 +54,7 @@ impl Arch {
             Arch::GptOss => "gpt-oss",
             Arch::Olmo2 => "olmo2",
             Arch::Gpt2 => "gpt2",
+            Arch::Glm4 => "glm4",
         }
     }
 
@@ -71,6 +75,7 @@ impl Arch {
             "gpt_oss" => Arch::GptOss,
             "olmo2" => Arch::Olmo2,
             "gpt2" => Arch::Gpt2,
+            "glm4" => Arch::Glm4,
             _ => return None,
         })
     }

@@ -246,7 +246,6 @@ pub(crate) fn plan(
         .collect();
     let mut host = HostPlan::default();
     let row_shares = cumulative_shares(&shares(d));
-    let mut staged: Option<(u64, u64, u64)> = None;
     for (t, bytes) in &p.tensors {
         match tensor_device(t, &layer_dev, d, inputs.n_cpu_moe) {
             Some(g)
@@ -260,7 +259,6 @@ pub(crate) fn plan(
             Some(g) => devices[g].weights = devices[g].weights.saturating_add(*bytes),
             None => {
                 host.weights = host.weights.saturating_add(*bytes);
-                staged = offload::larger_product(staged, t, *bytes, l.n_expert_used);
             }
         }
         let out_dev = layer_dev.last().copied().flatten();
@@ -282,38 +280,55 @@ pub(crate) fn plan(
         }
     }
     let out_dev = layer_dev.last().copied().flatten();
-    let mut host_compute = 0;
-    for dev in devices.iter_mut() {
-        let mask: Vec<bool> = layer_dev[..l.n_layer as usize]
-            .iter()
-            .map(|g| *g == Some(dev.index))
-            .collect();
-        let first = dev.index == 0;
-        let b = buffers::buffers(
-            l,
-            &context,
-            kv.swa_cells,
-            buffers::Split {
-                gpu_layer: &mask,
-                output_on_gpu: out_dev == Some(dev.index),
-                staged: if first { staged } else { None },
-                op_offload: inputs.op_offload && first,
-                flash_attn: inputs.flash_attn,
-            },
-        );
-        let has_work =
-            mask.iter().any(|m| *m) || out_dev == Some(dev.index) || (first && inputs.op_offload);
-        dev.compute = if has_work { b.gpu_compute_bytes } else { 0 };
+    let device = |t: &super::GgufTensor| tensor_device(t, &layer_dev, d, inputs.n_cpu_moe);
+    let names = buffers::weight_map(&p.tensors, &device, l.tied, out_dev);
+    let (gpus, host_compute) = buffers::reserve(
+        l,
+        &context,
+        kv.swa_cells,
+        &super::graph::Placement {
+            n_gpu: n,
+            layer_dev: &layer_dev[..l.n_layer as usize],
+            weights: &names,
+            op_offload: inputs.op_offload,
+            flash_attn: inputs.flash_attn,
+            mla_per_head: p.layouts.mla == super::build::MlaCache::PerHead,
+            n_copies: pipeline_copies(d, &layer_dev, inputs.n_cpu_moe),
+        },
+    );
+    host.output = buffers::output_buffer_bytes(l.n_vocab, context.n_seq_max);
+    for (dev, b) in devices.iter_mut().zip(&gpus) {
+        dev.compute = b.gpu_compute_bytes;
         dev.output_layer = out_dev == Some(dev.index);
         dev.total = sum([dev.weights, dev.k_cache, dev.v_cache, dev.compute]);
-        if first {
-            host_compute = b.host_compute_bytes;
-            host.output = b.output_bytes;
-        }
     }
     host.compute = host_compute;
     host.total = sum([host.weights, host.kv_cache, host.compute, host.output]);
     Ok(Plan { devices, host })
+}
+
+/// The scheduler's copies of each input: `GGML_SCHED_MAX_COPIES` (4, ggml's
+/// default build) with pipeline parallelism, else 1.
+///
+/// # Formula
+///
+/// ```text
+/// pipeline parallel ⇔ GPUs > 1 ∧ every layer and the output on a GPU ∧ split mode layer ∧ no -ot, no --n-cpu-moe
+/// ```
+///
+/// Source: `src/llama-context.cpp` (`pipeline_parallel`: `n_devices() > 1`,
+/// `n_gpu_layers > n_layer`, `LLAMA_SPLIT_MODE_LAYER`, `offload_kqv`, no
+/// tensor overrides), `ggml/CMakeLists.txt` (`GGML_SCHED_MAX_COPIES` 4).
+fn pipeline_copies(d: &Devices, layer_dev: &[Option<usize>], n_cpu_moe: u64) -> u64 {
+    let parallel = d.gpus.len() > 1
+        && d.split_mode == SplitMode::Layer
+        && d.overrides.is_empty()
+        && n_cpu_moe == 0
+        && layer_dev.iter().all(|g| g.is_some());
+    match parallel {
+        true => 4,
+        false => 1,
+    }
 }
 
 /// Each GPU's fraction of a row-split matrix.

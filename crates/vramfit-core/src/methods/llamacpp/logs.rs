@@ -90,6 +90,9 @@ pub struct Setup {
     pub gpus_mib: &'static [u64],
     /// The `-ot` values, in order.
     pub overrides: &'static [&'static str],
+    /// The file was quantized with an importance matrix (its
+    /// `quantize.imatrix.*` keys).
+    pub imatrix: bool,
 }
 
 const fn setup(id: &'static str, config: Option<&'static str>) -> Setup {
@@ -105,8 +108,32 @@ const fn setup(id: &'static str, config: Option<&'static str>) -> Setup {
         output_layer_last: true,
         gpus_mib: &[],
         overrides: &[],
+        imatrix: false,
     }
 }
+
+/// GLM-Z1-32B-0414 as the `config.json` its GGUF metadata describes (log
+/// A1's `glm4.*` keys: 61 blocks, 6144 wide, MLP 23040, 48 heads, 2 KV
+/// heads of 128, 64 rotary dimensions, 32768 positions, a 151,552-token
+/// vocabulary; 4 f32 tensors a block and no q/k/v biases, from its type
+/// counts: 245 f32 = 4 × 61 + `output_norm`).
+pub const GLM_Z1_32B: &str = r#"{
+  "_name_or_path": "THUDM/GLM-Z1-32B-0414 (from its GGUF metadata)",
+  "model_type": "glm4",
+  "architectures": ["Glm4ForCausalLM"],
+  "hidden_size": 6144,
+  "intermediate_size": 23040,
+  "num_hidden_layers": 61,
+  "num_attention_heads": 48,
+  "num_key_value_heads": 2,
+  "head_dim": 128,
+  "partial_rotary_factor": 0.5,
+  "attention_bias": false,
+  "max_position_embeddings": 32768,
+  "vocab_size": 151552,
+  "tie_word_embeddings": false,
+  "torch_dtype": "bfloat16"
+}"#;
 
 const QWEN3_235B: &str = include_str!("../../../data/configs/Qwen__Qwen3-235B-A22B.json");
 const LLAMA_3_1_8B: &str =
@@ -120,8 +147,11 @@ const GPT_OSS_20B: &str = include_str!("../../../data/configs/openai__gpt-oss-20
 
 /// Every log's setup.
 pub const SETUPS: [Setup; 10] = [
-    // GLM-4-0414 (`glm4`): architecture not derived.
-    setup("A1", None),
+    // bartowski's imatrix quant (`quantize.imatrix.file`).
+    Setup {
+        imatrix: true,
+        ..setup("A1", Some(GLM_Z1_32B))
+    },
     Setup {
         gpus_mib: &[48267],
         overrides: &[r"blk\.1[4-9]\.ffn.*=CPU", r"blk\.[2-9][0-9]\.ffn.*=CPU"],
@@ -347,6 +377,7 @@ impl LoadLog {
             op_offload: !s.cpu_only,
             output_layer_first: !s.output_layer_last,
             build: self.build.or(s.build),
+            imatrix: s.imatrix,
             ..defaults
         }
     }
@@ -484,9 +515,14 @@ fn fill(out: &mut LogComparison, s: &Setup, e: &LlamaCppEstimate) {
     out.gpu_kv = pair(l.gpu_kv, e.gpu.kv_cache);
     out.host_kv = pair(l.host_kv, e.host.kv_cache);
     out.output = pair(l.output, e.output_buffer_bytes);
+    // Metal maps the file: its model buffer is the mapped span.
+    let gpu_model = match l.backend.contains("Metal") {
+        true => e.gpu.mapped,
+        false => e.gpu.weights,
+    };
     if s.compute_not_expressed.is_none() {
         if !s.own_tensor_types {
-            out.gpu_model = pair(l.gpu_model, e.gpu.weights);
+            out.gpu_model = pair(l.gpu_model, gpu_model);
             out.host_model = pair(l.host_model, e.host.weights);
         }
         out.gpu_compute = pair(l.gpu_compute, e.gpu.compute);

@@ -39,6 +39,8 @@ pub mod buffers;
 pub mod build;
 pub mod devices;
 pub mod file;
+pub mod ggml_alloc;
+mod graph;
 pub use crate::gguf::{ftype, ggml_type};
 pub mod kv;
 pub mod logs;
@@ -180,6 +182,13 @@ pub struct DeviceBytes {
     pub output: u64,
     /// The sum.
     pub total: u64,
+    /// A backend that maps the file into its own buffer (Metal:
+    /// `MTL0_Mapped`, `Metal_Mapped`) prints this as its model buffer: the
+    /// bytes from its first tensor to its last in the file's order, host
+    /// tensors between them included ([`offload::mapped_span`]). Not
+    /// memory of its own: the pages are the host mapping's.
+    #[serde(skip)]
+    pub mapped: u64,
 }
 
 /// What fits a GPU of a given size.
@@ -415,18 +424,34 @@ pub(crate) fn footprint(
         l.tied,
         l.n_expert_used,
     );
-    let buffers = buffers::buffers(
+    let n_cpu_moe = inputs.n_cpu_moe;
+    let device = |t: &GgufTensor| -> Option<usize> {
+        let on = match (t.layer, t.role) {
+            (Some(i), _) => {
+                gpu_layer.get(i as usize).copied().unwrap_or(false) && !(t.expert && i < n_cpu_moe)
+            }
+            (None, tensors::Role::TokenEmbd | tensors::Role::PosEmbd) => false,
+            (None, _) => output_on_gpu,
+        };
+        on.then_some(0)
+    };
+    let names = buffers::weight_map(&p.tensors, &device, l.tied, output_on_gpu.then_some(0));
+    let layer_dev: Vec<Option<usize>> = gpu_layer.iter().map(|g| g.then_some(0)).collect();
+    let (gpus, _) = buffers::reserve(
         l,
         &context,
         kv.swa_cells,
-        buffers::Split {
-            gpu_layer: &gpu_layer,
-            output_on_gpu,
-            staged: weights.staged,
+        &graph::Placement {
+            n_gpu: 1,
+            layer_dev: &layer_dev,
+            weights: &names,
             op_offload: inputs.op_offload,
             flash_attn: inputs.flash_attn,
+            mla_per_head: p.layouts.mla == build::MlaCache::PerHead,
+            n_copies: 1,
         },
     );
+    let buffers = gpus.into_iter().next().unwrap_or_default();
     // (K, V) on the GPU and on the host.
     let (mut kv_gpu, mut kv_host) = ((0u64, 0u64), (0u64, 0u64));
     for (layer, on_gpu) in kv.layers.iter().zip(&gpu_layer) {
@@ -446,10 +471,12 @@ pub(crate) fn footprint(
         compute,
         output,
         total: crate::units::sum([weights, k, v, compute, output]),
+        mapped: 0,
     };
     Ok(Footprint {
         gpu: DeviceBytes {
             compute_phases: buffers.gpu_phases,
+            mapped: offload::mapped_span(&p.tensors, &|t| device(t).is_some()),
             ..side(weights.gpu, kv_gpu, buffers.gpu_compute_bytes, 0)
         },
         host: side(

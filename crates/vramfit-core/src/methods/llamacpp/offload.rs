@@ -138,3 +138,47 @@ pub(crate) fn split_weights(
     }
     s
 }
+
+/// The span a backend maps of the file for its tensors (Metal with mmap,
+/// `ggml_backend_dev_buffer_from_host_ptr` over
+/// `llama_model_loader::get_mapping_range`): every tensor from the first
+/// that is on the GPU to the last, in the file's order.
+///
+/// # Formula
+///
+/// ```text
+/// mapped = Σ bytes(t_i) for i from min{i : t_i on the GPU} to max{i : t_i on the GPU}
+/// ```
+///
+/// The order is llama-quantize's (`weight_name_comparer` in
+/// `src/llama-model-loader.h`: model-wide tensors first, then by block,
+/// by name within each): `output.weight` before `token_embd.weight`, so
+/// with the output layer on the GPU the mapped span holds `token_embd`,
+/// which the host maps as well (load logs U1, U3: 586.82 MiB in both
+/// `CPU_Mapped` and the Metal buffer).
+pub(crate) fn mapped_span(
+    tensors: &[(GgufTensor, u64)],
+    on_gpu: &dyn Fn(&GgufTensor) -> bool,
+) -> u64 {
+    let mut order: Vec<(i64, &str, u64, bool)> = tensors
+        .iter()
+        .map(|(t, b)| {
+            (
+                t.layer.map_or(-1, |l| l as i64),
+                t.name.as_str(),
+                *b,
+                on_gpu(t),
+            )
+        })
+        .collect();
+    order.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let first = order.iter().position(|x| x.3);
+    let last = order.iter().rposition(|x| x.3);
+    match (first, last) {
+        (Some(f), Some(l)) => order[f..=l]
+            .iter()
+            .map(|x| x.2)
+            .fold(0u64, u64::saturating_add),
+        _ => 0,
+    }
+}

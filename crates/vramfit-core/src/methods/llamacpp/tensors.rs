@@ -204,7 +204,7 @@ fn attention(l: &Layout, b: &mut Builder) {
     }
     if matches!(
         l.arch,
-        Arch::Gemma2 | Arch::Gemma3 | Arch::Olmo2 | Arch::GptOss
+        Arch::Gemma2 | Arch::Gemma3 | Arch::Olmo2 | Arch::GptOss | Arch::Glm4
     ) {
         b.vector("attn_post_norm.weight", Role::Norm, h);
     }
@@ -290,7 +290,7 @@ fn feed_forward(l: &Layout, ffn: LayerFfn, b: &mut Builder) {
     }
     match ffn {
         LayerFfn::Dense { n_ff } => {
-            if l.arch == Arch::Phi3 {
+            if matches!(l.arch, Arch::Phi3 | Arch::Glm4) {
                 b.matrix("ffn_down.weight", Role::FfnDown, n_ff, h);
                 b.matrix("ffn_up.weight", Role::FfnUp, h, 2 * n_ff);
             } else {
@@ -307,7 +307,10 @@ fn feed_forward(l: &Layout, ffn: LayerFfn, b: &mut Builder) {
             n_ff_shexp,
         } => experts(l, n_ff_exp, n_ff_shexp, b),
     }
-    if matches!(l.arch, Arch::Gemma2 | Arch::Gemma3 | Arch::Olmo2) {
+    if matches!(
+        l.arch,
+        Arch::Gemma2 | Arch::Gemma3 | Arch::Olmo2 | Arch::Glm4
+    ) {
         b.vector("ffn_post_norm.weight", Role::Norm, h);
     }
 }
