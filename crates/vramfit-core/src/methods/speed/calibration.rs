@@ -307,5 +307,6 @@ pub fn vllm_setting(
         prompt_tokens: prompt,
         output_tokens: vllm::DEFAULT_OUTPUT_TOKENS,
         context: len,
+        kv_tokens: run.estimate.kv_cache_tokens,
     })
 }
