@@ -247,7 +247,7 @@ pub(crate) fn plan(
     let mut host = HostPlan::default();
     let row_shares = cumulative_shares(&shares(d));
     let mut staged: Option<(u64, u64, u64)> = None;
-    for (t, bytes) in &p.tensors {
+    for (t, bytes) in p.tensors.iter() {
         match tensor_device(t, &layer_dev, d, inputs.n_cpu_moe) {
             Some(g)
                 if d.split_mode == SplitMode::Row && t.role.quantizable() && t.layer.is_some() =>

@@ -262,7 +262,7 @@ fn prepare_llamacpp(row: &Row) -> Result<Prepared, String> {
         prompt_tokens: prompt,
         context,
     };
-    let plan = llamacpp::plan(&run, spec, None).ok_or("no plan")?;
+    let plan = llamacpp::plan(&run, spec).ok_or("no plan")?;
     Ok(Prepared::Llamacpp(plan, setting))
 }
 

@@ -44,7 +44,6 @@
 
 use super::rates::{Rates, Ratios};
 use super::{Band, Device, Family, Limit, SpeedAssumption, SpeedEstimate};
-use crate::gguf::model::FileTensor;
 use crate::methods::llamacpp::{layer_split, GgufTensor, LlamacppRun, Role};
 use crate::model::ModelSpec;
 use crate::scenario::Backend;
@@ -208,12 +207,14 @@ pub struct Planned {
     pub attention: Attention,
 }
 
-/// The plan's traffic, or `None` where the file cannot be rebuilt: a GGUF
-/// file's own tensors (`file`) where the model was read from one, else
-/// the recipe's.
-pub fn plan(run: &LlamacppRun, model: &ModelSpec, file: Option<&[FileTensor]>) -> Option<Planned> {
-    let (tensors, counts, tied) =
-        crate::methods::llamacpp::file_tensors(model, &run.inputs, file).ok()?;
+/// The plan's traffic: the tensors the estimate sized (a GGUF file's own
+/// where the model was read from one, else the recipe's), read once.
+pub fn plan(run: &LlamacppRun, model: &ModelSpec) -> Option<Planned> {
+    let sized = &run.estimate.tensors;
+    let (tensors, counts, tied) = (sized.tensors.as_slice(), sized.counts, sized.tied);
+    if tensors.is_empty() {
+        return None;
+    }
     let e = &run.estimate;
     // With several GPUs the layers the GPUs hold, and the cache they keep,
     // are the devices' plan's; they run one after another (`-sm layer`).
@@ -234,7 +235,7 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec, file: Option<&[FileTensor]>) -
         run.inputs.output_layer_first,
     );
     Some(Planned {
-        traffic: traffic(&tensors, counts, tied, split),
+        traffic: traffic(tensors, counts, tied, split),
         kv_per_cell: e.kv_cache_bytes as f64 / e.kv_cells.max(1) as f64,
         gpu_kv_share: match e.kv_cache_bytes {
             0 => 1.0,
@@ -251,12 +252,11 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec, file: Option<&[FileTensor]>) -
 pub fn estimate(
     run: &LlamacppRun,
     model: &ModelSpec,
-    file: Option<&[FileTensor]>,
     setting: Setting,
     rates: &Rates,
     assumptions: Vec<SpeedAssumption>,
 ) -> Option<SpeedEstimate> {
-    figures(&plan(run, model, file)?, setting, rates, assumptions)
+    figures(&plan(run, model)?, setting, rates, assumptions)
 }
 
 /// The figures of a prepared plan.
