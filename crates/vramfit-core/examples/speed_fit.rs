@@ -175,11 +175,14 @@ fn golden(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// A group's ceiling and dequantization passes (`None`: none).
+type Knobs = (Option<f64>, Option<f64>);
+
 fn set_group(
     table: &mut Vec<GroupRate>,
     (backend, family): (Backend, Family),
     e: f64,
-    (ceiling, dequant): (Option<f64>, Option<f64>),
+    (ceiling, dequant): Knobs,
 ) {
     table.retain(|g| !(g.backend == backend && g.family == family));
     table.push(GroupRate {
@@ -250,7 +253,7 @@ fn fit_families(cases: &[&Case], rates: &mut Rates, backend: Backend, prefill: b
             (true, Family::Quant | Family::Mxfp4, Backend::Rocm) => vec![cuda_dequant],
             _ => vec![None],
         };
-        let score = |e: f64, knobs: (Option<f64>, Option<f64>), rates: &mut Rates| {
+        let score = |e: f64, knobs: Knobs, rates: &mut Rates| {
             let table = match prefill {
                 true => &mut rates.llamacpp.prefill,
                 false => &mut rates.llamacpp.decode,
@@ -265,7 +268,7 @@ fn fit_families(cases: &[&Case], rates: &mut Rates, backend: Backend, prefill: b
                 false => loss(&errs),
             }
         };
-        let mut best: Option<(f64, f64, (Option<f64>, Option<f64>))> = None;
+        let mut best: Option<(f64, f64, Knobs)> = None;
         for &ceiling in &grid {
             for &dequant in &dequants {
                 let knobs = (ceiling, dequant);

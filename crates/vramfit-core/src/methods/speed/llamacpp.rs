@@ -130,7 +130,7 @@ pub fn traffic(
                 t.host_bytes += bytes * read;
                 // The input embedding is a row look-up on the host
                 // (`GET_ROWS` is not offloaded): never copied to the GPU.
-                if !(tensor.role == Role::TokenEmbd && !tied) {
+                if tensor.role != Role::TokenEmbd || tied {
                     t.host_all_bytes += bytes;
                 }
             }
