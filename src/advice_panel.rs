@@ -1,5 +1,6 @@
 //! What to change: the longest context, most concurrent sequences and smallest GPU that
-//! fit, and one-click single adjustments when the scenario does not fit.
+//! fit, and one-click single adjustments when the scenario does not fit (an
+//! engine plan's with the decode speed it would run at).
 
 use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
@@ -83,6 +84,11 @@ pub fn SuggestionsView(
                                     </button>
                                     " — " {move || format::bytes(&t().number, unit.get(), s.total_bytes)}
                                     ", " {move || (t().spare)(&format::bytes(&t().number, unit.get(), s.margin_bytes))}
+                                    // A move that trades memory for speed says both: the
+                                    // engine's decode over the suggested plan.
+                                    {s.decode_tokens_per_s.map(|d| view! {
+                                        ", " <span data-testid="suggestion-decode">{move || format!("{} {}", format::decimal(&t().number, d, 1), t().tokens_per_second)}</span>
+                                    })}
                                     <span class="vf-methods__summary">{move || (t().cost)(s.cost)}</span>
                                 </li>
                             }

@@ -3,7 +3,7 @@
 // runs from host memory, all read from the report's estimate.engine.speed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, useServerAndBrowser } from './helpers.mjs';
+import { cliJson, openApp, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
@@ -65,6 +65,33 @@ test('vLLM on an H100: a decode band, prefill and the first token, all on the GP
   assert.match(await page.getByTestId('engine-speed-prefill').innerText(), /^[\d,.]+ tokens\/s$/);
   assert.match(await page.getByTestId('engine-speed-ttft').innerText(), /^[\d,.]+ s$/);
   assert.equal(await page.getByTestId('engine-speed-host').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('llama.cpp: a suggestion that moves experts or layers to the host says the decode speed it runs at', async () => {
+  const { page, errors } = await openApp(browser, server.url, { locale: 'en-GB' });
+  await pick(page, 'qwen3 30b a3b', 'Qwen/Qwen3-30B-A3B');
+  await page.getByTestId('method-llamacpp').click();
+  await page.getByTestId('gpu-select').fill('RTX 4080');
+  await page.getByTestId('gguf-q4_k_m').click();
+  await page.getByTestId('field-context').fill('16384');
+  await page.getByTestId('engine-n_gpu_layers').fill('49');
+  const cli = cliJson([
+    'Qwen/Qwen3-30B-A3B', '--method', 'llamacpp', '--gpu', 'RTX 4080', '--quant', 'q4_k_m',
+    '--seq', '16384', '--n-gpu-layers', '49',
+  ]);
+  const moves = cli.suggestions.filter((s) => ['cpu_moe', 'gpu_layers'].includes(s.change.knob));
+  assert.ok(moves.length >= 2, JSON.stringify(cli.suggestions));
+  for (const s of moves) {
+    const item = page.locator(`[data-testid=suggestion][data-change="${s.change.knob}:${s.change.value}"]`);
+    await item.waitFor();
+    // The same figure as the CLI's JSON, through the page's number formatter.
+    assert.equal(
+      await item.getByTestId('suggestion-decode').innerText(),
+      `${s.decode_tokens_per_s.toFixed(1)} tokens/s`,
+    );
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

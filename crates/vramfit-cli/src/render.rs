@@ -361,8 +361,12 @@ fn verdict(doc: &Report) -> String {
             .ok()
             .and_then(|c| c.as_str().map(|c| c.replace('_', " ")))
             .unwrap_or_default();
+        // A move that trades memory for speed says both.
+        let speed = s
+            .decode_tokens_per_s
+            .map_or(String::new(), |d| format!(", decode {d:.1} tokens/s"));
         out += &format!(
-            "  -> {}: {} ({cost})\n",
+            "  -> {}: {}{speed} ({cost})\n",
             change(&s.change),
             need.display(UNIT)
         );

@@ -66,10 +66,12 @@ fn experts_on_the_host_are_checked_against_the_host_ram() {
     );
     assert!(doc["answers"]["max_context"].is_null());
     let out = text(&args);
-    assert!(
-        out.contains("of host memory: the plan keeps 17.75 GB there, 8.00 GB host RAM"),
-        "{out}"
+    // The text says the same host figure the JSON carries.
+    let kept = format!(
+        "of host memory: the plan keeps {:.2} GB there, 8.00 GB host RAM",
+        host as f64 / 1e9
     );
+    assert!(out.contains(&kept), "{kept}\n{out}");
     assert!(
         out.contains("command: none: this plan would not start"),
         "{out}"
@@ -135,9 +137,26 @@ fn offload_moves_are_suggestions_with_their_figure() {
         .unwrap();
     assert_eq!(s["total_bytes"], again["estimate"]["total_bytes"]);
     assert_ne!(again["estimate"]["verdict"]["status"], "no_cabe");
+    // ... and its decode speed is the speed model's over that plan: the
+    // experts of 12 blocks read from host memory are slower than all on
+    // the GPU.
+    let decode = s["decode_tokens_per_s"].as_f64().unwrap();
+    let after = again["estimate"]["engine"]["speed"]["decode_tokens_per_s"]["point"]
+        .as_f64()
+        .unwrap();
+    assert!((decode - after).abs() < 1e-9, "{decode} vs {after}");
+    let all_on_gpu = doc["estimate"]["engine"]["speed"]["decode_tokens_per_s"]["point"]
+        .as_f64()
+        .unwrap();
+    assert!(decode < all_on_gpu, "{decode} vs {all_on_gpu}");
     let out = text(&all);
-    assert!(out.contains("-> -ngl 39: 16.09 GB"), "{out}");
-    assert!(out.contains("-> --n-cpu-moe 12: 15.81 GB"), "{out}");
+    assert!(out.contains("-> -ngl 39: 16.09 GB, decode "), "{out}");
+    assert!(
+        out.contains(&format!(
+            "-> --n-cpu-moe 12: 15.81 GB, decode {decode:.1} tokens/s"
+        )),
+        "{out}"
+    );
     // Short of host RAM with 48 blocks of experts there: fewer of them.
     let mut host = QWEN_MOE.to_vec();
     host.extend(["--n-cpu-moe", "48", "--host-ram-gb", "8"]);

@@ -20,7 +20,8 @@
 //!   llama.cpp with each GPU's rows predicted by rates fitted without
 //!   that GPU (leave one GPU out), as a GPU outside the calibration sees.
 //!
-//! The loss is the sum of squared log errors.
+//! The loss is the sum of squared log errors (decode, vLLM); prefill
+//! fits the sum of absolute log errors, robust to a source's odd rows.
 
 use std::collections::BTreeSet;
 use vramfit_core::methods::speed::calibration::{self, Engine, Metric, Prepared, Row};
@@ -174,11 +175,14 @@ fn golden(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// A group's ceiling and dequantization passes (`None`: none).
+type Knobs = (Option<f64>, Option<f64>);
+
 fn set_group(
     table: &mut Vec<GroupRate>,
     (backend, family): (Backend, Family),
     e: f64,
-    ceiling: Option<f64>,
+    (ceiling, dequant): Knobs,
 ) {
     table.retain(|g| !(g.backend == backend && g.family == family));
     table.push(GroupRate {
@@ -186,6 +190,7 @@ fn set_group(
         family,
         efficiency: e,
         ceiling,
+        dequant,
         rows: 0,
         median_error_pct: 0.0,
         worst_error_pct: 0.0,
@@ -232,25 +237,51 @@ fn fit_families(cases: &[&Case], rates: &mut Rates, backend: Backend, prefill: b
             true => ceilings.clone(),
             false => vec![None],
         };
-        let score = |e: f64, ceiling: Option<f64>, rates: &mut Rates| {
+        // Prefill of block-quantized weights: the passes over the
+        // dequantization traffic per micro-batch, on a grid.
+        // CUDA converts quantized weights to F16 before cuBLAS for a batch
+        // (fitted here); ROCm builds the same code through HIP (CUDA's
+        // value); Metal and Vulkan dequantize inside their matrix kernels
+        // (none).
+        let cuda_dequant = Rates::group(&rates.llamacpp.prefill, Backend::Cuda, family)
+            .filter(|f| f.borrowed.is_none())
+            .and_then(|f| f.rate.dequant);
+        let dequants: Vec<Option<f64>> = match (prefill, family, backend) {
+            (true, Family::Quant | Family::Mxfp4, Backend::Cuda) => {
+                (0..=8).map(|i| Some(i as f64 * 0.25)).collect()
+            }
+            (true, Family::Quant | Family::Mxfp4, Backend::Rocm) => vec![cuda_dequant],
+            _ => vec![None],
+        };
+        let score = |e: f64, knobs: Knobs, rates: &mut Rates| {
             let table = match prefill {
                 true => &mut rates.llamacpp.prefill,
                 false => &mut rates.llamacpp.decode,
             };
-            set_group(table, (backend, family), e, ceiling);
-            loss(&log_errors(group.iter().copied(), rates))
+            set_group(table, (backend, family), e, knobs);
+            let errs = log_errors(group.iter().copied(), rates);
+            match prefill {
+                // Absolute log errors: a source's odd row (the L40S's F16
+                // prompts at a third of its Q4_K_M speed) does not pull the
+                // rate of every other GPU.
+                true => errs.iter().map(|e| e.abs()).sum(),
+                false => loss(&errs),
+            }
         };
-        let mut best: Option<(f64, f64, Option<f64>)> = None;
+        let mut best: Option<(f64, f64, Knobs)> = None;
         for &ceiling in &grid {
-            let cell = std::cell::RefCell::new(rates.clone());
-            let e = golden(0.05, e_max, |e| score(e, ceiling, &mut cell.borrow_mut()));
-            let l = score(e, ceiling, &mut cell.borrow_mut());
-            if best.is_none_or(|b| l < b.0) {
-                best = Some((l, e, ceiling));
+            for &dequant in &dequants {
+                let knobs = (ceiling, dequant);
+                let cell = std::cell::RefCell::new(rates.clone());
+                let e = golden(0.05, e_max, |e| score(e, knobs, &mut cell.borrow_mut()));
+                let l = score(e, knobs, &mut cell.borrow_mut());
+                if best.is_none_or(|b| l < b.0 - 1e-12) {
+                    best = Some((l, e, knobs));
+                }
             }
         }
-        if let Some((l, e, ceiling)) = best {
-            score(e, ceiling, rates);
+        if let Some((l, e, knobs)) = best {
+            score(e, knobs, rates);
             total += l;
         }
     }
@@ -312,10 +343,13 @@ fn fit_prefill(cases: &[Case], rates: &mut Rates) {
     let pre: Vec<&Case> = cases
         .iter()
         .filter(|c| is(c, Engine::Llamacpp, Metric::Prefill))
-        .filter(|c| Device::of(c.0.gpu).flops.is_some())
+        .filter(|c| Device::of(c.0.gpu).fp16_flops.is_some())
         .collect();
     let backends: BTreeSet<Backend> = pre.iter().map(|c| c.0.backend).collect();
-    for backend in backends {
+    // CUDA first: ROCm takes its dequantization passes.
+    let mut order: Vec<Backend> = backends.into_iter().collect();
+    order.sort_by_key(|b| *b != Backend::Cuda);
+    for backend in order {
         let mine: Vec<&Case> = pre
             .iter()
             .copied()
@@ -354,13 +388,28 @@ fn fit_vllm(cases: &[Case], rates: &mut Rates) {
     if let Some((_, r)) = best {
         *rates = r;
     }
-    let cell = std::cell::RefCell::new(rates.clone());
-    let e = golden(0.02, 1.5, |e| {
+    // The tensor efficiency, and how memory and compute combine in a step
+    // (a grid of norms; `None`: the larger only).
+    let mut best: Option<(f64, f64, Option<f64>)> = None;
+    for q in [Some(1.0), Some(1.5), Some(2.0), Some(3.0), Some(4.0), None] {
+        let cell = std::cell::RefCell::new(rates.clone());
+        cell.borrow_mut().vllm.overlap_norm = q;
+        let e = golden(0.02, 1.5, |e| {
+            let mut r = cell.borrow_mut();
+            r.vllm.compute_efficiency = e;
+            loss(&log_errors(thr.iter().copied(), &r))
+        });
         let mut r = cell.borrow_mut();
         r.vllm.compute_efficiency = e;
-        loss(&log_errors(thr.iter().copied(), &r))
-    });
-    rates.vllm.compute_efficiency = e;
+        let l = loss(&log_errors(thr.iter().copied(), &r));
+        if best.is_none_or(|b| l < b.0) {
+            best = Some((l, e, q));
+        }
+    }
+    if let Some((_, e, q)) = best {
+        rates.vllm.compute_efficiency = e;
+        rates.vllm.overlap_norm = q;
+    }
     rates.vllm.decode_rows = dec.len() as u32;
     rates.vllm.throughput_rows = thr.len() as u32;
     let worst = |cases: &[&Case], r: &Rates| {

@@ -139,6 +139,23 @@ pub struct Suggestion {
     /// Usable memory left after the change.
     pub margin_bytes: Bytes,
     pub cost: Cost,
+    /// An engine plan's decode tokens per second after the change: the
+    /// engine's speed model ([`crate::methods::speed`]) over the suggested
+    /// plan, so that a move that trades memory for speed says both
+    /// (`--n-cpu-moe 20`: fits, 14 tokens/s). `None` for the methods
+    /// without a speed, and where the plan has no GPU figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tokens_per_s: Option<f64>,
+}
+
+/// The decode point of an engine plan's speed, where the method has one.
+fn decode_point(r: &MethodResult) -> Option<f64> {
+    use crate::methods::engine::EngineReport;
+    let speed = match r.engine.as_ref()? {
+        EngineReport::Llamacpp(l) => l.speed.as_ref(),
+        EngineReport::Vllm(v) => v.speed.as_ref(),
+    }?;
+    Some(speed.decode_tokens_per_s.point).filter(|d| d.is_finite() && *d > 0.0)
 }
 
 /// What stops a "largest that fits" answer.
@@ -358,6 +375,7 @@ pub fn suggestions(s: &Scenario, current: &MethodResult) -> Vec<Suggestion> {
                 total_bytes: r.total_bytes,
                 margin_bytes: r.verdict.headroom_bytes,
                 cost,
+                decode_tokens_per_s: decode_point(&r),
             })
         })
         .collect()

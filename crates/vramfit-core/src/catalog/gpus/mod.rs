@@ -127,9 +127,15 @@ pub struct Gpu {
     pub bandwidth_gb_s: f64,
     /// Dense (no structured sparsity) BF16 tensor throughput, TFLOPS.
     pub bf16_dense_tflops: Option<f64>,
-    /// Dense FP16 tensor throughput, TFLOPS, where it differs or is the
-    /// only figure known.
+    /// Dense FP16 tensor throughput with FP32 accumulate, TFLOPS (the
+    /// datasheets' figure; GeForce: half the FP16-accumulate rate).
     pub fp16_dense_tflops: Option<f64>,
+    /// Dense FP16 tensor throughput with FP16 accumulate, TFLOPS: what
+    /// llama.cpp's cuBLAS path computes in (`CUBLAS_COMPUTE_16F`); the
+    /// same as [`Gpu::fp16_dense_tflops`] except on GeForce cards, twice it.
+    pub fp16_acc16_dense_tflops: Option<f64>,
+    /// Dense INT8 tensor throughput, TOPS.
+    pub int8_dense_tops: Option<f64>,
     /// Native FP8 tensor support.
     pub fp8_support: bool,
     /// Dense FP8 tensor throughput, TFLOPS.
@@ -200,6 +206,10 @@ struct GpuRow {
     bandwidth_gb_s: f64,
     bf16_dense_tflops: Option<f64>,
     fp16_dense_tflops: Option<f64>,
+    #[serde(default)]
+    fp16_acc16_dense_tflops: Option<f64>,
+    #[serde(default)]
+    int8_dense_tops: Option<f64>,
     fp8_support: bool,
     fp8_dense_tflops: Option<f64>,
     int4_support: Option<bool>,
@@ -283,6 +293,8 @@ impl From<GpuRow> for Gpu {
             bandwidth_gb_s: row.bandwidth_gb_s,
             bf16_dense_tflops: row.bf16_dense_tflops,
             fp16_dense_tflops: row.fp16_dense_tflops,
+            fp16_acc16_dense_tflops: row.fp16_acc16_dense_tflops,
+            int8_dense_tops: row.int8_dense_tops,
             fp8_support: row.fp8_support,
             fp8_dense_tflops: row.fp8_dense_tflops,
             fp4_support: row.fp4_support,

@@ -57,6 +57,8 @@ fn memory_and_rates_are_positive_and_finite() {
         for t in [
             gpu.bf16_dense_tflops,
             gpu.fp16_dense_tflops,
+            gpu.fp16_acc16_dense_tflops,
+            gpu.int8_dense_tops,
             gpu.fp8_dense_tflops,
             gpu.fp4_dense_tflops,
         ]
@@ -370,6 +372,39 @@ fn catalog_covers_every_vendor_and_segment() {
     assert!(count(&|g| g.vendor == "Intel") >= 4);
     assert!(count(&|g| g.category == GpuCategory::Laptop) >= 3);
     assert!(count(&|g| g.driver_total_bytes.is_some()) >= 10);
+}
+
+#[test]
+fn every_gpu_has_a_tensor_peak_with_its_source() {
+    // The speed model's prefill needs a dense FP16/BF16 tensor peak on every
+    // GPU (consumer NVIDIA, AMD, Apple, Intel included), each figure with
+    // where it was checked or how it was derived.
+    for gpu in all() {
+        assert!(
+            gpu.fp16_dense_tflops.is_some() || gpu.bf16_dense_tflops.is_some(),
+            "{} has no tensor peak",
+            gpu.name
+        );
+        for (field, value) in [
+            ("fp16_dense_tflops", gpu.fp16_dense_tflops),
+            ("fp16_acc16_dense_tflops", gpu.fp16_acc16_dense_tflops),
+            ("int8_dense_tops", gpu.int8_dense_tops),
+        ] {
+            if value.is_some() {
+                let why = gpu.verification.get(field);
+                assert!(why.is_some(), "{}: {field} without a source", gpu.name);
+                assert!(
+                    !why.is_some_and(|w| w.starts_with("unverified")),
+                    "{}: {field} unverified",
+                    gpu.name
+                );
+            }
+        }
+        // FP16 with FP16 accumulate is never slower than with FP32.
+        if let (Some(a16), Some(a32)) = (gpu.fp16_acc16_dense_tflops, gpu.fp16_dense_tflops) {
+            assert!(a16 >= a32, "{}", gpu.name);
+        }
+    }
 }
 
 #[test]

@@ -246,7 +246,7 @@ pub(crate) fn plan(
         .collect();
     let mut host = HostPlan::default();
     let row_shares = cumulative_shares(&shares(d));
-    for (t, bytes) in &p.tensors {
+    for (t, bytes) in p.tensors.iter() {
         match tensor_device(t, &layer_dev, d, inputs.n_cpu_moe) {
             Some(g)
                 if d.split_mode == SplitMode::Row && t.role.quantizable() && t.layer.is_some() =>

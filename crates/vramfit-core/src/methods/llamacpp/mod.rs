@@ -211,6 +211,11 @@ pub struct Fit {
 /// The estimate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LlamaCppEstimate {
+    /// The tensors the estimate sized, each with its bytes, the counts
+    /// `[n_layer, n_expert, n_expert_used]` and whether the head is tied:
+    /// what the speed model reads, shared rather than rebuilt.
+    #[serde(skip)]
+    pub(crate) tensors: SizedTensors,
     /// GGUF architecture (`general.architecture`).
     pub arch: Arch,
     pub file_type: FileType,
@@ -268,8 +273,9 @@ pub fn gguf_tensors(
 /// The model's file, prepared once for every context and split.
 pub(crate) struct Prepared {
     pub layout: Layout,
-    /// Each tensor with its bytes.
-    pub tensors: Vec<(GgufTensor, u64)>,
+    /// Each tensor with its bytes (shared with the estimate, which the
+    /// speed model reads).
+    pub tensors: std::sync::Arc<Vec<(GgufTensor, u64)>>,
     pub model_size: u64,
     pub n_elements: u64,
     pub tensor_types: Vec<TypeCount>,
@@ -344,7 +350,7 @@ impl Prepared {
         Ok(Prepared {
             layouts,
             layout,
-            tensors,
+            tensors: std::sync::Arc::new(tensors),
             model_size,
             n_elements,
             tensor_types,
@@ -355,24 +361,12 @@ impl Prepared {
 /// The file's tensors with their bytes, and what the speed model needs of
 /// the layout: `[repeating layers, routed experts, experts per token]` and
 /// whether the head is tied.
-pub(crate) type FileTensors = (Vec<(GgufTensor, u64)>, [u64; 3], bool);
-
-/// The file's tensors for a model and file type ([`FileTensors`]): a GGUF
-/// file's own tensors where the model was read from one (`file`), else the
-/// recipe's, as the estimate sizes them.
-pub(crate) fn file_tensors(
-    model: &ModelSpec,
-    inputs: &LlamaCppInputs,
-    file: Option<&[crate::gguf::model::FileTensor]>,
-) -> Result<FileTensors, LlamaCppRefusal> {
-    let p = match file {
-        Some(tensors) => Prepared::from_file(model, tensors, inputs)?,
-        None => Prepared::new(model, inputs)?,
-    };
-    let l = &p.layout;
-    let counts = [l.n_layer, l.n_expert, l.n_expert_used];
-    let tied = l.tied;
-    Ok((p.tensors, counts, tied))
+/// An estimate's tensors ([`LlamaCppEstimate::tensors`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct SizedTensors {
+    pub tensors: std::sync::Arc<Vec<(GgufTensor, u64)>>,
+    pub counts: [u64; 3],
+    pub tied: bool,
 }
 
 /// One evaluation: a context and a split.
@@ -601,7 +595,13 @@ fn estimate_prepared(
     };
     let (all_layers_gpu, all_layers_host) = all.map_or((f.gpu, f.host), |a| (a.gpu, a.host));
     let command = command::llama_server(model, inputs, n_ctx, ngl);
+    let l = &prepared.layout;
     Ok(LlamaCppEstimate {
+        tensors: SizedTensors {
+            tensors: prepared.tensors.clone(),
+            counts: [l.n_layer, l.n_expert, l.n_expert_used],
+            tied: l.tied,
+        },
         arch: prepared.layout.arch,
         file_type: inputs.file_type,
         model_size_bytes: prepared.model_size,

@@ -262,7 +262,7 @@ fn prepare_llamacpp(row: &Row) -> Result<Prepared, String> {
         prompt_tokens: prompt,
         context,
     };
-    let plan = llamacpp::plan(&run, spec, None).ok_or("no plan")?;
+    let plan = llamacpp::plan(&run, spec).ok_or("no plan")?;
     Ok(Prepared::Llamacpp(plan, setting))
 }
 
@@ -307,5 +307,6 @@ pub fn vllm_setting(
         prompt_tokens: prompt,
         output_tokens: vllm::DEFAULT_OUTPUT_TOKENS,
         context: len,
+        kv_tokens: run.estimate.kv_cache_tokens,
     })
 }

@@ -7,8 +7,10 @@
 //! decode:  t_tok = (W_gpu + K·c_gpu) / b_gpu + (W_host + K·c_host) / (η_h · H)
 //!                  + L · o + (G − 1) · h
 //!          b_gpu = min(e · BW, S)                 (GroupRate::rate)
-//! prefill: t_pp(P) = 2 · N · P / F_eff + ⌈P / u⌉ · W_host,all / PCIe
-//!          F_eff = min(e_c · F, S_f)
+//! prefill: t_pp(P) = (2 · N · P + A(P)) / F_eff + ⌈P / u⌉ · (d · D / b_gpu + W_host,all / PCIe)
+//!          F_eff = min(e_c · F16, S_f)
+//!          A(P)  = Σ_attention layers 4 · n_h · d_h · Σ_{i=1..P} min(i, w)
+//!          D     = Σ_quantized GPU tensors (bytes + 2 · elements)
 //! first token: t_pp(P) + t_tok
 //! ```
 //!
@@ -19,11 +21,19 @@
 //! GPU's peak bandwidth and `H` the host's; `L` repeating layers, `G` GPUs
 //! of a layer split (they run one after another, so their bytes add), `u`
 //! the micro-batch (`-ub`), `N` the parameters a token multiplies (routed
-//! experts at `k / n`), `F` the GPU's dense FP16/BF16 tensor peak.
-//! `e`, `e_c`, `S`, `S_f` per backend × weight family, `o`, `h` per backend:
-//! [`super::rates`]; `η_h` = 0.7 and PCIe 25 GB/s (a 16-lane PCIe 4.0 link
-//! in practice) are assumptions with no calibration row behind them.
-//! Sources: llama.cpp `src/llama-model.cpp` (which layers sit where),
+//! experts at `k / n`), `F16` the GPU's dense FP16 tensor peak with FP16
+//! accumulate (what llama.cpp's GEMMs compute in; twice the FP32-accumulate
+//! figure on GeForce). `A(P)`: the attention products (`QKᵀ` and `PV`, 2
+//! FLOP each per head dimension and cell) of a causal prompt, `w` the
+//! layer's window (the prompt itself for full attention). `D`: one
+//! dequantization pass per micro-batch, reading each quantized weight and
+//! writing it as F16 (CUDA's path for a batch: `ggml_cuda_op_mul_mat_cublas`
+//! converts `src0` to F16 with `to_fp16_cuda`), taken `d` times (`d` per
+//! backend × family, [`super::rates::GroupRate::dequant`]).
+//! `e`, `e_c`, `S`, `S_f`, `d` per backend × weight family, `o`, `h` per
+//! backend: [`super::rates`]; `η_h` = 0.7 and PCIe 25 GB/s (a 16-lane PCIe
+//! 4.0 link in practice) are assumptions with no calibration row behind
+//! them. Sources: llama.cpp `src/llama-model.cpp` (which layers sit where),
 //! `ggml/src/ggml-cuda/mmvq.cu` (decode: one pass over each weight
 //! matrix per token), `ggml-backend.cpp` (`op_offload`: host weights copied
 //! to the GPU for large batches).
@@ -34,7 +44,6 @@
 
 use super::rates::{Rates, Ratios};
 use super::{Band, Device, Family, Limit, SpeedAssumption, SpeedEstimate};
-use crate::gguf::model::FileTensor;
 use crate::methods::llamacpp::{layer_split, GgufTensor, LlamacppRun, Role};
 use crate::model::ModelSpec;
 use crate::scenario::Backend;
@@ -65,6 +74,9 @@ pub struct Traffic {
     pub host_all_bytes: f64,
     /// Parameters one token multiplies.
     pub active_params: f64,
+    /// A prompt micro-batch's dequantization traffic on the GPU: each
+    /// quantized tensor's bytes read plus its elements written as F16.
+    pub dequant_bytes: f64,
     pub layers: u64,
     pub host_layers: u64,
 }
@@ -104,15 +116,83 @@ pub fn traffic(
             (None, _) => (output_on_gpu, 1.0, 1.0),
         };
         t.active_params += elements * active;
+        // Fewer than 16 bits a weight: a quantized type (F16, BF16 and the
+        // F32 norms are read as they are).
+        let quantized = bytes < 2.0 * elements;
         match on_gpu {
-            true => t.gpu_bytes += bytes * read,
+            true => {
+                t.gpu_bytes += bytes * read;
+                if quantized {
+                    t.dequant_bytes += bytes + 2.0 * elements;
+                }
+            }
             false => {
                 t.host_bytes += bytes * read;
-                t.host_all_bytes += bytes;
+                // The input embedding is a row look-up on the host
+                // (`GET_ROWS` is not offloaded): never copied to the GPU.
+                if tensor.role != Role::TokenEmbd || tied {
+                    t.host_all_bytes += bytes;
+                }
             }
         }
     }
     t
+}
+
+/// The attention products of a causal prompt, per cell of context:
+/// `4 · n_h · d_h` for each layer, summed over full-attention layers and
+/// over windowed ones (with their smallest window).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Attention {
+    pub full: f64,
+    pub windowed: f64,
+    pub window: u64,
+}
+
+impl Attention {
+    /// Of a model's layers; linear and cache-less layers attend to nothing.
+    pub fn of(model: &ModelSpec) -> Attention {
+        use crate::model::AttentionKind as K;
+        let per = 4.0 * model.num_attention_heads as f64 * model.head_dim as f64;
+        let mut a = Attention::default();
+        for kind in &model.attention {
+            match *kind {
+                K::SlidingWindow { window } | K::Chunked { chunk: window } => {
+                    a.windowed += per;
+                    a.window = match a.window {
+                        0 => window,
+                        w => w.min(window),
+                    };
+                }
+                K::Compressed { window, .. } => {
+                    a.windowed += per;
+                    a.window = a.window.max(window);
+                }
+                K::Full | K::Mla { .. } | K::SparseMla { .. } => a.full += per,
+                K::Linear { .. } | K::None => {}
+            }
+        }
+        a
+    }
+
+    /// FLOPs of a prompt of `p` tokens from an empty cache:
+    /// `full · p(p+1)/2 + windowed · Σ min(i, w)`.
+    ///
+    /// ```
+    /// use vramfit_core::methods::speed::llamacpp::Attention;
+    /// let a = Attention { full: 1.0, windowed: 1.0, window: 4 };
+    /// // 1+2+3+4+5+6 = 21 for the full layer; 1+2+3+4+4+4 = 18 windowed.
+    /// assert_eq!(a.flops(6), 39.0);
+    /// ```
+    pub fn flops(&self, p: u64) -> f64 {
+        let tri = |n: u64| n as f64 * (n as f64 + 1.0) / 2.0;
+        let w = self.window.max(1);
+        let windowed = match p <= w {
+            true => tri(p),
+            false => tri(w) + (p - w) as f64 * w as f64,
+        };
+        self.full * tri(p) + self.windowed * windowed
+    }
 }
 
 /// What a plan reads, prepared once for any rates.
@@ -124,14 +204,17 @@ pub struct Planned {
     pub gpu_kv_share: f64,
     pub family: Family,
     pub ubatch: u64,
+    pub attention: Attention,
 }
 
-/// The plan's traffic, or `None` where the file cannot be rebuilt: a GGUF
-/// file's own tensors (`file`) where the model was read from one, else
-/// the recipe's.
-pub fn plan(run: &LlamacppRun, model: &ModelSpec, file: Option<&[FileTensor]>) -> Option<Planned> {
-    let (tensors, counts, tied) =
-        crate::methods::llamacpp::file_tensors(model, &run.inputs, file).ok()?;
+/// The plan's traffic: the tensors the estimate sized (a GGUF file's own
+/// where the model was read from one, else the recipe's), read once.
+pub fn plan(run: &LlamacppRun, model: &ModelSpec) -> Option<Planned> {
+    let sized = &run.estimate.tensors;
+    let (tensors, counts, tied) = (sized.tensors.as_slice(), sized.counts, sized.tied);
+    if tensors.is_empty() {
+        return None;
+    }
     let e = &run.estimate;
     // With several GPUs the layers the GPUs hold, and the cache they keep,
     // are the devices' plan's; they run one after another (`-sm layer`).
@@ -152,7 +235,7 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec, file: Option<&[FileTensor]>) -
         run.inputs.output_layer_first,
     );
     Some(Planned {
-        traffic: traffic(&tensors, counts, tied, split),
+        traffic: traffic(tensors, counts, tied, split),
         kv_per_cell: e.kv_cache_bytes as f64 / e.kv_cells.max(1) as f64,
         gpu_kv_share: match e.kv_cache_bytes {
             0 => 1.0,
@@ -160,6 +243,7 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec, file: Option<&[FileTensor]>) -
         },
         family: Family::of(run.inputs.file_type),
         ubatch: run.inputs.n_ubatch,
+        attention: Attention::of(model),
     })
 }
 
@@ -168,12 +252,11 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec, file: Option<&[FileTensor]>) -
 pub fn estimate(
     run: &LlamacppRun,
     model: &ModelSpec,
-    file: Option<&[FileTensor]>,
     setting: Setting,
     rates: &Rates,
     assumptions: Vec<SpeedAssumption>,
 ) -> Option<SpeedEstimate> {
-    figures(&plan(run, model, file)?, setting, rates, assumptions)
+    figures(&plan(run, model)?, setting, rates, assumptions)
 }
 
 /// The figures of a prepared plan.
@@ -217,7 +300,7 @@ pub fn figures(
     let band = rates.llamacpp.decode_band;
     let decode = Band::around(1.0 / t_tok, band)?;
     let decode_at_context = Band::around(1.0 / at_context.iter().sum::<f64>(), band)?;
-    let prefill = prefill(&tr, setting, rates, family, prompt, p.ubatch);
+    let prefill = prefill(p, setting, rates, prompt, gpu_rate);
     let ttft = prefill.map(|(rate, _)| {
         let t = prompt as f64 / rate.point + t_tok;
         ttft_band(t, rates.llamacpp.prefill_band)
@@ -243,26 +326,33 @@ pub fn figures(
 }
 
 /// Prompt tokens per second for `prompt` tokens in micro-batches of `ub`,
-/// and what limits it; `None` without the GPU's tensor peak.
+/// and what limits it; `None` without the GPU's tensor peak. `gpu_rate`:
+/// the decode bandwidth a dequantization pass runs at.
 fn prefill(
-    tr: &Traffic,
+    p: &Planned,
     setting: Setting,
     rates: &Rates,
-    family: Family,
     prompt: u64,
-    ub: u64,
+    gpu_rate: f64,
 ) -> Option<(Band, Limit)> {
-    let flops = setting.device.flops?;
-    let g = Rates::group(&rates.llamacpp.prefill, setting.backend, family)?;
+    let tr = &p.traffic;
+    let flops = setting.device.fp16_flops?;
+    let g = Rates::group(&rates.llamacpp.prefill, setting.backend, p.family)?;
     let eff = g.rate.rate(flops, 1e12);
-    let p = prompt as f64;
-    let compute = 2.0 * tr.active_params * p / eff;
-    let copies = prompt.div_ceil(ub.max(1)) as f64 * tr.host_all_bytes / PCIE_BYTES_PER_S;
-    let limit = match copies > compute {
-        true => Limit::HostMemory,
-        false => Limit::Compute,
-    };
-    Band::around(p / (compute + copies), rates.llamacpp.prefill_band).map(|b| (b, limit))
+    let n = prompt as f64;
+    let compute = (2.0 * tr.active_params * n + p.attention.flops(prompt)) / eff;
+    let batches = prompt.div_ceil(p.ubatch.max(1)) as f64;
+    let dequant = batches * g.rate.dequant.unwrap_or(0.0) * tr.dequant_bytes / gpu_rate;
+    let copies = batches * tr.host_all_bytes / PCIE_BYTES_PER_S;
+    let limit = largest(
+        &[compute, dequant, copies],
+        [Limit::Compute, Limit::Bandwidth, Limit::HostMemory],
+    );
+    Band::around(
+        n / (compute + dequant + copies),
+        rates.llamacpp.prefill_band,
+    )
+    .map(|b| (b, limit))
 }
 
 /// The band of a time whose rate has the band `ratios`.

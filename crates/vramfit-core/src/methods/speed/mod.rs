@@ -146,19 +146,32 @@ pub enum SpeedAssumption {
 pub struct Device {
     /// Peak memory bandwidth, bytes per second.
     pub bytes_per_s: f64,
-    /// Dense FP16/BF16 tensor peak, FLOP per second, where known.
+    /// Dense BF16/FP16 tensor peak with FP32 accumulate, FLOP per second,
+    /// where known: what PyTorch's GEMMs in vLLM run at.
     pub flops: Option<f64>,
+    /// Dense FP16 tensor peak with FP16 accumulate, FLOP per second: what
+    /// llama.cpp's prompt GEMMs run at (cuBLAS with `CUBLAS_COMPUTE_16F`
+    /// on CUDA, ggml-cuda.cu `ggml_cuda_op_mul_mat_cublas`; Metal, Vulkan
+    /// and ROCm have one FP16 rate). Twice [`Device::flops`] on GeForce.
+    pub fp16_flops: Option<f64>,
 }
 
 impl Device {
-    /// A catalog GPU's peaks: BF16 dense, else FP16 dense.
+    /// A catalog GPU's peaks: BF16 dense, else FP16 dense; FP16 with FP16
+    /// accumulate, else the FP16 figure.
     pub fn of(gpu: &crate::catalog::gpus::Gpu) -> Device {
+        let flops = gpu
+            .bf16_dense_tflops
+            .or(gpu.fp16_dense_tflops)
+            .map(|t| t * 1e12);
         Device {
             bytes_per_s: gpu.bandwidth_gb_s * 1e9,
-            flops: gpu
-                .bf16_dense_tflops
+            flops,
+            fp16_flops: gpu
+                .fp16_acc16_dense_tflops
                 .or(gpu.fp16_dense_tflops)
-                .map(|t| t * 1e12),
+                .map(|t| t * 1e12)
+                .or(flops),
         }
     }
 }

@@ -85,6 +85,14 @@ pub struct GroupRate {
     /// seen), decimal GB/s for decode, TFLOPS for prefill:
     /// `rate = min(e · peak, ceiling)`.
     pub ceiling: Option<f64>,
+    /// Prefill only: how many passes over the dequantization traffic
+    /// (each quantized weight read and written back as F16) one
+    /// micro-batch costs, at the decode bandwidth. 1 where the backend
+    /// dequantizes to F16 before a GEMM (CUDA's cuBLAS path), 0 where the
+    /// GEMM kernel reads the blocks itself (Metal's `kernel_mul_mm`,
+    /// MMQ); fitted on a grid. `None`: 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dequant: Option<f64>,
     /// Calibration rows it was fitted on, and their errors, percent.
     pub rows: u32,
     pub median_error_pct: f64,
@@ -111,6 +119,11 @@ pub struct VllmRates {
     pub compute_efficiency: f64,
     /// Per decode step (scheduler, sampler, graph launch), microseconds.
     pub step_overhead_us: f64,
+    /// How a step's memory and compute times combine:
+    /// `(mem^q + comp^q)^(1/q)` (`q` = 1: one after the other; large:
+    /// the larger only). `None`: the larger only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlap_norm: Option<f64>,
     pub decode_band: Ratios,
     pub throughput_band: Ratios,
     pub decode_rows: u32,
@@ -154,7 +167,8 @@ impl GroupRate {
     /// use vramfit_core::methods::speed::rates::GroupRate;
     /// use vramfit_core::methods::speed::{Backend, Family};
     /// let g = GroupRate { backend: Backend::Cuda, family: Family::Quant, efficiency: 0.95,
-    ///     ceiling: Some(1250.0), rows: 0, median_error_pct: 0.0, worst_error_pct: 0.0 };
+    ///     ceiling: Some(1250.0), dequant: None, rows: 0, median_error_pct: 0.0,
+    ///     worst_error_pct: 0.0 };
     /// assert!((g.rate(1008e9, 1e9) - 957.6e9).abs() < 1e6);
     /// assert!((g.rate(2000e9, 1e9) - 1250e9).abs() < 1e6);
     /// ```
@@ -197,6 +211,7 @@ impl Rates {
                 bandwidth_efficiency: 0.0,
                 compute_efficiency: 0.0,
                 step_overhead_us: 0.0,
+                overlap_norm: None,
                 decode_band: band,
                 throughput_band: band,
                 decode_rows: 0,
@@ -265,6 +280,7 @@ mod tests {
             family,
             efficiency,
             ceiling: None,
+            dequant: None,
             rows: 1,
             median_error_pct: 0.0,
             worst_error_pct: 0.0,

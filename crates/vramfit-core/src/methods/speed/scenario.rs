@@ -6,7 +6,7 @@ use super::{backend_of, host_bytes_per_s, llamacpp as lc, vllm as vl, Device};
 use super::{Rates, SpeedAssumption, SpeedEstimate};
 use crate::methods::llamacpp::LlamacppRun;
 use crate::methods::vllm::VllmRun;
-use crate::scenario::{ConfigText, Scenario, DEFAULT_PROMPT_TOKENS};
+use crate::scenario::{Scenario, DEFAULT_PROMPT_TOKENS};
 
 /// The prompt a scenario's figures are for: as given, else 512 tokens;
 /// at most the context.
@@ -32,9 +32,7 @@ pub fn llamacpp(s: &Scenario, run: &LlamacppRun) -> Option<SpeedEstimate> {
         prompt_tokens: prompt_tokens(s),
         context: s.context,
     };
-    let file = s.model_config.as_ref().and_then(ConfigText::gguf);
-    let tensors = file.map(|f| f.tensors.as_slice());
-    let mut e = lc::estimate(run, model, tensors, setting, Rates::checked_in(), notes)?;
+    let mut e = lc::estimate(run, model, setting, Rates::checked_in(), notes)?;
     if e.host_layers == 0 && run.inputs.n_cpu_moe == 0 {
         // Only the input embedding's look-up is on the host: the host's
         // bandwidth does not matter.

@@ -39,9 +39,10 @@ fn recorded_worst(row: &calibration::Row, rates: &Rates) -> f64 {
 fn every_calibration_row_is_within_the_error_its_fit_recorded() {
     let rates = Rates::checked_in();
     let rows = predicted();
-    // 139 of the 158 rows have a figure: the others are a model outside
-    // the catalog (2) and prefill on GPUs without a tensor peak (17).
-    assert!(rows.len() >= 139, "{} rows with a figure", rows.len());
+    // 156 of the 158 rows have a figure: the other two are a model outside
+    // the catalog (every catalog GPU has a tensor peak, so every prefill
+    // row has one).
+    assert!(rows.len() >= 156, "{} rows with a figure", rows.len());
     for (row, p) in &rows {
         let error = 100.0 * (p / row.measured - 1.0).abs();
         // Half a point of slack for the rounding of the recorded figure.
@@ -73,6 +74,38 @@ fn decode_is_within_twenty_percent_on_nearly_every_row() {
     assert!(decode.len() >= 77, "{} decode rows", decode.len());
     // 77 of 77 at the fit; one row may move across the line.
     assert!(within + 1 >= decode.len(), "{within} of {}", decode.len());
+}
+
+/// Rows of a metric (and engine) within 20 % of the measurement, and all.
+fn within_twenty(engine: Engine, metric: Metric) -> (usize, usize) {
+    let rows = predicted();
+    let mine: Vec<_> = rows
+        .iter()
+        .filter(|(r, _)| r.engine == engine && r.metric == metric)
+        .collect();
+    let within = mine
+        .iter()
+        .filter(|(r, p)| (p / r.measured - 1.0).abs() <= 0.2)
+        .count();
+    (within, mine.len())
+}
+
+#[test]
+fn prefill_is_within_twenty_percent_on_most_rows() {
+    // 63 of 73 at the fit (CUDA, Metal, ROCm, Vulkan); the misses are the
+    // L40S's F16 rows (a source's odd figure), two Vulkan rows and a few
+    // 70B rows. Two rows may move across the line.
+    let (within, all) = within_twenty(Engine::Llamacpp, Metric::Prefill);
+    assert!(all >= 73, "{all} prefill rows");
+    assert!(within + 2 >= 63, "{within} of {all}");
+}
+
+#[test]
+fn vllm_throughput_is_within_twenty_percent_on_four_of_six() {
+    // 4 of 6 at the fit; the A10G at 64 sequences (vLLM 0.4.3) is 58 % over.
+    let (within, all) = within_twenty(Engine::Vllm, Metric::Throughput);
+    assert_eq!(all, 6);
+    assert!(within >= 4, "{within} of {all}");
 }
 
 #[test]

@@ -4,11 +4,11 @@
 //! # Formula
 //!
 //! ```text
-//! step(b)   = max(mem(b), comp(b)) + o
+//! step(b)   = (mem(b)^q + comp(b)^q)^(1/q) + o
 //! mem(b)    = (W · (1 − f + f · E(b) / n) + b · K · c) / (e · BW)
 //! comp(b)   = 2 · N / T · b · (1 + P / O) / (e_c · F)
 //! decode    = 1 / step(b)            (each sequence's tokens per second)
-//! output    = b / step(b)            (all sequences together)
+//! output    = r / step(r),  r = min(b, ⌊KV / (P + O)⌋)   (all sequences together)
 //! TTFT      = max(W / (e · BW), 2 · N / T · P / (e_c · F)) + o + step(b)
 //! ```
 //!
@@ -20,7 +20,10 @@
 //! size, `P` and `O` prompt and reply tokens (a step also carries the
 //! prompts of the requests that start: `P / O` prompt tokens per reply
 //! token), `BW` and `F` the GPU's peaks, `e`, `e_c`, `o` fitted
-//! ([`super::rates::VllmRates`]). Source: vLLM's scheduler (`vllm/v1/core/
+//! ([`super::rates::VllmRates`]); `q` fitted (memory and compute overlap
+//! only in part: a large-batch step is neither purely one nor the other);
+//! `r` the sequences that run at once, at most what the KV cache holds
+//! (`KV` its tokens, vLLM's "GPU KV cache size"; the rest wait). Source: vLLM's scheduler (`vllm/v1/core/
 //! sched/scheduler.py`: chunked prefill shares each step with decodes),
 //! CUDA graphs replay each decode step (one fixed cost `o`).
 //!
@@ -53,6 +56,18 @@ pub struct Setting {
     pub output_tokens: u64,
     /// `--max-model-len`: where "at the end of the context" is.
     pub context: u64,
+    /// Tokens the KV cache holds (all sequences together).
+    pub kv_tokens: u64,
+}
+
+/// The sequences that run at once: `b`, at most as many as the KV cache
+/// holds whole (prompt and reply), at least one.
+pub fn running(s: &Setting, b: u64) -> u64 {
+    let per = (s.prompt_tokens + s.output_tokens).max(1);
+    match s.kv_tokens {
+        0 => b.max(1),
+        kv => b.min(kv / per).max(1),
+    }
 }
 
 /// The routed experts' share of a model's parameters, and `n`.
@@ -94,7 +109,11 @@ fn step_parts(model: &ModelSpec, s: &Setting, r: &Rates, b: u64, prompt_share: f
 /// The time of one decode step at `b` sequences at once.
 pub fn step_seconds(model: &ModelSpec, s: &Setting, r: &Rates, b: u64, prompt_share: f64) -> f64 {
     let [mem, comp] = step_parts(model, s, r, b, prompt_share);
-    mem.max(comp) + r.vllm.step_overhead_us * 1e-6
+    let both = match r.vllm.overlap_norm {
+        Some(q) if q > 0.0 && q.is_finite() => (mem.powf(q) + comp.powf(q)).powf(1.0 / q),
+        _ => mem.max(comp),
+    };
+    both + r.vllm.step_overhead_us * 1e-6
 }
 
 /// The speed of a vLLM plan; `None` where the rates have none.
@@ -108,6 +127,7 @@ pub fn estimate(
         return None;
     }
     let b = s.concurrency.max(1);
+    let run = running(&s, b);
     let share = s.prompt_tokens as f64 / s.output_tokens.max(1) as f64;
     let one = step_seconds(model, &s, rates, 1, 0.0);
     let parts = step_parts(model, &s, rates, 1, 0.0);
@@ -115,7 +135,7 @@ pub fn estimate(
         &[parts[0], parts[1], rates.vllm.step_overhead_us * 1e-6],
         [Limit::Bandwidth, Limit::Compute, Limit::Overhead],
     );
-    let at_b = step_seconds(model, &s, rates, b, share);
+    let at_b = step_seconds(model, &s, rates, run, share);
     let decode = Band::around(1.0 / one, rates.vllm.decode_band)?;
     let at_context = {
         let end = Setting {
@@ -155,7 +175,7 @@ pub fn estimate(
         time_to_first_token_s: prefill.and_then(|(_, t, _)| ttft_band(t + one, band)),
         concurrency: Some(b),
         decode_at_concurrency_tokens_per_s: Band::around(1.0 / at_b, band),
-        output_tokens_per_s: Band::around(b as f64 / at_b, band),
+        output_tokens_per_s: Band::around(run as f64 / at_b, band),
         host_layers: 0,
         gpu_bytes_per_token: s.weights_bytes,
         host_bytes_per_token: 0,
