@@ -513,6 +513,7 @@ fn attention_kind(kind: &AttentionKind) -> String {
         AttentionKind::SparseMla { latent, index } => {
             format!("MLA, latent {latent}, indexer key {index}")
         }
+        AttentionKind::Indexed { index } => format!("full attention, indexer key {index}"),
         AttentionKind::Compressed { window, ratio, .. } => {
             format!("compressed 1:{ratio}, window of {window}")
         }
@@ -539,6 +540,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::QuantizedCheckpoint => "a quantized checkpoint",
                 Feature::NoDenseMlp => "no dense MLP (intermediate_size)",
                 Feature::CompressedAttention => "compressed attention (DeepSeek-V4)",
+                Feature::SparseIndexer => "a sparse-attention indexer (MiniMax-M3)",
                 Feature::MixedAttentionWidths => "attention head widths that differ per layer",
                 Feature::VisionTower => "a vision tower (its activations are not derived)",
             };

@@ -529,6 +529,9 @@ fn attention_kind(kind: &AttentionKind) -> String {
         AttentionKind::SparseMla { latent, index } => {
             format!("MLA, latente {latent}, clave del indexador {index}")
         }
+        AttentionKind::Indexed { index } => {
+            format!("atención completa, clave del indexador {index}")
+        }
         AttentionKind::Compressed { window, ratio, .. } => {
             format!("comprimida 1:{ratio}, ventana de {window}")
         }
@@ -555,6 +558,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::QuantizedCheckpoint => "un checkpoint cuantizado",
                 Feature::NoDenseMlp => "ninguna MLP densa (intermediate_size)",
                 Feature::CompressedAttention => "atención comprimida (DeepSeek-V4)",
+                Feature::SparseIndexer => "un indexador de atención dispersa (MiniMax-M3)",
                 Feature::MixedAttentionWidths => "anchos de cabeza de atención distintos por capa",
                 Feature::VisionTower => "una torre de visión (sus activaciones no se derivan)",
             };

@@ -523,6 +523,7 @@ fn attention_kind(kind: &AttentionKind) -> String {
         AttentionKind::SparseMla { latent, index } => {
             format!("MLA, latent {latent}, indexersleutel {index}")
         }
+        AttentionKind::Indexed { index } => format!("volledige attention, indexersleutel {index}"),
         AttentionKind::Compressed { window, ratio, .. } => {
             format!("gecomprimeerd 1:{ratio}, venster van {window}")
         }
@@ -549,6 +550,7 @@ fn out_of_scope(reason: &Refusal) -> String {
                 Feature::QuantizedCheckpoint => "een gekwantiseerd checkpoint",
                 Feature::NoDenseMlp => "geen dichte MLP (intermediate_size)",
                 Feature::CompressedAttention => "gecomprimeerde attention (DeepSeek-V4)",
+                Feature::SparseIndexer => "een indexer voor sparse attention (MiniMax-M3)",
                 Feature::MixedAttentionWidths => "attention-kopbreedtes die per laag verschillen",
                 Feature::VisionTower => "een vision-toren (de activaties ervan worden niet afgeleid)",
             };

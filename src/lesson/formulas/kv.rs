@@ -14,6 +14,9 @@ enum Width {
     Kv { heads: u64, dims: u64 },
     /// One latent (and an indexer key) per token: MLA.
     Latent { latent: u64, index: u64 },
+    /// `heads × dims` and an indexer's key of `index` values (MiniMax-M3's
+    /// sparse layers).
+    Indexed { heads: u64, dims: u64, index: u64 },
 }
 
 impl Width {
@@ -21,6 +24,7 @@ impl Width {
         match self {
             Width::Kv { heads, dims } => heads as u128 * dims as u128,
             Width::Latent { latent, index } => latent as u128 + index as u128,
+            Width::Indexed { heads, dims, index } => heads as u128 * dims as u128 + index as u128,
         }
     }
 
@@ -32,6 +36,10 @@ impl Width {
             Width::Kv { heads, dims } => format!("{} × {}", c.int(heads), c.int(dims)),
             Width::Latent { latent, index: 0 } => c.int(latent),
             Width::Latent { latent, index } => format!("({} + {})", c.int(latent), c.int(index)),
+            Width::Indexed { heads, dims, index } => {
+                let kv = Width::Kv { heads, dims }.text(c, head_dim);
+                format!("({kv} + {})", c.int(index))
+            }
         }
     }
 }
@@ -91,6 +99,14 @@ fn groups(spec: &ModelSpec, tp: u64) -> Option<Vec<(Width, Span)>> {
         let kv = Width::Kv { heads: local, dims };
         let layer = match *kind {
             AttentionKind::Full => (kv, Span::All),
+            AttentionKind::Indexed { index } => (
+                Width::Indexed {
+                    heads: local,
+                    dims,
+                    index,
+                },
+                Span::All,
+            ),
             AttentionKind::SlidingWindow { window } => (kv, Span::Window(window)),
             AttentionKind::Chunked { chunk } => (kv, Span::Window(chunk)),
             AttentionKind::Mla { latent } => (Width::Latent { latent, index: 0 }, Span::All),

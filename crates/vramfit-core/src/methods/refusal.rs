@@ -49,6 +49,9 @@ pub enum Feature {
     NoDenseMlp,
     /// DeepSeek-V4's compressed attention (windows plus pooled entries).
     CompressedAttention,
+    /// Grouped-query attention layers that also cache a sparse-attention
+    /// indexer's key per token (MiniMax-M3).
+    SparseIndexer,
     /// Attention layers whose head widths differ from layer to layer
     /// (Gemma-4's global layers, MiMo-V2's value heads).
     MixedAttentionWidths,
@@ -76,6 +79,7 @@ impl std::fmt::Display for Refusal {
                     Feature::QuantizedCheckpoint => "a quantized checkpoint",
                     Feature::NoDenseMlp => "no dense MLP width (intermediate_size)",
                     Feature::CompressedAttention => "compressed attention",
+                    Feature::SparseIndexer => "a sparse-attention indexer beside its attention",
                     Feature::MixedAttentionWidths => {
                         "attention head widths that differ from layer to layer"
                     }

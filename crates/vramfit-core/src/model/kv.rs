@@ -8,6 +8,7 @@
 //! chunked:         H_kv · (d_k + d_v) · min(S, C)
 //! MLA:             (r_kv + d_rope) · S
 //! MLA + indexer:   (r_kv + d_rope + d_I) · S
+//! GQA + indexer:   (H_kv · (d_k + d_v) + d_I) · S
 //! compressed:      w · min(S, W) + (w + d_I) · ⌊S / m⌋ + buffers
 //! linear / Mamba:  state (fixed, whatever S)
 //! none:            0
@@ -21,7 +22,8 @@
 //! widths of the layer (`2·d` in most models; `d` where one tensor is
 //! both, DeepSeek-V4), `W` window, `C` chunk, `r_kv + d_rope` MLA latent
 //! width, `d_I` the sparse-attention indexer's key width (DeepSeek-V3.2,
-//! GLM-5; per compressed entry in DeepSeek-V4's overlapping layers), `w`
+//! GLM-5; one shared head in MiniMax-M3's sparse layers; per compressed
+//! entry in DeepSeek-V4's overlapping layers), `w`
 //! one compressed-attention entry and `m` its ratio (DeepSeek-V4), `B`
 //! sequences, `b_kv` bits per cached element (the caller's KV format),
 //! `b_model` bits of the model dtype (recurrent state and compressor
@@ -30,7 +32,9 @@
 //! cache"); MLA caches the compressed latent and the shared rotary key
 //! (DeepSeek-V2, arXiv:2405.04434 §2.1); the indexer caches its own key per
 //! token (`transformers` `DeepseekV32Indexer`; vLLM keeps it in FP8 with a
-//! scale per 128 elements); a compressed layer caches its window and one
+//! scale per 128 elements; MiniMax-M3's, vLLM
+//! `models/minimax_m3/common/indexer.py` `MiniMaxM3IndexerCache`, one
+//! vector of `sparse_index_dim` per token); a compressed layer caches its window and one
 //! pooled entry per `m` tokens (`transformers` `DeepseekV4HCACache`,
 //! `DeepseekV4CSACache`).
 
@@ -52,8 +56,9 @@ const MICRO: u128 = 1_000_000;
 impl AttentionKind {
     /// Millionths of an element this layer adds per cached token while the
     /// context is shorter than its window: `kv_width` for full, sliding and
-    /// chunked attention, the latent (and indexer key) for MLA, `w + (w +
-    /// d_I) / m` for compressed attention, 0 otherwise.
+    /// chunked attention, `kv_width + d_I` with an indexer's key, the latent
+    /// (and indexer key) for MLA, `w + (w + d_I) / m` for compressed
+    /// attention, 0 otherwise.
     fn token_micro(self, kv_width: u128) -> u128 {
         match self {
             AttentionKind::Full
@@ -61,6 +66,9 @@ impl AttentionKind {
             | AttentionKind::Chunked { .. } => kv_width.saturating_mul(MICRO),
             AttentionKind::Mla { latent } => latent as u128 * MICRO,
             AttentionKind::SparseMla { latent, index } => (latent as u128 + index as u128) * MICRO,
+            AttentionKind::Indexed { index } => {
+                kv_width.saturating_add(index as u128).saturating_mul(MICRO)
+            }
             AttentionKind::Compressed {
                 ratio,
                 width,
@@ -86,6 +94,9 @@ impl AttentionKind {
             AttentionKind::Mla { latent } => (latent as u128).saturating_mul(s),
             AttentionKind::SparseMla { latent, index } => {
                 (latent as u128 + index as u128).saturating_mul(s)
+            }
+            AttentionKind::Indexed { index } => {
+                kv_width.saturating_add(index as u128).saturating_mul(s)
             }
             AttentionKind::Compressed {
                 window,
@@ -146,8 +157,9 @@ impl ModelSpec {
     /// all layers whose cache grows with the context, at `kv_milli_bits`
     /// per element:
     ///
-    /// `Σ_full,sliding,chunked H_kv·(d_k + d_v) + Σ_MLA (r_kv + d_rope (+
-    /// d_I)) + Σ_compressed (w + (w + d_I) / m)`, × bits / 8.
+    /// `Σ_full,sliding,chunked H_kv·(d_k + d_v) + Σ_GQA+indexer (H_kv·(d_k +
+    /// d_v) + d_I) + Σ_MLA (r_kv + d_rope (+ d_I)) + Σ_compressed (w + (w +
+    /// d_I) / m)`, × bits / 8.
     ///
     /// "Per token" is the growth rate while the context is shorter than
     /// every window and chunk: a sliding (or chunked) layer stops growing

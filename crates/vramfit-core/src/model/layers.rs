@@ -28,6 +28,11 @@ pub enum AttentionKind {
     /// (DeepSeek-V3.2, GLM-5): caches the latent and the indexer's key of
     /// `index` elements per token.
     SparseMla { latent: u64, index: u64 },
+    /// Grouped-query attention over the whole context with a
+    /// sparse-attention indexer of its own (MiniMax-M3's MSA layers):
+    /// caches K and V for every token, as [`AttentionKind::Full`] does, and
+    /// the indexer's single shared key of `index` elements per token.
+    Indexed { index: u64 },
     /// Compressed attention (DeepSeek-V4): one key/value entry of `width`
     /// elements for each of the last `window` tokens, plus one compressed
     /// entry of `width` (and an indexer key of `index`, 0 without an
@@ -352,6 +357,11 @@ fn kind(b: &Block, sizes: Sizes, shape: &Shape, linear: Option<LinearMixer>) -> 
         },
         (Some(mla), _) => AttentionKind::Mla {
             latent: mla.latent(),
+        },
+        // Without latent attention only a layer marked as indexing keeps
+        // the indexer's key (MiniMax-M3 `sparse_attention_freq`).
+        (None, Some(index)) if b.indexer == Some(true) => AttentionKind::Indexed {
+            index: index.head_dim,
         },
         (None, _) => AttentionKind::Full,
     };

@@ -65,6 +65,9 @@ fn width(kind: AttentionKind, local_kv: u64, kv_dim: u64) -> u128 {
         | AttentionKind::Chunked { .. } => local_kv as u128 * kv_dim as u128,
         AttentionKind::Mla { latent } => latent as u128,
         AttentionKind::SparseMla { latent, index } => latent as u128 + index as u128,
+        // The indexer's key is one head, kept whole on every GPU (vLLM
+        // `MinimaxM3QKVParallelLinearWithIndexer` replicates `index_k`).
+        AttentionKind::Indexed { index } => local_kv as u128 * kv_dim as u128 + index as u128,
         // Refused by `Dims::of`.
         AttentionKind::Compressed { .. } | AttentionKind::Linear { .. } | AttentionKind::None => 0,
     }
@@ -206,5 +209,22 @@ mod tests {
         let mut d = dims(vec![AttentionKind::Full; 2], 1);
         d.kv_dims_by_layer = Some(std::borrow::Cow::Owned(vec![320, 320]));
         assert_eq!(kv_per_gpu(&d, &layout(1_024, 1, 1, 2)), 2 * 320 * 1_024 * 2);
+    }
+
+    #[test]
+    fn an_indexed_layer_splits_its_heads_but_keeps_the_whole_index_key() {
+        // MiniMax-M3's sparse layers: 4 KV heads of 128 and one index key
+        // of 128 per token; TP 4 leaves one head per GPU and the whole key.
+        let d = dims(vec![AttentionKind::Indexed { index: 128 }; 2], 4);
+        assert_eq!(d.head_dim, 128);
+        let tokens = 1_024;
+        assert_eq!(
+            kv_per_gpu(&d, &layout(tokens, 1, 1, 2)),
+            2 * (4 * 256 + 128) * tokens * 2
+        );
+        assert_eq!(
+            kv_per_gpu(&d, &layout(tokens, 1, 4, 2)),
+            2 * (256 + 128) * tokens * 2
+        );
     }
 }

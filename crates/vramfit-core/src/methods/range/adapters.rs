@@ -48,6 +48,7 @@ fn attention_adapter_params(spec: &ModelSpec, i: usize, kind: AttentionKind, ran
     let layout = spec.projections;
     match kind {
         AttentionKind::Full
+        | AttentionKind::Indexed { .. }
         | AttentionKind::SlidingWindow { .. }
         | AttentionKind::Chunked { .. } => {
             let heads_width = heads.saturating_mul(spec.head_dim);

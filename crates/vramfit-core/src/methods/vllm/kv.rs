@@ -138,6 +138,7 @@ pub fn layer_specs(
                 AttentionKind::None => None,
                 other @ (AttentionKind::Linear { .. }
                 | AttentionKind::SparseMla { .. }
+                | AttentionKind::Indexed { .. }
                 | AttentionKind::Compressed { .. }) => return Err(other),
             })
         })

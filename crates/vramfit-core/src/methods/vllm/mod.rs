@@ -359,6 +359,7 @@ pub fn estimate(
         let feature = match kind {
             AttentionKind::Linear { .. } => Feature::LinearLayers,
             AttentionKind::Compressed { .. } => Feature::CompressedAttention,
+            AttentionKind::Indexed { .. } => Feature::SparseIndexer,
             _ => Feature::LatentAttention,
         };
         VllmRefusal::UnsupportedLayers {

@@ -337,6 +337,7 @@ fn attention_bytes(
         }
         // Refused before the weights are laid out (`kv::layer_specs`).
         Some(AttentionKind::SparseMla { .. })
+        | Some(AttentionKind::Indexed { .. })
         | Some(AttentionKind::Compressed { .. })
         | Some(AttentionKind::None)
         | None => 0,
@@ -495,6 +496,7 @@ fn listed_params(spec: &ModelSpec) -> ParamGroups {
             }
             // Refused before the weights are laid out (`kv::layer_specs`).
             AttentionKind::SparseMla { .. }
+            | AttentionKind::Indexed { .. }
             | AttentionKind::Compressed { .. }
             | AttentionKind::None => 0,
         };

@@ -20,6 +20,7 @@ mod hybrid;
 mod kimi;
 mod llama;
 mod mimo;
+mod minimax_m3;
 mod moe;
 mod more;
 mod nas;
@@ -87,6 +88,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(gemma4::ALL)
         .chain(mimo::ALL)
         .chain(kimi::ALL)
+        .chain(minimax_m3::ALL)
         .copied()
 }
 

@@ -77,7 +77,7 @@ pub(crate) const WRAPPERS: [Wrapper; 22] = [
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
 /// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
+pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
     (
         "kimi_k3",
         "Kimi-K3's text model is a kimi_linear model with attention residuals \
@@ -95,20 +95,10 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
          for either yet (the step3p5 layout is public in mlx-lm's step3p5.py and SGLang)",
     ),
     (
-        "minimax_m3",
-        "MiniMax-M3's layers are public (vLLM vllm/models/minimax_m3/nvidia/model.py: GQA with \
-         per-head Gemma q/k norms; on the layers sparse_attention_freq marks, an MSA indexer \
-         whose key per token is cached beside K and V; dense layers of \
-         dense_intermediate_size, then routed layers with an fp32 router, a score bias and a \
-         shared expert), but vramfit has no attention kind for a GQA layer that caches an \
-         indexer key yet, its MTP modules (num_mtp_modules) are not sized and no exact \
-         published count exists to check a reader against",
-    ),
-    (
         "minimax_m3_vl",
-        "MiniMax-M3's layers (GQA with q/k norms, an MSA indexer whose key is cached per \
-         token, dense then routed layers) are public in vLLM, but vramfit has no attention \
-         kind for them yet, and its MTP modules and its vision tower are not sized",
+        "MiniMax-M3's text model (minimax_m3) is read, but the wrapper's vision tower \
+         (vLLM vllm/models/minimax_m3/common/vision_tower.py, MiniMaxVLVisionModel, and its \
+         projector) is not sized yet: a count of the text model alone would leave it out",
     ),
 ];
 

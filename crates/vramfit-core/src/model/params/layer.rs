@@ -53,6 +53,9 @@ pub(super) fn layer(
         }
         (Mixer::Full | Mixer::Sliding | Mixer::Chunked, _) => {
             grouped_query_attention(arch, shape, sink);
+            if let AttentionKind::Indexed { .. } = attention {
+                gqa_indexer(arch, sink);
+            }
             if rules.parallel_mixer {
                 if let Some(mixer) = arch.mixer {
                     recurrent::linear_mixer(arch, mixer, sink);
@@ -141,6 +144,28 @@ fn grouped_query_attention(arch: &Arch, layer: &LayerShape, sink: &mut Sink) {
             sink.vector(Group::Norms, "self_attn.k_norm", k);
         }
     }
+}
+
+/// The sparse-attention indexer of a grouped-query layer (MiniMax-M3's
+/// MSA layers), `n_I` query heads of width `d_I` and one shared key head:
+/// ```text
+/// index_q: n_I·d_I×H, index_k: d_I×H, index_q_norm d_I, index_k_norm d_I
+/// ```
+/// Source: vLLM `models/minimax_m3/nvidia/model.py`
+/// (`MiniMaxM3SparseAttention`; the checkpoint's `index_q_proj` and
+/// `index_k_proj`, fused there into `MinimaxM3QKVParallelLinearWithIndexer`,
+/// whose `index_k` is "a single shared head"; no `index_v`/`index_o` where
+/// `sparse_disable_index_value` is set).
+fn gqa_indexer(arch: &Arch, sink: &mut Sink) {
+    let Some(index) = arch.shape.indexer else {
+        return;
+    };
+    let (h, d) = (arch.shape.hidden, index.head_dim);
+    let attn = Group::Attention;
+    sink.linear(attn, "self_attn.index_q_proj", mul(&[index.heads, d]), h);
+    sink.linear(attn, "self_attn.index_k_proj", d, h);
+    sink.vector(Group::Norms, "self_attn.index_q_norm", d);
+    sink.vector(Group::Norms, "self_attn.index_k_norm", d);
 }
 
 /// Attention reading an earlier layer's keys and values (Gemma-3n,

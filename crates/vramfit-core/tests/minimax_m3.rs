@@ -1,0 +1,175 @@
+//! MiniMax-M3's text model (`minimax_m3`) against a count written out by
+//! hand from vLLM's modelling code (`vllm/models/minimax_m3/nvidia/
+//! model.py`, `nvidia/mtp.py`, `common/indexer.py`), on the config listed
+//! in `tests/fixtures/SOURCES.md`. No published count of the text model
+//! alone exists: the Hub's total (427.04B, as vLLM's recipe quotes it) is
+//! the `minimax_m3_vl` checkpoint's, whose vision tower is not read.
+
+mod support;
+
+use support::{fixture, read};
+use vramfit_core::model::{parse_config, AttentionKind, ConfigErrorKind, Family, Reading};
+
+const FILE: &str = "MiniMaxAI__MiniMax-M3.json";
+
+// The config's sizes.
+const H: u64 = 6144;
+const LAYERS: u64 = 60;
+const HEADS: u64 = 64;
+const KV: u64 = 4;
+const D: u64 = 128;
+const VOCAB: u64 = 200_064;
+const EXPERTS: u64 = 128;
+const TOP_K: u64 = 4;
+const WIDTH: u64 = 3072;
+const DENSE: u64 = 12_288;
+const INDEX_HEADS: u64 = 4;
+const INDEX_DIM: u64 = 128;
+const DENSE_LAYERS: u64 = 3;
+const MOE_LAYERS: u64 = 57;
+const SPARSE_LAYERS: u64 = 57;
+const MTP: u64 = 7;
+
+/// q, k, v, o and the per-head q/k norms of one layer.
+const ATTENTION: u64 = HEADS * D * H + 2 * KV * D * H + H * HEADS * D + 2 * D;
+/// index_q, the one shared index_k head and their norms.
+const INDEXER: u64 = INDEX_HEADS * INDEX_DIM * H + INDEX_DIM * H + 2 * INDEX_DIM;
+/// Experts (w1, w2, w3), the shared expert, the router and its score bias.
+const MOE: u64 = EXPERTS * 3 * WIDTH * H + 3 * WIDTH * H + EXPERTS * H + EXPERTS;
+const DENSE_MLP: u64 = 3 * DENSE * H;
+/// input_layernorm and post_attention_layernorm.
+const LAYER_NORMS: u64 = 2 * H;
+
+#[test]
+fn minimax_m3_text_model_is_counted_tensor_by_tensor() {
+    let s = read(FILE);
+    assert_eq!(s.reading, Reading::Exact);
+    assert_eq!(s.family, Family::MiniMaxM3);
+    let total = 2 * VOCAB * H
+        + H
+        + LAYERS * (ATTENTION + LAYER_NORMS)
+        + SPARSE_LAYERS * INDEXER
+        + DENSE_LAYERS * DENSE_MLP
+        + MOE_LAYERS * MOE;
+    assert_eq!(s.params_total, total);
+    assert_eq!(s.params_total, 426_174_572_928);
+    // The VL checkpoint's safetensors total, "427.04B" (vllm-project/
+    // recipes MiniMax-M3.yaml): the text model leaves 0.87B for the vision
+    // tower and projector, which are not read, and no room for the MTP
+    // modules (52B), which the BF16 files do not store.
+    let hub = 427_040_000_000;
+    assert!(s.params_total < hub && hub - s.params_total < 1_000_000_000);
+    assert_eq!(s.params.total(), s.params_total);
+    // The decoder layers a token runs through: 4 of 128 experts, no
+    // embedding and no head (MiniMax's convention; with both, 25.96B: the
+    // recipe's "≈ 25.9B per token").
+    let active = total - 2 * VOCAB * H - MOE_LAYERS * (EXPERTS - TOP_K) * 3 * WIDTH * H;
+    assert_eq!(s.params_active, active);
+    assert_eq!(s.params_active, 23_504_087_424);
+    // Seven MTP modules, each enorm, hnorm, eh_proj (2H → H), a sparse MoE
+    // decoder layer and a final norm.
+    let module = 3 * H + 2 * H * H + ATTENTION + INDEXER + LAYER_NORMS + MOE;
+    assert_eq!(s.mtp_params, MTP * module);
+    let moe = s.moe.as_ref().expect("experts");
+    assert_eq!(
+        (moe.moe_layers, moe.dense_layers),
+        (MOE_LAYERS, DENSE_LAYERS)
+    );
+    assert!(moe.score_bias);
+    assert_eq!(moe.shared_intermediate, WIDTH);
+}
+
+#[test]
+fn minimax_m3_sparse_layers_cache_the_indexer_key_beside_k_and_v() {
+    let s = read(FILE);
+    let indexed = AttentionKind::Indexed { index: INDEX_DIM };
+    assert_eq!(&s.attention[..3], &[AttentionKind::Full; 3]);
+    assert!(s.attention[3..].iter().all(|k| *k == indexed));
+    // Per token: K and V of 4 heads of 128 in every layer, and one index
+    // key of 128 in the 57 sparse layers, at 2 bytes (bf16).
+    let per_token = (LAYERS * KV * 2 * D + SPARSE_LAYERS * INDEX_DIM) * 2;
+    assert_eq!(per_token, 137_472);
+    assert_eq!(s.kv_bytes_per_token(16_000), per_token);
+    assert_eq!(
+        s.kv_cache_bytes(100_000, 3, 16_000),
+        per_token * 100_000 * 3
+    );
+}
+
+fn edited(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut c: serde_json::Value = serde_json::from_str(&fixture(FILE)).unwrap();
+    edit(&mut c);
+    c.to_string()
+}
+
+#[test]
+fn minimax_m3_branches_vllm_does_not_build_are_refused_by_name() {
+    let cases: Vec<(String, &str)> = vec![
+        (
+            edited(|c| c["qk_norm_type"] = "per_layer".into()),
+            "qk_norm_type",
+        ),
+        (
+            edited(|c| c["attention_output_gate"] = true.into()),
+            "attention_output_gate",
+        ),
+        (edited(|c| c["hidden_act"] = "silu".into()), "hidden_act"),
+        (
+            edited(|c| c["sparse_attention_config"]["sparse_disable_index_value"][10] = 0.into()),
+            "sparse_disable_index_value",
+        ),
+        (
+            edited(|c| c["sparse_attention_config"]["sparse_num_index_heads"] = 8.into()),
+            "sparse_num_index_heads",
+        ),
+        (
+            edited(|c| c["shared_intermediate_size"] = 6144.into()),
+            "shared_intermediate_size",
+        ),
+        (
+            edited(|c| {
+                c["moe_layer_freq"].as_array_mut().unwrap().pop();
+            }),
+            "moe_layer_freq",
+        ),
+    ];
+    for (text, key) in cases {
+        let e = parse_config(&text).expect_err(key);
+        assert!(e.to_string().contains(key), "{key}: {e}");
+    }
+}
+
+#[test]
+fn minimax_m3_without_sparse_layers_is_plain_gqa() {
+    let text = edited(|c| {
+        c.as_object_mut().unwrap().remove("sparse_attention_config");
+        c["num_mtp_modules"] = 0.into();
+    });
+    let s = parse_config(&text).unwrap();
+    assert!(s.attention.iter().all(|k| *k == AttentionKind::Full));
+    assert_eq!(s.kv_bytes_per_token(16_000), LAYERS * KV * 2 * D * 2);
+    assert_eq!(
+        s.params_total,
+        read(FILE).params_total - SPARSE_LAYERS * INDEXER
+    );
+    assert_eq!(s.mtp_params, 0);
+    // MTP modules need the sparse layers' indexer sizes.
+    let text = edited(|c| {
+        c.as_object_mut().unwrap().remove("sparse_attention_config");
+    });
+    let e = parse_config(&text).unwrap_err();
+    assert!(matches!(e.kind, ConfigErrorKind::MissingKeys { .. }), "{e}");
+}
+
+#[test]
+fn minimax_m3_vl_is_refused_for_its_vision_tower() {
+    let text = serde_json::json!({
+        "model_type": "minimax_m3_vl",
+        "architectures": ["MiniMaxM3SparseForConditionalGeneration"],
+        "text_config": serde_json::from_str::<serde_json::Value>(&fixture(FILE)).unwrap(),
+    })
+    .to_string();
+    let e = parse_config(&text).unwrap_err();
+    assert!(e.to_string().contains("minimax_m3_vl"), "{e}");
+    assert!(e.to_string().contains("vision tower"), "{e}");
+}
