@@ -168,7 +168,7 @@ impl Attention {
                     a.windowed += per;
                     a.window = a.window.max(window);
                 }
-                K::Full | K::Mla { .. } | K::SparseMla { .. } => a.full += per,
+                K::Full | K::Mla { .. } | K::SparseMla { .. } | K::Indexed { .. } => a.full += per,
                 K::Linear { .. } | K::None => {}
             }
         }
