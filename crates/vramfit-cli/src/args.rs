@@ -603,8 +603,11 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         }
         // A list of GPUs (`RTX 3090 + RTX 3060`; catalog names may hold
         // commas): the first is the scenario's GPU, the others follow it
-        // in llama.cpp's order.
-        Some(Opt::Gpu) if text.contains('+') => {
+        // in llama.cpp's order. A catalog name that holds a `+` itself
+        // (`AMD Ryzen AI Max+ 395`) is one GPU.
+        Some(Opt::Gpu)
+            if text.contains('+') && vramfit_core::catalog::find_gpu(text.trim()).is_err() =>
+        {
             let mut names = text.split('+').map(str::trim).filter(|n| !n.is_empty());
             input.set_gpu(names.next().unwrap_or(""));
             input.engine.placement.more_gpus = names.map(str::to_string).collect();

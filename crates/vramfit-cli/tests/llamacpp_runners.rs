@@ -179,3 +179,88 @@ fn a_mac_is_told_how_to_raise_the_wired_limit() {
         .unwrap()
         .contains("iogpu.wired_limit_mb"));
 }
+
+/// `vramfit estimate MODEL --gpu GPU -- llama-server ARGS… --json`'s notes
+/// and the text's lines.
+fn typed(model: &str, gpu: &str, server: &[&str]) -> (Vec<String>, String, serde_json::Value) {
+    let run = |json: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_vramfit"));
+        c.args(["estimate", model, "--gpu", gpu]);
+        if json {
+            c.arg("--json");
+        }
+        c.arg("--").args(server);
+        String::from_utf8(c.output().unwrap().stdout).unwrap()
+    };
+    let v: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let e = v["estimate"]["engine"].clone();
+    (notes(&e), run(false), e)
+}
+
+#[test]
+fn a_mac_typed_as_people_type_it_says_it_used_the_wired_limit() {
+    let (n, text, _) = typed(
+        "Qwen/Qwen3-32B",
+        "M4 Max",
+        &["llama-server", "-m", "Qwen3-32B-Q8_0.gguf", "-c", "32768"],
+    );
+    assert!(n.contains(&"wired_limit_used".to_string()), "{n:?}");
+    assert!(text.contains("Metal's wired limit) is used"), "{text}");
+}
+
+#[test]
+fn a_strix_halo_uses_vram_plus_gtt_and_says_how_to_raise_it() {
+    // 128 GiB, 512 MiB carve-out: 0.5 + 63.75 GiB; gpt-oss-120b at its
+    // full context needs more, and fits once GTT is raised.
+    let (n, text, e) = typed(
+        "openai/gpt-oss-120b",
+        "Ryzen AI Max+ 395",
+        &[
+            "llama-server",
+            "-hf",
+            "ggml-org/gpt-oss-120b-GGUF",
+            "-c",
+            "131072",
+        ],
+    );
+    assert!(n.contains(&"gtt_limit_used".to_string()), "{n:?}");
+    let gtt = e["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["note"] == "gtt_limit_used")
+        .unwrap()
+        .clone();
+    assert_eq!(gtt["vram_bytes"], 512 * MIB);
+    assert_eq!(gtt["gtt_bytes"], (127 * 1024 + 512) / 2 * MIB);
+    assert!(text.contains("ttm.pages_limit="), "{text}");
+    assert!(text.contains("amdgpu.gttsize="), "{text}");
+    // A model that fits the default GTT is not told to raise it.
+    let (n, _, _) = typed(
+        "Qwen/Qwen3-32B",
+        "Ryzen AI Max+ 395",
+        &["llama-server", "-m", "Qwen3-32B-Q8_0.gguf", "-c", "32768"],
+    );
+    assert!(!n.contains(&"raise_gtt_limit".to_string()), "{n:?}");
+}
+
+#[test]
+fn a_dgx_spark_uses_the_whole_unified_memory() {
+    let (n, text, _) = typed(
+        "openai/gpt-oss-120b",
+        "DGX Spark",
+        &[
+            "llama-server",
+            "-hf",
+            "ggml-org/gpt-oss-120b-GGUF",
+            "-c",
+            "32768",
+        ],
+    );
+    assert!(n.contains(&"unified_total_used".to_string()), "{n:?}");
+    assert!(!n.contains(&"nominal_capacity_used".to_string()), "{n:?}");
+    assert!(
+        text.contains("CUDA reports the whole system memory"),
+        "{text}"
+    );
+}

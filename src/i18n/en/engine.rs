@@ -156,6 +156,13 @@ fn note(n: &EngineNote) -> String {
             }
         ),
         EngineNote::CacheTypeDefault => "The KV bytes name no llama.cpp cache type: f16, its default, is used.".into(),
+        EngineNote::GttLimitUsed { vram_bytes, gtt_bytes } => format!(
+            "AMD APU: the GPU may use the BIOS's VRAM ({} GiB assumed) plus Linux's default GTT ({} GiB, half of the rest).",
+            vramfit_core::units::Bytes(*vram_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            vramfit_core::units::Bytes(*gtt_bytes).display(vramfit_core::units::DisplayUnit::Gib)
+        ),
+        EngineNote::RaiseGttLimit { pages_limit, gttsize_mb } => format!("It fits the memory once GTT is raised: boot with the kernel options ttm.pages_limit={pages_limit} amdgpu.gttsize={gttsize_mb}."),
+        EngineNote::UnifiedTotalUsed => "Unified memory: CUDA reports the whole system memory as the GPU's, and all of it is used.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: the GPU's default share of the unified memory is used.".into(),
     }
 }

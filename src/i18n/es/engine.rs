@@ -156,6 +156,13 @@ fn note(n: &EngineNote) -> String {
             }
         ),
         EngineNote::CacheTypeDefault => "Los bytes KV no corresponden a ningún tipo de caché de llama.cpp: se usa f16, su valor por defecto.".into(),
+        EngineNote::GttLimitUsed { vram_bytes, gtt_bytes } => format!(
+            "APU de AMD: la GPU puede usar la VRAM de la BIOS ({} GiB supuestos) más el GTT por defecto de Linux ({} GiB, la mitad del resto).",
+            vramfit_core::units::Bytes(*vram_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            vramfit_core::units::Bytes(*gtt_bytes).display(vramfit_core::units::DisplayUnit::Gib)
+        ),
+        EngineNote::RaiseGttLimit { pages_limit, gttsize_mb } => format!("Cabe en la memoria si se sube el GTT: arranca con las opciones del kernel ttm.pages_limit={pages_limit} amdgpu.gttsize={gttsize_mb}."),
+        EngineNote::UnifiedTotalUsed => "Memoria unificada: CUDA da toda la memoria del sistema como de la GPU, y se usa entera.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: se usa la parte de la memoria unificada que la GPU puede usar por defecto.".into(),
     }
 }

@@ -156,6 +156,13 @@ fn note(n: &EngineNote) -> String {
             }
         ),
         EngineNote::CacheTypeDefault => "De KV-bytes komen met geen cachetype van llama.cpp overeen: f16, de standaard, wordt gebruikt.".into(),
+        EngineNote::GttLimitUsed { vram_bytes, gtt_bytes } => format!(
+            "AMD-APU: de GPU mag het VRAM uit de BIOS ({} GiB aangenomen) plus de standaard-GTT van Linux ({} GiB, de helft van de rest) gebruiken.",
+            vramfit_core::units::Bytes(*vram_bytes).display(vramfit_core::units::DisplayUnit::Gib),
+            vramfit_core::units::Bytes(*gtt_bytes).display(vramfit_core::units::DisplayUnit::Gib)
+        ),
+        EngineNote::RaiseGttLimit { pages_limit, gttsize_mb } => format!("Het past in het geheugen als de GTT omhoog gaat: start met de kerneloptie ttm.pages_limit={pages_limit} amdgpu.gttsize={gttsize_mb}."),
+        EngineNote::UnifiedTotalUsed => "Gedeeld geheugen: CUDA meldt al het systeemgeheugen als dat van de GPU, en alles wordt gebruikt.".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: het deel van het gedeelde geheugen dat de GPU standaard mag gebruiken, wordt gebruikt.".into(),
     }
 }

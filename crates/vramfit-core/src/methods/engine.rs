@@ -184,6 +184,16 @@ pub enum EngineNote {
     /// Apple silicon: the model fits the unified memory but not the
     /// default wired limit; `sudo sysctl iogpu.wired_limit_mb=N` raises it.
     RaiseWiredLimit { mb: u64 },
+    /// AMD APU on Linux: the GPU may use the BIOS's dedicated VRAM plus
+    /// GTT (by default half of the rest of the memory); that sum is used.
+    GttLimitUsed { vram_bytes: u64, gtt_bytes: u64 },
+    /// AMD APU: the model fits the memory but not the default GTT; these
+    /// kernel options raise it (`ttm.pages_limit` in 4 KiB pages,
+    /// `amdgpu.gttsize` in MiB).
+    RaiseGttLimit { pages_limit: u64, gttsize_mb: u64 },
+    /// Unified memory that CUDA reports whole (DGX Spark): all of it is
+    /// used.
+    UnifiedTotalUsed,
 }
 
 /// A GiB as a float, for notes.
@@ -281,6 +291,27 @@ impl std::fmt::Display for EngineNote {
                 f,
                 "it fits the unified memory once the wired limit is raised: \
                  sudo sysctl iogpu.wired_limit_mb={mb} (until the next restart)"
+            ),
+            EngineNote::GttLimitUsed {
+                vram_bytes,
+                gtt_bytes,
+            } => write!(
+                f,
+                "AMD APU: the GPU's limit is the BIOS's VRAM ({:.2} GiB assumed) plus Linux's \
+                 default GTT ({:.2} GiB, half of the rest)",
+                *vram_bytes as f64 / GIB_F,
+                *gtt_bytes as f64 / GIB_F
+            ),
+            EngineNote::RaiseGttLimit {
+                pages_limit,
+                gttsize_mb,
+            } => write!(
+                f,
+                "it fits the memory once GTT is raised: boot with the kernel options \
+                 ttm.pages_limit={pages_limit} amdgpu.gttsize={gttsize_mb}"
+            ),
+            EngineNote::UnifiedTotalUsed => f.write_str(
+                "unified memory: CUDA reports the whole system memory as the GPU's, which is used",
             ),
         }
     }
@@ -469,12 +500,30 @@ pub const ASSUMED_SM_COUNT: u32 = 132;
 /// while the scenario's memory is still that GPU's (the answers try other
 /// sizes on the same scenario).
 pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
+    use crate::catalog::gpus::apu;
     let gpu = s.gpu.filter(|g| is_that_gpus(g, s.gpu_bytes().get()));
     let mut notes = Vec::new();
     let total = match gpu {
         Some(g) if unified_limit && g.wired_limit_bytes.is_some() => {
             notes.push(EngineNote::WiredLimitUsed);
             g.wired_limit_bytes.unwrap_or(g.capacity_bytes)
+        }
+        Some(g) if unified_limit && apu::shared_row(&g.name).is_some() => {
+            match apu::shared_row(&g.name).map(|r| r.limit) {
+                Some(apu::SharedLimit::AmdGtt) => {
+                    let vram = apu::AMD_DEFAULT_BIOS_VRAM;
+                    let total = apu::amd_gpu_visible(g.capacity_bytes, vram);
+                    notes.push(EngineNote::GttLimitUsed {
+                        vram_bytes: vram,
+                        gtt_bytes: total - vram.min(total),
+                    });
+                    total
+                }
+                _ => {
+                    notes.push(EngineNote::UnifiedTotalUsed);
+                    g.capacity_bytes
+                }
+            }
         }
         Some(g) => match (g.cuda_total_bytes, g.driver_total_bytes) {
             (Some(cuda), _) => cuda,

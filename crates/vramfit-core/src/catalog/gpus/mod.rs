@@ -51,6 +51,7 @@
 //!    the matches; for none, up to three names by edit distance
 //!    ([`fuzzy::suggest`]).
 
+pub mod apu;
 mod interconnect;
 pub use interconnect::Interconnect;
 

@@ -171,3 +171,31 @@ pub(crate) fn wired_note(
     (want > wired && (mb << 20) <= g.capacity_bytes.saturating_sub(MACOS_RESERVE))
         .then_some(crate::methods::engine::EngineNote::RaiseWiredLimit { mb })
 }
+
+/// On an AMD APU, when the whole model does not fit the default GTT but
+/// fits the memory less [`crate::catalog::gpus::apu::APU_HOST_RESERVE`]:
+/// the kernel options that raise it.
+///
+/// # Formula
+///
+/// ```text
+/// gtt = needed + 1 GiB − vram        when  needed + 1 GiB > limit  and  needed + 1 GiB ≤ memory − 8 GiB
+/// ttm.pages_limit = ceil(gtt / 4 KiB),  amdgpu.gttsize = ceil(gtt / 1 MiB)
+/// ```
+pub(crate) fn gtt_note(
+    gpu: &crate::methods::engine::EngineGpu,
+    needed: u64,
+) -> Option<crate::methods::engine::EngineNote> {
+    use crate::catalog::gpus::apu;
+    let g = gpu.catalog?;
+    (apu::shared_row(&g.name)?.limit == apu::SharedLimit::AmdGtt).then_some(())?;
+    let want = needed.saturating_add(FIT_MARGIN);
+    let fits =
+        want > gpu.total_bytes && want <= g.capacity_bytes.saturating_sub(apu::APU_HOST_RESERVE);
+    let (pages_limit, gttsize_mb) =
+        apu::amd_gtt_options(want.saturating_sub(apu::AMD_DEFAULT_BIOS_VRAM));
+    fits.then_some(crate::methods::engine::EngineNote::RaiseGttLimit {
+        pages_limit,
+        gttsize_mb,
+    })
+}
