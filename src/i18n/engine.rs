@@ -101,21 +101,15 @@ pub struct EngineTexts {
     pub vllm_version_label: &'static str,
     /// The picker's first row: the default release, named.
     pub vllm_version_default: fn(&str) -> String,
-    pub vllm_version_hint: fn(&str) -> String,
     pub interconnect_label: &'static str,
     /// The picker's first row: the link the catalog gives the GPU.
     pub interconnect_usual: fn(&str) -> String,
-    pub interconnect_hint: &'static str,
     pub calibrate_label: &'static str,
-    pub calibrate_hint: &'static str,
     /// One of the figures the core compares (`calibrate::vllm::Compared`).
     pub calibrate_figure: fn(&'static str) -> &'static str,
     pub calibrate_figure_col: &'static str,
     pub calibrate_logged: &'static str,
     pub calibrate_predicted: &'static str,
-    pub calibrate_release: &'static str,
-    pub calibrate_gpu: &'static str,
-    pub calibrate_not_printed: &'static str,
     /// The estimate uses the fitted terms (the non-torch offset, signed).
     pub calibrate_applied: fn(&str) -> String,
     pub calibrate_clear: &'static str,

@@ -77,7 +77,7 @@ fn ReleasePicker(input: RwSignal<Request>) -> impl IntoView {
         <div class="vf-field">
             <label class="vf-field__label" for="vf-engine-vllm_version">{move || e().vllm_version_label}</label>
             <select id="vf-engine-vllm_version" class="vf-field__input" data-testid="engine-vllm_version"
-                aria-describedby="vf-engine-vllm_version-hint" on:change=on_change>
+                on:change=on_change>
                 <option value="" selected=move || chosen().is_none()>
                     {let d = default.clone(); move || (e().vllm_version_default)(&d)}
                 </option>
@@ -88,9 +88,6 @@ fn ReleasePicker(input: RwSignal<Request>) -> impl IntoView {
                     view! { <option value=first.family() selected=selected>{first.family()}</option> }
                 }).collect_view()}
             </select>
-            <p id="vf-engine-vllm_version-hint" class="vf-field__hint" data-testid="engine-hint-vllm_version">
-                {let d = default.clone(); move || (e().vllm_version_hint)(&d)}
-            </p>
         </div>
     }
 }
@@ -116,13 +113,12 @@ fn LinkPicker(input: RwSignal<Request>, gpu: &'static Gpu) -> impl IntoView {
         <div class="vf-field">
             <label class="vf-field__label" for="vf-engine-interconnect">{move || e().interconnect_label}</label>
             <select id="vf-engine-interconnect" class="vf-field__input" data-testid="engine-interconnect"
-                aria-describedby="vf-engine-interconnect-hint" on:change=on_change>
+                on:change=on_change>
                 <option value="" selected=move || chosen().is_none()>{move || (e().interconnect_usual)(usual)}</option>
                 {Interconnect::ALL.into_iter().map(|l| view! {
                     <option value=l.id() selected=move || chosen() == Some(l)>{link_name(l)}</option>
                 }).collect_view()}
             </select>
-            <p id="vf-engine-interconnect-hint" class="vf-field__hint">{move || e().interconnect_hint}</p>
         </div>
     }
 }
@@ -216,7 +212,7 @@ fn CalibrateLog(input: RwSignal<Request>) -> impl IntoView {
                 .compared
                 .iter()
                 .map(|f| {
-                    let logged = f.logged.map_or_else(|| e().calibrate_not_printed.to_string(), |v| shown(v, f.unit));
+                    let logged = f.logged.map_or_else(|| "—".to_string(), |v| shown(v, f.unit));
                     view! {
                         <tr data-testid="calibrate-row" data-figure=f.figure>
                             <th scope="row">{(e().calibrate_figure)(f.figure)}</th>
@@ -226,8 +222,8 @@ fn CalibrateLog(input: RwSignal<Request>) -> impl IntoView {
                     }
                 })
                 .collect_view();
-            let release = log.release.map_or_else(|| e().calibrate_not_printed.to_string(), |r| r.text());
-            let gpu_logged = log.gpu.clone().unwrap_or_else(|| e().calibrate_not_printed.to_string());
+            let release = log.release.map_or_else(|| "—".to_string(), |r| r.text());
+            let gpu_logged = log.gpu.clone().unwrap_or_else(|| "—".to_string());
             let gpu_here = input.with_untracked(|i| i.scenario.gpu.clone()).unwrap_or_default();
             view! {
                 <table class="vf-table" data-testid="calibrate-table">
@@ -239,12 +235,12 @@ fn CalibrateLog(input: RwSignal<Request>) -> impl IntoView {
                     <tbody>
                         {rows}
                         <tr data-testid="calibrate-release">
-                            <th scope="row">{e().calibrate_release}</th>
+                            <th scope="row">{e().vllm_version_label}</th>
                             <td>{release}</td>
                             <td>{scenario_release()}</td>
                         </tr>
                         <tr data-testid="calibrate-gpu">
-                            <th scope="row">{e().calibrate_gpu}</th>
+                            <th scope="row">"GPU"</th>
                             <td>{gpu_logged}</td>
                             <td>{gpu_here}</td>
                         </tr>
@@ -290,7 +286,7 @@ fn CalibrateLog(input: RwSignal<Request>) -> impl IntoView {
                 rows="3"
                 spellcheck="false"
                 autocomplete="off"
-                placeholder=move || e().calibrate_hint
+                placeholder="Initializing a V1 LLM engine … Graph capturing finished"
                 prop:value=move || draft.get()
                 on:input=on_input
             ></textarea>

@@ -125,23 +125,28 @@ pub static ENGINE: EngineTexts = EngineTexts {
     command_error,
     vllm_version_label: "vLLM release",
     vllm_version_default: |d| format!("{} (default)", d),
-    vllm_version_hint: |d| format!("The release whose defaults and start-up rules the estimate follows. Default {}: the release the method is derived from.", d),
     interconnect_label: "Link between the GPUs",
     interconnect_usual: |l| format!("as the catalog has it: {}", l),
-    interconnect_hint: "NCCL's buffers and the memory outside PyTorch follow how tensor-parallel GPUs are linked.",
     calibrate_label: "Paste your vLLM start-up log",
-    calibrate_hint: "From \"Initializing a V1 LLM engine\" to \"Graph capturing finished\": the figures vLLM printed calibrate this machine.",
     calibrate_figure,
     calibrate_figure_col: "Figure",
     calibrate_logged: "vLLM printed",
     calibrate_predicted: "vramfit predicts",
-    calibrate_release: "vLLM release",
-    calibrate_gpu: "GPU",
-    calibrate_not_printed: "not printed",
-    calibrate_applied: |o| format!("Calibrated on your log: every estimate on this machine uses the runtime terms fitted on it (memory outside PyTorch {} per GPU).", o),
+    calibrate_applied: |o| {
+        format!(
+            "Calibrated on your log (memory outside PyTorch {} per GPU).",
+            o
+        )
+    },
     calibrate_clear: "Remove the calibration",
-    calibrate_missing: |line, figure| format!("The log has no \"{}\" line ({}): paste vLLM's start-up from \"Initializing\" to \"Graph capturing finished\".", line, calibrate_figure(figure)),
-    calibrate_refused: |why| format!("The log was read but cannot calibrate this estimate: {}", why),
+    calibrate_missing: |line, figure| {
+        format!(
+            "The log has no \"{}\" line ({}).",
+            line,
+            calibrate_figure(figure)
+        )
+    },
+    calibrate_refused: |why| format!("Not calibrated: {}", why),
 };
 
 fn note(n: &EngineNote) -> String {

@@ -125,23 +125,28 @@ pub static ENGINE: EngineTexts = EngineTexts {
     command_error,
     vllm_version_label: "Versión de vLLM",
     vllm_version_default: |d| format!("{} (predeterminada)", d),
-    vllm_version_hint: |d| format!("La versión cuyos valores predeterminados y reglas de arranque sigue la estimación. Predeterminada {}: la versión de la que se deriva el método.", d),
     interconnect_label: "Enlace entre las GPU",
     interconnect_usual: |l| format!("como la tiene el catálogo: {}", l),
-    interconnect_hint: "Los búferes de NCCL y la memoria fuera de PyTorch dependen de cómo están enlazadas las GPU en paralelo de tensores.",
     calibrate_label: "Pega el registro de arranque de vLLM",
-    calibrate_hint: "De «Initializing a V1 LLM engine» a «Graph capturing finished»: las cifras que imprimió vLLM calibran esta máquina.",
     calibrate_figure,
     calibrate_figure_col: "Cifra",
     calibrate_logged: "vLLM imprimió",
     calibrate_predicted: "vramfit predice",
-    calibrate_release: "Versión de vLLM",
-    calibrate_gpu: "GPU",
-    calibrate_not_printed: "no impreso",
-    calibrate_applied: |o| format!("Calibrado con tu registro: cada estimación en esta máquina usa los términos de ejecución ajustados en él (memoria fuera de PyTorch {} por GPU).", o),
+    calibrate_applied: |o| {
+        format!(
+            "Calibrado con tu registro (memoria fuera de PyTorch {} por GPU).",
+            o
+        )
+    },
     calibrate_clear: "Quitar la calibración",
-    calibrate_missing: |line, figure| format!("El registro no tiene la línea «{}» ({}): pega el arranque de vLLM de «Initializing» a «Graph capturing finished».", line, calibrate_figure(figure)),
-    calibrate_refused: |why| format!("Se leyó el registro, pero no puede calibrar esta estimación: {}", why),
+    calibrate_missing: |line, figure| {
+        format!(
+            "El registro no tiene la línea «{}» ({}).",
+            line,
+            calibrate_figure(figure)
+        )
+    },
+    calibrate_refused: |why| format!("Sin calibrar: {}", why),
 };
 
 fn note(n: &EngineNote) -> String {

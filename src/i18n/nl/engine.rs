@@ -125,23 +125,28 @@ pub static ENGINE: EngineTexts = EngineTexts {
     command_error,
     vllm_version_label: "vLLM-versie",
     vllm_version_default: |d| format!("{} (standaard)", d),
-    vllm_version_hint: |d| format!("De versie waarvan de schatting de standaardwaarden en opstartregels volgt. Standaard {}: de versie waarvan de methode is afgeleid.", d),
     interconnect_label: "Verbinding tussen de GPU's",
     interconnect_usual: |l| format!("zoals de catalogus hem heeft: {}", l),
-    interconnect_hint: "De buffers van NCCL en het geheugen buiten PyTorch hangen af van hoe de tensor-parallelle GPU's verbonden zijn.",
     calibrate_label: "Plak je vLLM-opstartlog",
-    calibrate_hint: "Van „Initializing a V1 LLM engine” tot „Graph capturing finished”: de cijfers die vLLM afdrukte kalibreren deze machine.",
     calibrate_figure,
     calibrate_figure_col: "Cijfer",
     calibrate_logged: "vLLM drukte af",
     calibrate_predicted: "vramfit voorspelt",
-    calibrate_release: "vLLM-versie",
-    calibrate_gpu: "GPU",
-    calibrate_not_printed: "niet afgedrukt",
-    calibrate_applied: |o| format!("Gekalibreerd op je log: elke schatting op deze machine gebruikt de runtime-termen die erop gefit zijn (geheugen buiten PyTorch {} per GPU).", o),
+    calibrate_applied: |o| {
+        format!(
+            "Gekalibreerd op je log (geheugen buiten PyTorch {} per GPU).",
+            o
+        )
+    },
     calibrate_clear: "Kalibratie verwijderen",
-    calibrate_missing: |line, figure| format!("Het log heeft geen regel „{}” ({}): plak de opstart van vLLM van „Initializing” tot „Graph capturing finished”.", line, calibrate_figure(figure)),
-    calibrate_refused: |why| format!("Het log is gelezen, maar kan deze schatting niet kalibreren: {}", why),
+    calibrate_missing: |line, figure| {
+        format!(
+            "Het log heeft geen regel „{}” ({}).",
+            line,
+            calibrate_figure(figure)
+        )
+    },
+    calibrate_refused: |why| format!("Niet gekalibreerd: {}", why),
 };
 
 fn note(n: &EngineNote) -> String {
