@@ -96,4 +96,25 @@ pub struct EngineTexts {
     pub paste_applied: fn(&str) -> String,
     /// Why the command was not read (the inputs stay as they were).
     pub command_error: fn(&CommandError) -> String,
+
+    // vLLM's release, link and start-up log (the engine knobs).
+    pub vllm_version_label: &'static str,
+    /// The picker's first row: the default release, named.
+    pub vllm_version_default: fn(&str) -> String,
+    pub interconnect_label: &'static str,
+    /// The picker's first row: the link the catalog gives the GPU.
+    pub interconnect_usual: fn(&str) -> String,
+    pub calibrate_label: &'static str,
+    /// One of the figures the core compares (`calibrate::vllm::Compared`).
+    pub calibrate_figure: fn(&'static str) -> &'static str,
+    pub calibrate_figure_col: &'static str,
+    pub calibrate_logged: &'static str,
+    pub calibrate_predicted: &'static str,
+    /// The estimate uses the fitted terms (the non-torch offset, signed).
+    pub calibrate_applied: fn(&str) -> String,
+    pub calibrate_clear: &'static str,
+    /// The log lacks a line: vLLM's words, the figure they carry.
+    pub calibrate_missing: fn(&str, &str) -> String,
+    /// Read, but not fitted (the core's reason).
+    pub calibrate_refused: fn(&str) -> String,
 }

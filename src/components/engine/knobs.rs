@@ -37,6 +37,7 @@ pub fn EngineKnobsPanel(
                 />
                 {move || e().enforce_eager}
             </label>
+            <super::vllm::VllmKnobs input />
         }
         .into_any(),
         MethodId::Llamacpp => view! {

@@ -7,6 +7,7 @@
 pub mod command;
 pub mod gguf;
 pub mod knobs;
+pub mod vllm;
 
 use crate::i18n::{format, use_lang};
 use command::CommandLine;

@@ -123,6 +123,30 @@ pub static ENGINE: EngineTexts = EngineTexts {
     paste_apply: "Read the command",
     paste_applied: |e| format!("Read as a {e} command: the inputs and the method follow it."),
     command_error,
+    vllm_version_label: "vLLM release",
+    vllm_version_default: |d| format!("{} (default)", d),
+    interconnect_label: "Link between the GPUs",
+    interconnect_usual: |l| format!("as the catalog has it: {}", l),
+    calibrate_label: "Paste your vLLM start-up log",
+    calibrate_figure,
+    calibrate_figure_col: "Figure",
+    calibrate_logged: "vLLM printed",
+    calibrate_predicted: "vramfit predicts",
+    calibrate_applied: |o| {
+        format!(
+            "Calibrated on your log (memory outside PyTorch {} per GPU).",
+            o
+        )
+    },
+    calibrate_clear: "Remove the calibration",
+    calibrate_missing: |line, figure| {
+        format!(
+            "The log has no \"{}\" line ({}).",
+            line,
+            calibrate_figure(figure)
+        )
+    },
+    calibrate_refused: |why| format!("Not calibrated: {}", why),
 };
 
 fn note(n: &EngineNote) -> String {
@@ -314,4 +338,20 @@ fn command_error(e: &CommandError) -> String {
         CommandError::Knob { option, error } => format!("{option}: {}", knob_error(error)),
     };
     format!("The command was not read: {why}.")
+}
+
+/// A figure the core compares a vLLM log on (or names in a missing-line
+/// message), by its core name.
+fn calibrate_figure(figure: &str) -> &str {
+    match figure {
+        "weights" => "weights",
+        "activation peak" => "activation peak",
+        "non-torch memory" => "memory outside PyTorch",
+        "CUDA graphs set aside" => "CUDA graphs set aside",
+        "KV cache memory" => "KV cache memory",
+        "KV cache tokens" => "KV cache tokens",
+        "maximum concurrency" => "maximum concurrency",
+        "CUDA graphs captured" => "CUDA graphs captured",
+        other => other,
+    }
 }

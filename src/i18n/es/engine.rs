@@ -123,6 +123,30 @@ pub static ENGINE: EngineTexts = EngineTexts {
     paste_apply: "Leer el comando",
     paste_applied: |e| format!("Leído como comando de {e}: las entradas y el método lo siguen."),
     command_error,
+    vllm_version_label: "Versión de vLLM",
+    vllm_version_default: |d| format!("{} (predeterminada)", d),
+    interconnect_label: "Enlace entre las GPU",
+    interconnect_usual: |l| format!("como la tiene el catálogo: {}", l),
+    calibrate_label: "Pega el registro de arranque de vLLM",
+    calibrate_figure,
+    calibrate_figure_col: "Cifra",
+    calibrate_logged: "vLLM imprimió",
+    calibrate_predicted: "vramfit predice",
+    calibrate_applied: |o| {
+        format!(
+            "Calibrado con tu registro (memoria fuera de PyTorch {} por GPU).",
+            o
+        )
+    },
+    calibrate_clear: "Quitar la calibración",
+    calibrate_missing: |line, figure| {
+        format!(
+            "El registro no tiene la línea «{}» ({}).",
+            line,
+            calibrate_figure(figure)
+        )
+    },
+    calibrate_refused: |why| format!("Sin calibrar: {}", why),
 };
 
 fn note(n: &EngineNote) -> String {
@@ -273,4 +297,20 @@ fn command_error(e: &CommandError) -> String {
         CommandError::Knob { option, error } => format!("{option}: {}", knob_error(error)),
     };
     format!("No se leyó el comando: {why}.")
+}
+
+/// A figure the core compares a vLLM log on (or names in a missing-line
+/// message), by its core name.
+fn calibrate_figure(figure: &str) -> &str {
+    match figure {
+        "weights" => "pesos",
+        "activation peak" => "pico de activaciones",
+        "non-torch memory" => "memoria fuera de PyTorch",
+        "CUDA graphs set aside" => "grafos CUDA reservados",
+        "KV cache memory" => "memoria de la caché KV",
+        "KV cache tokens" => "tokens de la caché KV",
+        "maximum concurrency" => "concurrencia máxima",
+        "CUDA graphs captured" => "grafos CUDA capturados",
+        other => other,
+    }
 }

@@ -123,6 +123,30 @@ pub static ENGINE: EngineTexts = EngineTexts {
     paste_apply: "Lees het commando",
     paste_applied: |e| format!("Gelezen als {e}-commando: de invoer en de methode volgen het."),
     command_error,
+    vllm_version_label: "vLLM-versie",
+    vllm_version_default: |d| format!("{} (standaard)", d),
+    interconnect_label: "Verbinding tussen de GPU's",
+    interconnect_usual: |l| format!("zoals de catalogus hem heeft: {}", l),
+    calibrate_label: "Plak je vLLM-opstartlog",
+    calibrate_figure,
+    calibrate_figure_col: "Cijfer",
+    calibrate_logged: "vLLM drukte af",
+    calibrate_predicted: "vramfit voorspelt",
+    calibrate_applied: |o| {
+        format!(
+            "Gekalibreerd op je log (geheugen buiten PyTorch {} per GPU).",
+            o
+        )
+    },
+    calibrate_clear: "Kalibratie verwijderen",
+    calibrate_missing: |line, figure| {
+        format!(
+            "Het log heeft geen regel „{}” ({}).",
+            line,
+            calibrate_figure(figure)
+        )
+    },
+    calibrate_refused: |why| format!("Niet gekalibreerd: {}", why),
 };
 
 fn note(n: &EngineNote) -> String {
@@ -286,4 +310,20 @@ fn command_error(e: &CommandError) -> String {
         CommandError::Knob { option, error } => format!("{option}: {}", knob_error(error)),
     };
     format!("Het commando is niet gelezen: {why}.")
+}
+
+/// A figure the core compares a vLLM log on (or names in a missing-line
+/// message), by its core name.
+fn calibrate_figure(figure: &str) -> &str {
+    match figure {
+        "weights" => "gewichten",
+        "activation peak" => "activatiepiek",
+        "non-torch memory" => "geheugen buiten PyTorch",
+        "CUDA graphs set aside" => "gereserveerde CUDA-grafen",
+        "KV cache memory" => "KV-cachegeheugen",
+        "KV cache tokens" => "KV-cachetokens",
+        "maximum concurrency" => "maximale gelijktijdigheid",
+        "CUDA graphs captured" => "vastgelegde CUDA-grafen",
+        other => other,
+    }
 }
