@@ -171,14 +171,22 @@ pub fn report(log: &LlamacppLog, request: &Request) -> Result<String, String> {
             "calibration: the Ollama engine's figures (printed to 0.1 GiB or MiB) and vramfit's for its settings\n"
         }
     });
-    if let Some(b) = &log.build {
-        out += &format!("  build {b}");
-    }
-    for d in &log.devices {
-        out += &format!("; {} {} ({} MiB free)", d.name, d.description, d.free_mib);
+    // `build 5781 (ba3ef86c5); Vulkan0 NVIDIA GeForce RTX 4080 (16376 MiB free)`
+    let machine: Vec<String> = log
+        .build
+        .iter()
+        .map(|b| format!("build {b}"))
+        .chain(
+            log.devices
+                .iter()
+                .map(|d| format!("{} {} ({} MiB free)", d.name, d.description, d.free_mib)),
+        )
+        .collect();
+    if !machine.is_empty() {
+        out += &format!("  {}\n", machine.join("; "));
     }
     out += &format!(
-        "\n  GGUF {}, n_ctx {}, {} sequence(s), K {} V {}{}\n",
+        "  GGUF {}, n_ctx {}, {} sequence(s), K {} V {}{}\n",
         inputs.file_type,
         log.n_ctx,
         inputs.n_parallel,
