@@ -16,7 +16,6 @@ pub mod en;
 pub mod engine;
 pub mod es;
 pub mod format;
-pub mod gguf;
 pub mod nl;
 pub mod tables;
 

@@ -1,7 +1,6 @@
 //! English.
 
 mod engine;
-pub mod gguf;
 mod lesson;
 mod notebook;
 mod picker;

@@ -1,7 +1,6 @@
 //! Spanish: the seeds' language and the default.
 
 mod engine;
-pub mod gguf;
 mod lesson;
 mod notebook;
 mod picker;

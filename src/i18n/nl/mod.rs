@@ -1,7 +1,6 @@
 //! Dutch.
 
 mod engine;
-pub mod gguf;
 mod lesson;
 mod notebook;
 mod picker;
