@@ -5,7 +5,7 @@
 //! options after it change the scenario: another context, more sequences),
 //! and the figures it printed beside the prediction for the same settings.
 
-use vramfit_core::calibrate::llamacpp::{self, compare, LlamacppLog};
+use vramfit_core::calibrate::llamacpp::{self, compare, LlamacppLog, Printer};
 use vramfit_core::calibrate::{detect, vllm, LogEngine};
 use vramfit_core::methods::llamacpp::{estimate, estimate_file, FileType, LlamaCppInputs};
 use vramfit_core::request::Request;
@@ -36,7 +36,7 @@ pub fn read(path: &str) -> Result<Log, String> {
         None => Err(format!(
             "--calibrate {path}: not a load log or start-up log vramfit reads (vLLM's \"Model loading \
              took\", \"Available KV cache memory\"; llama.cpp's \"load_tensors:\", \
-             \"llama_context:\")"
+             \"llama_context:\"; the Ollama engine's msg=\"model weights\", msg=\"kv cache\")"
         )),
     }
 }
@@ -100,9 +100,9 @@ pub fn apply_vllm(request: &mut Request, path: &str, text: &str) -> Result<Strin
 pub fn apply(log: &LlamacppLog, input: &mut ScenarioInput) {
     input.context = log.n_ctx;
     input.sequences = log.n_seq_max.unwrap_or(1).max(1);
-    if let Some(kv) = log.kv.first() {
-        input.engine.cache_type_k = Some(kv.type_k);
-        input.engine.cache_type_v = Some(kv.type_v);
+    if let Some((k, v)) = log.cache_types() {
+        input.engine.cache_type_k = Some(k);
+        input.engine.cache_type_v = Some(v);
     }
     if let Some(ub) = log.n_ubatch {
         input.engine.ubatch = ub;
@@ -137,9 +137,11 @@ pub fn report(log: &LlamacppLog, request: &Request) -> Result<String, String> {
     // one the log printed (`print_info: file type = Q4_K - Medium`), else
     // the scenario's (a checkpoint as published).
     let printed = log.file_type.as_deref().and_then(|t| {
-        FileType::ALL
-            .into_iter()
-            .find(|f| f.printed_name().eq_ignore_ascii_case(t.trim()))
+        FileType::ALL.into_iter().find(|f| {
+            // llama.cpp prints `Q4_K - Medium`, Ollama `Q4_K_M`.
+            f.printed_name().eq_ignore_ascii_case(t.trim())
+                || f.name().eq_ignore_ascii_case(t.trim())
+        })
     });
     let resolved = request
         .scenario
@@ -163,15 +165,28 @@ pub fn report(log: &LlamacppLog, request: &Request) -> Result<String, String> {
     }
     .map_err(|e| format!("--calibrate: {e}"))?;
     let mib = |b: u64| format!("{:.2} MiB", b as f64 / f64::from(1 << 20));
-    let mut out = String::from("calibration: the log's figures and vramfit's for its settings\n");
-    if let Some(b) = &log.build {
-        out += &format!("  build {b}");
-    }
-    for d in &log.devices {
-        out += &format!("; {} {} ({} MiB free)", d.name, d.description, d.free_mib);
+    let mut out = String::from(match log.printed_by {
+        Printer::Llamacpp => "calibration: the log's figures and vramfit's for its settings\n",
+        Printer::Ollama => {
+            "calibration: the Ollama engine's figures (printed to 0.1 GiB or MiB) and vramfit's for its settings\n"
+        }
+    });
+    // `build 5781 (ba3ef86c5); Vulkan0 NVIDIA GeForce RTX 4080 (16376 MiB free)`
+    let machine: Vec<String> = log
+        .build
+        .iter()
+        .map(|b| format!("build {b}"))
+        .chain(
+            log.devices
+                .iter()
+                .map(|d| format!("{} {} ({} MiB free)", d.name, d.description, d.free_mib)),
+        )
+        .collect();
+    if !machine.is_empty() {
+        out += &format!("  {}\n", machine.join("; "));
     }
     out += &format!(
-        "\n  GGUF {}, n_ctx {}, {} sequence(s), K {} V {}{}\n",
+        "  GGUF {}, n_ctx {}, {} sequence(s), K {} V {}{}\n",
         inputs.file_type,
         log.n_ctx,
         inputs.n_parallel,

@@ -1,20 +1,16 @@
 //! A GGUF file named on the command line, a local path or a URL (a Hub
 //! `…/resolve/main/….gguf` link), read by its header only: the first
 //! megabyte, then as much more as the header reader asks for (a URL by
-//! HTTP range requests), shard by shard for a split file.
+//! HTTP range requests), shard by shard for a split file; the core's
+//! [`vramfit_core::gguf::prefix`] decides what to read.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::time::Duration;
-use vramfit_core::gguf::header::{parse, MAX_HEADER_BYTES};
 use vramfit_core::gguf::model::{projector, read, GgufModel, Projector};
-use vramfit_core::gguf::split::ShardName;
+use vramfit_core::gguf::prefix::{shard_names, HeaderRead};
 use vramfit_core::gguf::GgufHeader;
 use vramfit_core::units::{Bytes, DisplayUnit};
-
-/// The first read: most headers end within it (a 150k-token vocabulary
-/// takes a few megabytes, and the read then doubles).
-const FIRST_READ: u64 = 1 << 20;
 
 /// What reading the header took.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -63,10 +59,7 @@ fn is_url(arg: &str) -> bool {
 
 /// The model of the GGUF file `arg` and what reading it took.
 pub fn load(arg: &str) -> Result<(GgufModel, Reads), String> {
-    let names = match ShardName::parse(without_query(arg)) {
-        Some(s) => (1..=s.count).map(|n| s.name(n)).collect(),
-        None => vec![arg.to_string()],
-    };
+    let names = shard_names(arg);
     let mut reads = Reads::default();
     let mut headers = Vec::with_capacity(names.len());
     let mut total = Some(0u64);
@@ -103,33 +96,20 @@ trait Source {
     fn file_len(&self) -> Option<u64>;
 }
 
-/// Reads the header of `name`, growing the prefix as the parser asks.
+/// Reads the header of `name`, a prefix at a time as the core's
+/// [`HeaderRead`] asks.
 fn header_of(name: &str, src: &mut dyn Source) -> Result<(GgufHeader, Reads), String> {
-    let mut buf: Vec<u8> = Vec::new();
-    let mut want = FIRST_READ;
-    let mut requests = 0;
+    let mut read = HeaderRead::new();
     loop {
-        let have = buf.len() as u64;
-        let chunk = src.read_at(have, want - have)?;
-        requests += 1;
-        let short = (chunk.len() as u64) < want - have;
-        buf.extend(chunk);
-        match parse(&buf) {
-            Ok(h) => {
-                let reads = Reads {
-                    bytes: buf.len() as u64,
-                    requests,
-                    file_bytes: src.file_len(),
-                };
-                return Ok((h, reads));
-            }
-            Err(e) => match e.needed() {
-                Some(_) if short => return Err(format!("{name}: the file ends inside its header")),
-                // Double the prefix (at least to what the parser asks), so
-                // a long header takes a few reads.
-                Some(need) => want = need.max(want.saturating_mul(2)).min(MAX_HEADER_BYTES),
-                None => return Err(format!("{name}: {e}")),
-            },
+        let (start, len) = read.next_range();
+        let chunk = src.read_at(start, len)?;
+        if let Some(h) = read.feed(&chunk).map_err(|e| format!("{name}: {e}"))? {
+            let reads = Reads {
+                bytes: read.bytes(),
+                requests: read.requests(),
+                file_bytes: src.file_len(),
+            };
+            return Ok((h, reads));
         }
     }
 }

@@ -112,9 +112,74 @@ pub struct LlamacppLog {
     pub swa_full: bool,
     pub arch: Option<String>,
     pub file_type: Option<String>,
+    /// Who printed the figures: llama.cpp's own lines, or the Ollama
+    /// engine's summary ([`super::ollama`]).
+    pub printed_by: Printer,
+    /// The cache type where the log states one type for K and V without
+    /// a K/V line (Ollama's `KvCacheType`).
+    pub cache_type: Option<GgmlType>,
+    /// The total the log prints (Ollama's `total memory`).
+    pub total: Option<Mib>,
+}
+
+/// Who printed a load log's figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Printer {
+    /// llama.cpp's lines (`llama-server`, `llama-cli`, LM Studio, Ollama's
+    /// llama.cpp runner): MiB to two decimals.
+    Llamacpp,
+    /// The Ollama engine's summary: GiB or MiB to one decimal.
+    Ollama,
+}
+
+impl Printer {
+    /// Half the last printed digit of a figure of `bytes`, in bytes: how
+    /// far a prediction may be from the print and still round to it.
+    pub fn half_digit(self, bytes: u64) -> u64 {
+        match self {
+            Printer::Llamacpp => (1 << 20) / 200 + 1,
+            Printer::Ollama if bytes >= 1 << 30 => (1 << 30) / 20 + 1,
+            Printer::Ollama => (1 << 20) / 20 + 1,
+        }
+    }
 }
 
 impl LlamacppLog {
+    /// A log with nothing read yet.
+    pub fn empty(printed_by: Printer) -> LlamacppLog {
+        LlamacppLog {
+            build: None,
+            devices: Vec::new(),
+            model_buffers: Vec::new(),
+            kv_buffers: Vec::new(),
+            compute_buffers: Vec::new(),
+            output_buffers: Vec::new(),
+            kv: Vec::new(),
+            n_ctx: 0,
+            n_seq_max: None,
+            n_batch: None,
+            n_ubatch: None,
+            flash_attn: None,
+            kv_unified: None,
+            offloaded: None,
+            swa_full: false,
+            arch: None,
+            file_type: None,
+            printed_by,
+            cache_type: None,
+            total: None,
+        }
+    }
+
+    /// The K and V cache types the log states.
+    pub fn cache_types(&self) -> Option<(GgmlType, GgmlType)> {
+        match self.kv.first() {
+            Some(l) => Some((l.type_k, l.type_v)),
+            None => self.cache_type.map(|t| (t, t)),
+        }
+    }
+
     /// The sum of the figures of `list` on the GPUs (`host` false) or on
     /// the host (`host` true).
     pub fn sum(list: &[DeviceFigure], host: bool) -> Mib {
@@ -162,27 +227,15 @@ pub const N_CTX_LINE: &str = "llama_context: n_ctx = …";
 /// The line that states the KV cache.
 pub const KV_LINE: &str = "llama_kv_cache: size = … MiB (…), K (…): … MiB, V (…): … MiB";
 
-/// Reads a pasted load log, or names the line it lacks.
+/// Reads a pasted load log, or names the line it lacks: llama.cpp's own
+/// lines, or, where there are none, the Ollama engine's summary
+/// ([`super::ollama`]).
 pub fn parse(text: &str) -> Result<LlamacppLog, LogError> {
-    let mut log = LlamacppLog {
-        build: None,
-        devices: Vec::new(),
-        model_buffers: Vec::new(),
-        kv_buffers: Vec::new(),
-        compute_buffers: Vec::new(),
-        output_buffers: Vec::new(),
-        kv: Vec::new(),
-        n_ctx: 0,
-        n_seq_max: None,
-        n_batch: None,
-        n_ubatch: None,
-        flash_attn: None,
-        kv_unified: None,
-        offloaded: None,
-        swa_full: false,
-        arch: None,
-        file_type: None,
-    };
+    let llamacpp = SOURCES[..7].iter().any(|s| text.contains(s));
+    if !llamacpp && super::ollama::is_ollama(text) {
+        return super::ollama::parse(text);
+    }
+    let mut log = LlamacppLog::empty(Printer::Llamacpp);
     let mut n_ctx = None;
     let mut n_ctx_seq: Option<u64> = None;
     for raw in text.lines() {
@@ -357,8 +410,8 @@ pub fn inputs(log: &LlamacppLog, base: LlamaCppInputs) -> LlamaCppInputs {
         n_ctx: Some(log.n_ctx),
         n_parallel: seqs,
         kv_unified: log.kv_unified.unwrap_or(false),
-        cache_type_k: log.kv.first().map_or(base.cache_type_k, |l| l.type_k),
-        cache_type_v: log.kv.first().map_or(base.cache_type_v, |l| l.type_v),
+        cache_type_k: log.cache_types().map_or(base.cache_type_k, |t| t.0),
+        cache_type_v: log.cache_types().map_or(base.cache_type_v, |t| t.1),
         n_batch: log.n_batch.unwrap_or(base.n_batch),
         n_ubatch: log.n_ubatch.unwrap_or(base.n_ubatch),
         flash_attn: log.flash_attn.unwrap_or(base.flash_attn),
@@ -394,7 +447,13 @@ impl Comparison {
     /// The prediction rounds to the printed figure: within half a
     /// hundredth of a MiB (5,243 bytes), the precision llama.cpp prints.
     pub fn within_print(&self) -> bool {
-        self.predicted.abs_diff(self.logged) <= (1 << 20) / 200 + 1
+        self.within(Printer::Llamacpp)
+    }
+
+    /// The prediction rounds to the figure as `printer` prints it
+    /// ([`Printer::half_digit`]).
+    pub fn within(&self, printer: Printer) -> bool {
+        self.predicted.abs_diff(self.logged) <= printer.half_digit(self.logged)
     }
 }
 
@@ -458,6 +517,10 @@ pub fn compare(log: &LlamacppLog, e: &LlamaCppEstimate) -> Vec<Comparison> {
         None,
         e.output_buffer_bytes,
     );
+    // The Ollama engine prints no K/V line.
+    if log.kv.is_empty() {
+        return rows;
+    }
     let (k, v) = log.kv_sum();
     rows.push(Comparison {
         figure: "K cache",

@@ -4,6 +4,7 @@
 //! `llama-cli` and the runners built on it).
 
 pub mod llamacpp;
+pub mod ollama;
 pub mod vllm;
 
 use serde::Serialize;
@@ -27,6 +28,7 @@ pub enum LogEngine {
 /// use vramfit_core::calibrate::{detect, LogEngine};
 /// assert_eq!(detect("INFO [gpu_worker.py:276] Available KV cache memory: 5.01 GiB"), Some(LogEngine::Vllm));
 /// assert_eq!(detect("load_tensors: offloaded 33/33 layers to GPU"), Some(LogEngine::Llamacpp));
+/// assert_eq!(detect(r#"msg="kv cache" device=CUDA0 size="1.0 GiB""#), Some(LogEngine::Llamacpp));
 /// assert_eq!(detect("hello"), None);
 /// ```
 pub fn detect(text: &str) -> Option<LogEngine> {
@@ -48,7 +50,7 @@ pub fn detect(text: &str) -> Option<LogEngine> {
     let holds = |lines: &[&str]| lines.iter().any(|line| text.contains(line));
     if holds(&VLLM) {
         Some(LogEngine::Vllm)
-    } else if holds(&LLAMACPP) {
+    } else if holds(&LLAMACPP) || ollama::is_ollama(text) {
         Some(LogEngine::Llamacpp)
     } else {
         None
