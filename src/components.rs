@@ -6,6 +6,7 @@ pub mod chart;
 pub mod compact;
 pub mod engine;
 pub mod formats;
+pub mod gguf_file;
 pub mod gpu;
 pub mod interpretation;
 pub mod lang;

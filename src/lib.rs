@@ -16,6 +16,7 @@ pub mod details;
 pub mod download;
 pub mod figures;
 pub mod first;
+pub mod gguf_read;
 pub mod i18n;
 pub mod import;
 pub mod learn;

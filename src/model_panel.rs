@@ -1,7 +1,10 @@
 //! Step 02, "Añadir entrada": a catalog model, a pasted `config.json`
 //! (or a pasted exported document, which is imported), a config fetched
-//! from the Hugging Face Hub, and what was understood of it.
+//! from the Hugging Face Hub, a GGUF file read by its header (dropped,
+//! chosen or by URL: [`crate::components::gguf_file`]), and what was
+//! understood of it.
 
+use crate::components::gguf_file::GgufFile;
 use crate::components::switch::{edit_announcing, notice};
 use crate::components::transfer::{import_text, TransferStatus};
 use crate::i18n::{format, use_lang};
@@ -100,6 +103,7 @@ pub fn ModelInput(
             </select>
             <CatalogStatus />
             <HubFetch input />
+            <GgufFile input />
             <label class="vf-field__label" for="vf-config">{move || t().config_label}</label>
             <textarea
                 id="vf-config"

@@ -16,6 +16,7 @@ pub mod en;
 pub mod engine;
 pub mod es;
 pub mod format;
+pub mod gguf;
 pub mod nl;
 pub mod tables;
 

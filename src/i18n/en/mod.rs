@@ -1,6 +1,7 @@
 //! English.
 
 mod engine;
+pub mod gguf;
 mod lesson;
 mod notebook;
 mod picker;

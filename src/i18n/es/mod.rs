@@ -1,6 +1,7 @@
 //! Spanish: the seeds' language and the default.
 
 mod engine;
+pub mod gguf;
 mod lesson;
 mod notebook;
 mod picker;

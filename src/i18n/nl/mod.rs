@@ -1,6 +1,7 @@
 //! Dutch.
 
 mod engine;
+pub mod gguf;
 mod lesson;
 mod notebook;
 mod picker;
