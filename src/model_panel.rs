@@ -1,6 +1,8 @@
-//! Step 02, "Añadir entrada": a catalog model, a pasted `config.json`
+//! Step 02, "Añadir entrada": a pasted `config.json`
 //! (or a pasted exported document, which is imported), a config fetched
-//! from the Hugging Face Hub, and what was understood of it.
+//! from the Hugging Face Hub, and what was understood of it. A catalog
+//! model is picked on the first screen ([`crate::components::model_search`]);
+//! this step says whether the catalog arrived.
 
 use crate::components::switch::{edit_announcing, notice};
 use crate::components::transfer::{import_text, TransferStatus};
@@ -10,7 +12,6 @@ use crate::model_part::CatalogStatus;
 use crate::net::{self, HubOutcome};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vramfit_core::catalog::models;
 use vramfit_core::model::QuantSource;
 use vramfit_core::report::ModelFacts;
 use vramfit_core::request::Request;
@@ -32,11 +33,6 @@ pub fn ModelInput(
     let notice = notice();
     let lang = use_lang();
     let t = move || lang.get().t();
-    let parts = crate::parts::use_parts();
-    let selected = move || match input.with(|i| i.scenario.model.clone()) {
-        Some(ModelRef::Catalog(id)) => id,
-        _ => String::new(),
-    };
     let config_text = move || {
         input.with(|i| {
             i.scenario
@@ -54,12 +50,6 @@ pub fn ModelInput(
                 .and_then(ModelRef::hf_quant_config)
                 .map(str::to_string)
         })
-    };
-    let on_select = move |ev| {
-        let id = event_target_value(&ev);
-        edit_announcing(notice, input, |i| {
-            i.set_model((!id.is_empty()).then_some(ModelRef::Catalog(id)))
-        });
     };
     let on_paste = move |ev| {
         let text = event_target_value(&ev);
@@ -83,21 +73,6 @@ pub fn ModelInput(
     };
     view! {
         <div class="vf-model">
-            <label class="vf-field__label" for="vf-model-select">{move || t().model_select_label}</label>
-            <select
-                id="vf-model-select"
-                class="vf-select"
-                data-testid="model-select"
-                prop:value=selected
-                on:change=on_select
-            >
-                <option value="">{move || t().model_manual_option}</option>
-                {move || {
-                    // The catalog may arrive after the panel (a retry).
-                    parts.catalog.track();
-                    models::all().iter().map(|m| view! { <option value=m.id.as_str()>{m.id.as_str()}</option> }).collect_view()
-                }}
-            </select>
             <CatalogStatus />
             <HubFetch input />
             <label class="vf-field__label" for="vf-config">{move || t().config_label}</label>
