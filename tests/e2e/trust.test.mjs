@@ -215,6 +215,14 @@ test('training without a KV cache object is a knob of the allocator', async () =
   const { page, errors } = await withModel('meta-llama/Llama-3.2-1B-Instruct');
   await page.getByTestId('mode-full').click();
   await page.getByTestId('method-allocator').and(page.locator('[aria-pressed=true]')).waitFor();
+  // Checkpointing (on when training starts, as TRL's trainer) turns the
+  // cache off: the knob is transformers' plain Trainer's, without it.
+  const checkpointed = Number(await page.getByTestId('component-activations').getAttribute('data-bytes'));
+  await page.getByTestId('grad-checkpoint').uncheck();
+  await page.waitForFunction(
+    (b) => Number(document.querySelector('[data-testid=component-activations]').dataset.bytes) > b,
+    checkpointed,
+  );
   const before = Number(await page.getByTestId('component-activations').getAttribute('data-bytes'));
   await page.getByTestId('use-cache').uncheck();
   await page.waitForFunction(
