@@ -14,6 +14,7 @@ pub mod method_note;
 pub mod model_search;
 pub mod paste;
 pub mod speed;
+pub mod speed_chart;
 pub mod stale;
 pub mod switch;
 pub mod transfer;
@@ -23,7 +24,7 @@ use crate::figures::BreakdownRow;
 use crate::i18n::{format, use_lang, Lang};
 use leptos::prelude::*;
 use vramfit_core::methods::{MethodId, MethodResult};
-use vramfit_core::request::Request;
+use vramfit_core::request::{Request, TRAINER_GRAD_CHECKPOINT};
 use vramfit_core::scenario::{Field, InputError, Mode};
 use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::{FitStatus, Verdict};
@@ -434,7 +435,14 @@ pub fn ModePicker(
                     data-testid=format!("mode-{}", m.id())
                     aria-pressed=move || (input.with(|i| i.scenario.mode) == m).to_string()
                     on:click=move |_| parts.with_engine(move |e| {
-                        switch::edit_announcing(notice, input, |i| (e.set_mode)(i, m))
+                        switch::edit_announcing(notice, input, |i| {
+                            // Into training: checkpointing as the common
+                            // trainer sets it (the CLI's rule).
+                            if m.trains() && !i.scenario.mode.trains() {
+                                i.scenario.grad_checkpoint = TRAINER_GRAD_CHECKPOINT;
+                            }
+                            (e.set_mode)(i, m)
+                        })
                     })
                 >
                     {move || (t().mode_name)(m)}
@@ -497,29 +505,36 @@ pub const OTHER_ESTIMATES: [MethodId; 4] = [
 ];
 
 /// The arrow keys within a group of buttons: left/up to the previous
-/// enabled button, right/down to the next.
+/// enabled button, right/down to the next; Home and End to the first and
+/// the last enabled one.
 pub fn seg_keys(ev: leptos::ev::KeyboardEvent) {
     use wasm_bindgen::JsCast;
-    let forward = match ev.key().as_str() {
-        "ArrowRight" | "ArrowDown" => true,
-        "ArrowLeft" | "ArrowUp" => false,
+    let Some(at) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let group = || at.parent_element();
+    let (mut next, forward) = match ev.key().as_str() {
+        "ArrowRight" | "ArrowDown" => (at.next_element_sibling(), true),
+        "ArrowLeft" | "ArrowUp" => (at.previous_element_sibling(), false),
+        "Home" => (group().and_then(|g| g.first_element_child()), true),
+        "End" => (group().and_then(|g| g.last_element_child()), false),
         _ => return,
     };
-    let mut at = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-    while let Some(next) = at.and_then(|e| match forward {
-        true => e.next_element_sibling(),
-        false => e.previous_element_sibling(),
-    }) {
-        if !next.has_attribute("disabled") {
-            if let Ok(button) = next.dyn_into::<web_sys::HtmlElement>() {
+    while let Some(e) = next {
+        if !e.has_attribute("disabled") {
+            if let Ok(button) = e.dyn_into::<web_sys::HtmlElement>() {
                 ev.prevent_default();
                 let _ = button.focus();
             }
             return;
         }
-        at = Some(next);
+        next = match forward {
+            true => e.next_element_sibling(),
+            false => e.previous_element_sibling(),
+        };
     }
 }
 

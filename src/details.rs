@@ -15,6 +15,7 @@ use crate::components::engine::knobs::EngineKnobsPanel;
 use crate::components::engine::EnginePanel;
 use crate::components::interpretation::InterpretationPanel;
 use crate::components::speed::{EngineSpeed, SpeedPanel};
+use crate::components::speed_chart::{self, SpeedChart, SpeedCurve};
 use crate::components::transfer::{import_file, TransferBar, TransferStatus};
 use crate::components::veil::Veiled;
 use crate::components::MethodsTable;
@@ -210,12 +211,21 @@ pub fn more_panels(
     });
     let speed = Memo::new(move |_| report.with(|r| r.as_ref().map(figures::speed_view)));
     let method = Memo::new(move |_| input.with(|i| i.method));
+    // The engine plan's decode against context, once per input; the last
+    // good one while the input is not valid.
+    let speed_curve = Memo::new(move |previous: Option<&Option<SpeedCurve>>| {
+        let engine = matches!(method.get(), MethodId::Vllm | MethodId::Llamacpp);
+        input
+            .with(speed_chart::speed_curve)
+            .or_else(|| previous.cloned().flatten().filter(|_| engine))
+    });
     Ok(view! {
         <section class="vf-step-card" class:vf-stale=move || stale.get() data-stale=move || stale.get().to_string() data-testid="details" aria-labelledby="vf-details">
             <h2 id="vf-details" class="vf-step">{move || t().details_title}</h2>
             <Veiled testid="veiled-details">
                 <ContextChart curve unit />
                 <SpeedPanel speed />
+                <SpeedChart curve=speed_curve />
             </Veiled>
         </section>
         <InterpretationPanel method=Signal::from(method) />

@@ -81,7 +81,7 @@ pub fn ModelOptions(
         if let Some(id) = search.picked.get() {
             search.picked.set(None);
             edit_announcing(notice, search.input, |i| {
-                i.set_model(Some(ModelRef::Catalog(id.to_string())))
+                i.set_model((!id.is_empty()).then(|| ModelRef::Catalog(id.to_string())))
             });
         }
     });
@@ -102,6 +102,19 @@ pub fn ModelOptions(
             aria-label=move || t().model_search_label
             hidden=move || !search.open.get()
         >
+            // Back to typed numbers, while nothing is typed.
+            <Show when=move || search.filter().trim().is_empty()>
+                <li
+                    class="vf-combo__option vf-combo__manual"
+                    role="option"
+                    aria-selected="false"
+                    data-testid="model-manual"
+                    on:mousedown=|ev| ev.prevent_default()
+                    on:click=move |_| search.choose("")
+                >
+                    {move || t().model_manual_option}
+                </li>
+            </Show>
             {move || search.matches.with(|m| m.iter().copied().enumerate().map(|(i, id)| view! {
                 <li
                     id=option_id(i)

@@ -1,8 +1,10 @@
-//! Step 02, "Añadir entrada": a catalog model, a pasted `config.json`
+//! Step 02, "Añadir entrada": a pasted `config.json`
 //! (or a pasted exported document, which is imported), a config fetched
 //! from the Hugging Face Hub, a GGUF file read by its header (dropped,
 //! chosen or by URL: [`crate::components::gguf_file`]), and what was
-//! understood of it.
+//! understood of it. A catalog model is picked on the first screen
+//! ([`crate::components::model_search`]); this step says whether the
+//! catalog arrived.
 
 use crate::components::gguf_file::GgufFile;
 use crate::components::switch::{edit_announcing, notice};
@@ -13,7 +15,6 @@ use crate::model_part::CatalogStatus;
 use crate::net::{self, HubOutcome};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vramfit_core::catalog::models;
 use vramfit_core::model::QuantSource;
 use vramfit_core::report::ModelFacts;
 use vramfit_core::request::Request;
@@ -35,11 +36,6 @@ pub fn ModelInput(
     let notice = notice();
     let lang = use_lang();
     let t = move || lang.get().t();
-    let parts = crate::parts::use_parts();
-    let selected = move || match input.with(|i| i.scenario.model.clone()) {
-        Some(ModelRef::Catalog(id)) => id,
-        _ => String::new(),
-    };
     let config_text = move || {
         input.with(|i| {
             i.scenario
@@ -57,12 +53,6 @@ pub fn ModelInput(
                 .and_then(ModelRef::hf_quant_config)
                 .map(str::to_string)
         })
-    };
-    let on_select = move |ev| {
-        let id = event_target_value(&ev);
-        edit_announcing(notice, input, |i| {
-            i.set_model((!id.is_empty()).then_some(ModelRef::Catalog(id)))
-        });
     };
     let on_paste = move |ev| {
         let text = event_target_value(&ev);
@@ -86,21 +76,6 @@ pub fn ModelInput(
     };
     view! {
         <div class="vf-model">
-            <label class="vf-field__label" for="vf-model-select">{move || t().model_select_label}</label>
-            <select
-                id="vf-model-select"
-                class="vf-select"
-                data-testid="model-select"
-                prop:value=selected
-                on:change=on_select
-            >
-                <option value="">{move || t().model_manual_option}</option>
-                {move || {
-                    // The catalog may arrive after the panel (a retry).
-                    parts.catalog.track();
-                    models::all().iter().map(|m| view! { <option value=m.id.as_str()>{m.id.as_str()}</option> }).collect_view()
-                }}
-            </select>
             <CatalogStatus />
             <HubFetch input />
             <GgufFile input />

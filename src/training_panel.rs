@@ -18,7 +18,7 @@ fn segmented<T: Copy + PartialEq + Send + Sync + 'static>(
 ) -> impl IntoView {
     let lang = use_lang();
     view! {
-        <div class="vf-seg" role="group" aria-label=move || label(lang.get().t())>
+        <div class="vf-seg" role="group" aria-label=move || label(lang.get().t()) on:keydown=crate::components::seg_keys>
             {options.into_iter().map(|(value, name)| view! {
                 <button
                     type="button"
@@ -63,6 +63,7 @@ pub fn TrainingKnobs(
                     />
                     " " {move || lang.get().t().grad_checkpoint}
                 </label>
+                <p class="vf-field__hint" data-testid="grad-checkpoint-default">{move || lang.get().engine().checkpoint_default}</p>
                 // A KV cache object in the training forward (transformers'
                 // default); checkpointing turns it off.
                 <label class="vf-check">

@@ -40,7 +40,8 @@ pub struct ModelSearch {
     pub active: RwSignal<usize>,
     /// The catalog ids the text matches, best first (filled by the list).
     pub matches: RwSignal<Vec<&'static str>>,
-    /// A pick not yet applied to the scenario (the list applies it).
+    /// A pick not yet applied to the scenario (the list applies it); an
+    /// empty id is no model (numbers by hand).
     pub picked: RwSignal<Option<&'static str>>,
 }
 
@@ -99,6 +100,14 @@ impl ModelSearch {
             "ArrowDown" | "ArrowUp" => self.open.set(true),
             "Home" if open => self.active.set(0),
             "End" if open => self.active.set(count.saturating_sub(1)),
+            // An emptied field: numbers by hand, no model.
+            "Enter"
+                if open
+                    && self.editing.get_untracked()
+                    && self.query.with_untracked(|q| q.trim().is_empty()) =>
+            {
+                self.choose("")
+            }
             "Enter" if open => {
                 let at = self.active.get_untracked();
                 if let Some(id) = self.matches.with_untracked(|m| m.get(at).copied()) {

@@ -58,9 +58,10 @@ pub fn PasteCommand(
     };
     view! {
         <form class="vf-paste" data-testid="paste" on:submit=move |ev| { ev.prevent_default(); apply(); }>
-            <label class="vf-label" for="vf-paste-command">{move || e().paste_label}</label>
+            <label class="vf-field__label" for="vf-paste-command">{move || e().paste_label}</label>
             <textarea
                 id="vf-paste-command"
+                class="vf-config vf-paste__field"
                 data-testid="paste-command"
                 rows="2"
                 spellcheck="false"

@@ -84,8 +84,9 @@ fn band(style: &format::NumberStyle, b: Band, decimals: usize) -> String {
 }
 
 /// An engine plan's speed beside the ring (vLLM's and llama.cpp's):
-/// decode as a band, prefill, the first token, what limits decode, and
-/// the layers that run from host memory.
+/// decode as a band, vLLM's decode per request and output throughput at
+/// the sequences at once, prefill, the first token, what limits decode,
+/// and the layers that run from host memory.
 #[component]
 pub fn EngineSpeed(
     /// `estimate.engine.speed`; nothing is shown without it.
@@ -109,14 +110,39 @@ pub fn EngineSpeed(
                 <dd data-testid="engine-speed-ttft">{format!("{} s", format::decimal(n, f.point, 2))}</dd>
             }
         });
+        // vLLM at the scenario's sequences at once: each request's decode
+        // beside one alone, and all of them together.
+        let concurrency = s.concurrency.map(|b| {
+            let each = s
+                .decode_at_concurrency_tokens_per_s
+                .filter(|_| b > 1)
+                .map(|d| {
+                    view! {
+                        <dt>{(e.decode_each)(b)}</dt>
+                        <dd data-testid="engine-speed-each">{format!("{} {}", format::decimal(n, d.point, 1), t.tokens_per_second)}</dd>
+                    }
+                });
+            let all = s.output_tokens_per_s.map(|o| {
+                view! {
+                    <dt>{(e.output_all)(b)}</dt>
+                    <dd data-testid="engine-speed-output">{format!("{} {}", format::decimal(n, o.point, 0), t.tokens_per_second)}</dd>
+                }
+            });
+            (each, all)
+        });
+        let decode_label = match s.concurrency {
+            Some(_) => e.decode_alone,
+            None => e.decode,
+        };
         let host = (s.host_layers > 0).then(|| {
             view! { <p class="vf-offload" data-testid="engine-speed-host">{(e.slower_host)(s.host_layers)}</p> }
         });
         Some(view! {
             <section class="vf-engine-speed" data-testid="engine-speed" aria-label=e.speed_label>
                 <dl class="vf-summary">
-                    <dt>{e.decode}</dt>
+                    <dt>{decode_label}</dt>
                     <dd data-testid="engine-speed-decode">{format!("{} {}", band(n, s.decode_tokens_per_s, 1), t.tokens_per_second)}</dd>
+                    {concurrency}
                     {prefill}
                     {first}
                 </dl>

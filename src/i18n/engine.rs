@@ -87,6 +87,21 @@ pub struct EngineTexts {
     pub slower_host: fn(u64) -> String,
     /// Decode once the whole context is in the cache.
     pub decode_at_context: &'static str,
+    /// vLLM at the scenario's concurrency: one request alone, each of `n`
+    /// requests at once, all `n` together.
+    pub decode_alone: &'static str,
+    pub decode_each: fn(u64) -> String,
+    pub output_all: fn(u64) -> String,
+
+    // Decode against context (the chart under the results).
+    pub speed_chart_title: &'static str,
+    /// From `a` tokens/s at `lo` tokens to `b` at `hi` (the context set).
+    pub speed_chart_sentence: fn(&str, &str, &str, &str) -> String,
+    /// The band's column in the chart's table.
+    pub speed_chart_band: &'static str,
+
+    /// Why gradient checkpointing is on when training is chosen.
+    pub checkpoint_default: &'static str,
 
     // Paste your command.
     pub paste_label: &'static str,
@@ -117,4 +132,7 @@ pub struct EngineTexts {
     pub calibrate_missing: fn(&str, &str) -> String,
     /// Read, but not fitted (the core's reason).
     pub calibrate_refused: fn(&str) -> String,
+    /// The command reader's reason or expected value (English, from the
+    /// core) in this language; an unknown one as it is.
+    pub command_words: fn(&'static str) -> String,
 }

@@ -249,7 +249,6 @@ pub struct Texts {
     pub grad_checkpoint: &'static str,
 
     // Step 02.
-    pub model_select_label: &'static str,
     pub model_manual_option: &'static str,
     pub config_label: &'static str,
     pub config_hint: &'static str,

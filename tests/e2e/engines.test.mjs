@@ -4,7 +4,7 @@
 // `llama-server` line); each time the page's export is the CLI's document.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, cliJson, exportJson, useServerAndBrowser } from './helpers.mjs';
+import { openApp, cliJson, exportJson, pickModel, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
@@ -18,7 +18,7 @@ const integer = (text) => Number(text.replace(/[^0-9]/g, ''));
 
 test('vllm: a catalog model on an H100 gives KV tokens and the vllm serve line', async () => {
   const { page, errors } = await openApp(browser, server.url);
-  await page.getByTestId('model-select').selectOption('meta-llama/Llama-3.1-8B-Instruct');
+  await pickModel(page, 'meta-llama/Llama-3.1-8B-Instruct');
   await page.getByTestId('model-summary').waitFor();
   await page.getByTestId('method-vllm').click();
   await page.getByTestId('gpu-select').fill('H100');
@@ -64,7 +64,7 @@ test('vllm: a catalog model on an H100 gives KV tokens and the vllm serve line',
 
 test('llamacpp: a GGUF type and -ngl split the model between the GPU and the host', async () => {
   const { page, errors } = await openApp(browser, server.url);
-  await page.getByTestId('model-select').selectOption('meta-llama/Llama-3.1-8B');
+  await pickModel(page, 'meta-llama/Llama-3.1-8B');
   await page.getByTestId('model-summary').waitFor();
   await page.getByTestId('method-llamacpp').click();
   // The format picker offers the GGUF types; Q4_K_M until one is chosen.

@@ -4,7 +4,7 @@
 // phone page never pans sideways, in any language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, useServerAndBrowser } from './helpers.mjs';
+import { openApp, pickModel, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
@@ -97,6 +97,14 @@ test('what runs it: the engines first, the seeds’ methods as other estimates',
   assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'method-lesson');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'method-quick');
+  // Home and End go to the group's first and last button.
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'method-planner');
+  await page.keyboard.press('Home');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'method-quick');
+  await page.getByTestId('mode-inference').focus();
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'mode-qlora');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -117,12 +125,18 @@ for (const [lang, locale] of [['es', 'es-ES'], ['en', 'en-GB'], ['nl', 'nl-NL']]
     await page.locator('[data-testid=model-option][data-id="Qwen/Qwen3-30B-A3B"]').waitFor();
     await combo.press('Enter');
     await page.getByTestId('results-model').filter({ hasText: 'Qwen/Qwen3-30B-A3B' }).waitFor();
+    await page.getByTestId('gpu-select').fill('RTX 4090');
     await page.getByTestId('method-llamacpp').click();
     await page.getByTestId('engine-panel').waitFor();
+    // The speed beside the ring and its chart below the results.
+    await page.getByTestId('speed-chart').waitFor();
+    await page.getByTestId('speed-chart').locator('summary').click();
     console.log(`figure: ${lang} at 390 px: llama.cpp ${await overflow()} px`);
     assert.ok((await overflow()) <= 0, `llama.cpp ${await overflow()} px too wide`);
     await page.getByTestId('method-vllm').click();
     await page.getByTestId('engine-panel').waitFor();
+    await page.getByTestId('engine-speed-output').waitFor();
+    await page.getByTestId('speed-chart').waitFor();
     console.log(`figure: ${lang} at 390 px: vLLM ${await overflow()} px`);
     assert.ok((await overflow()) <= 0, `vLLM ${await overflow()} px too wide`);
     assert.ok(
@@ -149,5 +163,28 @@ test('a copied link reopens the scenario in its unit and language', async () => 
   assert.match(await again.page.getByTestId('total-memory').innerText(), /GiB/);
   assert.deepEqual([...errors, ...again.errors], []);
   await again.page.close();
+  await page.close();
+});
+
+test('training starts with gradient checkpointing on, as TRL\'s SFTTrainer does, and says so', async () => {
+  const { page, errors } = await openApp(browser, server.url, { ...DESKTOP, locale: 'en-GB' });
+  await pickModel(page, 'meta-llama/Llama-3.1-8B');
+  await page.getByTestId('mode-lora').click();
+  await page.getByTestId('method-allocator').click();
+  const box = page.getByTestId('grad-checkpoint');
+  await box.waitFor();
+  assert.equal(await box.isChecked(), true);
+  assert.match(await page.getByTestId('grad-checkpoint-default').innerText(), /TRL's SFTTrainer \(SFTConfig\).*transformers' plain Trainer leaves it off/);
+  // A choice made while training stays across training modes.
+  await box.uncheck();
+  await page.getByTestId('mode-full').click();
+  await page.getByTestId('method-allocator').click();
+  assert.equal(await page.getByTestId('grad-checkpoint').isChecked(), false);
+  // Back from inference, the trainer's default again.
+  await page.getByTestId('mode-inference').click();
+  await page.getByTestId('mode-lora').click();
+  await page.getByTestId('method-allocator').click();
+  assert.equal(await page.getByTestId('grad-checkpoint').isChecked(), true);
+  assert.deepEqual(errors, []);
   await page.close();
 });

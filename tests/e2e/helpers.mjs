@@ -193,3 +193,11 @@ export async function waitForWaitingWorker(page, timeout = 30_000) {
     await page.waitForTimeout(100);
   }
 }
+
+/** Picks the catalog model `id` in the first screen's combobox as a person
+ * would: its id typed, its option clicked once the catalog lists it. */
+export async function pickModel(page, id) {
+  await page.getByTestId('model-search').fill(id);
+  await page.locator(`[data-testid=model-option][data-id="${id}"]`).click();
+  await page.waitForFunction((v) => document.querySelector('[data-testid=model-search]').value === v, id);
+}

@@ -2,7 +2,7 @@
 // keyboard, the page policy, and no network request nobody asked for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, useServerAndBrowser, waitForWorker } from './helpers.mjs';
+import { openApp, pickModel, useServerAndBrowser, waitForWorker } from './helpers.mjs';
 
 let server;
 let browser;
@@ -132,7 +132,7 @@ test('the page policy holds and nothing is fetched that nobody asked for', async
   assert.match(csp, /connect-src 'self' https:\/\/huggingface.co [^;]*https:\/\/cas-bridge.xethub.hf.co [^;]*https:\/\/cdn-lfs.hf.co /);
   assert.doesNotMatch(csp.match(/connect-src [^;]*/)[0], /\*/);
   // Use the calculator a little: every panel, every method, a catalog model.
-  await page.getByTestId('model-select').selectOption('meta-llama/Llama-3.1-8B');
+  await pickModel(page, 'meta-llama/Llama-3.1-8B');
   for (const m of ['quick', 'lesson', 'range', 'planner', 'allocator']) {
     await page.getByTestId(`method-${m}`).click();
   }

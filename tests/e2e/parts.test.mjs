@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DIST, cliJson, esBytes, useServerAndBrowser, waitForWorker } from './helpers.mjs';
+import { DIST, cliJson, esBytes, pickModel, useServerAndBrowser, waitForWorker } from './helpers.mjs';
 
 let server;
 let browser;
@@ -48,7 +48,7 @@ test('every part arrives after the first result and none is left loading', async
     await page.getByTestId(id).first().waitFor();
   }
   // The picker lists the catalog once the file is here.
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=model-select] option').length > 100);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=model-option]').length > 100);
   for (const part of ['results-more', 'details', 'model-input', 'model-facts', 'catalog', 'learn', 'results']) {
     assert.equal(await page.getByTestId(`${part}-loading`).count(), 0, part);
     assert.equal(await page.getByTestId(`${part}-unavailable`).count(), 0, part);
@@ -130,9 +130,9 @@ test('picking a catalog model loads the catalog and the reader, then computes as
   await page.goto(server.url);
   await page.getByTestId('total-memory').waitFor();
   const id = 'meta-llama/Llama-3.1-8B';
-  await page.getByTestId('model-select').locator(`option[value="${id}"]`).waitFor({ state: 'attached' });
+  await page.locator(`[data-testid=model-option][data-id="${id}"]`).waitFor({ state: 'attached' });
   assert.ok(requests.some((p) => CATALOG.test(p)));
-  await page.getByTestId('model-select').selectOption(id);
+  await pickModel(page, id);
   await page.getByTestId('model-summary').waitFor();
   assert.match(await page.getByTestId('model-summary').innerText(), /8,03 B/);
   const method = await pressedMethod(page);
@@ -153,7 +153,7 @@ test('a link naming a catalog model opens on its figures once the engine and the
   const doc = cliJson(['meta-llama/Llama-3.1-70B', '--method', 'quick', '--seq', '16384']);
   await page.goto(link);
   await page.getByTestId('total-memory').filter({ hasText: esBytes(doc.estimate.total_bytes) }).waitFor();
-  assert.equal(await page.getByTestId('model-select').inputValue(), 'meta-llama/Llama-3.1-70B');
+  assert.equal(await page.getByTestId('model-search').inputValue(), 'meta-llama/Llama-3.1-70B');
   assert.equal(await page.getByTestId('transfer-status').innerText(), '');
   assert.deepEqual(errors, []);
   await context.close();
@@ -193,14 +193,14 @@ test('without the catalog file the picker says so, the rest works, a retry fills
   const message = page.getByTestId('catalog-unavailable');
   await message.waitFor();
   assert.equal(await message.getAttribute('role'), 'alert');
-  assert.equal(await page.locator('[data-testid=model-select] option').count(), 1);
+  assert.equal(await page.locator('[data-testid=model-option]').count(), 0);
   // A pasted config does not need the catalog.
   const config = await readFile(join(import.meta.dirname, '..', '..', 'crates', 'vramfit-core', 'data', 'configs', 'Qwen__Qwen3-8B.json'), 'utf8');
   await page.getByTestId('config-input').fill(config);
   await page.getByTestId('model-summary').waitFor();
   down = false;
   await page.getByTestId('catalog-retry').click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=model-select] option').length > 100);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=model-option]').length > 100);
   assert.equal(await message.count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
@@ -216,7 +216,7 @@ test('a catalog file with other bytes than index.html names is refused', async (
   await page.goto(server.url);
   await page.getByTestId('total-memory').waitFor();
   await page.getByTestId('catalog-unavailable').waitFor();
-  assert.equal(await page.locator('[data-testid=model-select] option').count(), 1);
+  assert.equal(await page.locator('[data-testid=model-option]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -231,7 +231,7 @@ test('without the model chunk the model input says so; a retry brings it', async
   await page.getByTestId('field-layers').waitFor();
   down = false;
   await page.getByTestId('model-input-retry').click();
-  await page.getByTestId('model-select').waitFor();
+  await page.getByTestId('config-input').waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -284,8 +284,7 @@ test('offline after a first visit: the catalog, every chunk and every language c
   await context.setOffline(true);
   await page.reload();
   await page.getByTestId('total-memory').waitFor();
-  await page.getByTestId('model-select').locator('option[value="Qwen/Qwen3-8B"]').waitFor({ state: 'attached' });
-  await page.getByTestId('model-select').selectOption('Qwen/Qwen3-8B');
+  await pickModel(page, 'Qwen/Qwen3-8B');
   await page.getByTestId('model-summary').waitFor();
   await page.getByTestId('lang-nl').click();
   await page.locator('html[lang=nl]').waitFor();

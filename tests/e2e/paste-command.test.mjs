@@ -49,3 +49,37 @@ test('an unknown option is named, in Spanish, and the ring keeps its value', asy
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+for (const [locale, line, said] of [
+  ['es-ES', 'vllm serve Qwen/Qwen3-8B --cpu-offload-gb 4', /no está modelada: no se modelan los pesos descargados al host/],
+  ['nl-NL', 'llama-server -m Qwen3-8B-Q4_K_M.gguf -ot exps=CPU', /wordt niet gemodelleerd: tensor-overrides worden niet gemodelleerd; gebruik --n-cpu-moe/],
+  ['es-ES', 'vllm serve Qwen/Qwen3-8B --max-model-len lots', /--max-model-len lots: se esperaba un número de tokens/],
+  ['nl-NL', 'vllm serve Qwen/Qwen3-8B --kv-cache-dtype int3', /verwacht auto, fp8, fp8_e4m3, fp8_e5m2 of bfloat16/],
+]) {
+  test(`${locale}: why "${line.split(' ').at(-2)}" is not read is said in the page's language`, async () => {
+    const { page, errors } = await openApp(browser, server.url, { locale });
+    await page.getByTestId('paste-command').waitFor();
+    await paste(page, line);
+    const error = await page.getByTestId('paste-error').innerText();
+    assert.match(error, said);
+    assert.doesNotMatch(error, /not modelled|expected| or /);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('the command box is as wide as its column and holds two lines', async () => {
+  const { page, errors } = await openApp(browser, server.url, { viewport: { width: 1280, height: 900 } });
+  const box = page.getByTestId('paste-command');
+  await box.waitFor();
+  const form = await page.getByTestId('paste').boundingBox();
+  const field = await box.boundingBox();
+  const button = await page.getByTestId('paste-apply').boundingBox();
+  assert.ok(field.width >= 0.6 * form.width, `field ${field.width} of ${form.width}`);
+  assert.ok(field.height >= 40 && field.height <= 120, `height ${field.height}`);
+  // The button on the field's line, at its end.
+  assert.ok(button.x >= field.x + field.width, 'button after the field');
+  assert.ok(button.y + button.height <= field.y + field.height + 1, 'button within the field\'s line');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { ROOT, DIST, openApp, useServerAndBrowser } from './helpers.mjs';
+import { ROOT, DIST, openApp, pickModel, useServerAndBrowser } from './helpers.mjs';
 import { responses } from '../../scripts/size.mjs';
 
 let server;
@@ -74,7 +74,7 @@ test('figure: input event → updated ring', async () => {
   console.log(`figure: input → ring attribute updated: median ${ms(median(dom))}, max ${ms(Math.max(...dom))} (${dom.length} edits)`);
   console.log(`figure: input → next frame painted: median ${ms(median(paint))}, max ${ms(Math.max(...paint))}`);
   // Same with a real model (more layers to reason about).
-  await page.getByTestId('model-select').selectOption('meta-llama/Llama-3.1-70B');
+  await pickModel(page, 'meta-llama/Llama-3.1-70B');
   await page.getByTestId('model-summary').waitFor();
   const real = await page.evaluate(async () => {
     const input = document.querySelector('[data-testid=field-context]');

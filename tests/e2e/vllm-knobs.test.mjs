@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openApp, exportJson, useServerAndBrowser } from './helpers.mjs';
+import { openApp, exportJson, pickModel, useServerAndBrowser } from './helpers.mjs';
 
 let server;
 let browser;
@@ -20,7 +20,7 @@ const integer = (text) => Number(text.replace(/[^0-9]/g, ''));
 const LOG = new URL('./fixtures/vllm-0.26-a100.log', import.meta.url);
 
 async function vllmOnA100(page) {
-  await page.getByTestId('model-select').selectOption('Qwen/Qwen3-30B-A3B');
+  await pickModel(page, 'Qwen/Qwen3-30B-A3B');
   await page.getByTestId('model-summary').waitFor();
   await page.getByTestId('method-vllm').click();
   await page.getByTestId('gpu-select').fill('A100 80GB SXM4');

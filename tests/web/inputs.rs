@@ -10,7 +10,7 @@ async fn a_catalog_model_enables_the_allocator_and_its_knobs() {
     settle().await;
     click(&root, "mode-lora");
     settle().await;
-    choose(&root, "model-select", "meta-llama/Llama-3.1-8B");
+    pick_model(&root, "meta-llama/Llama-3.1-8B").await;
     settle().await;
     click(&root, "method-allocator");
     settle().await;
@@ -23,7 +23,7 @@ async fn a_catalog_model_enables_the_allocator_and_its_knobs() {
     // The shape fields give way to the model's.
     assert!(!exists(&root, "field-layers"));
     // Back to typed numbers: the allocator says what it needs.
-    choose(&root, "model-select", "");
+    pick_model(&root, "").await;
     settle().await;
     let problem = text(&root, "scenario-error");
     assert!(problem.contains("necesita un modelo real"), "{problem}");

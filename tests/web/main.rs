@@ -59,18 +59,25 @@ fn input_value(root: &web_sys::HtmlElement, testid: &str) -> String {
         .value()
 }
 
-/// Method `quick` (the default) on a scenario.
-/// Picks `value` in a `<select>` as a person would (value + change event).
-fn choose(root: &web_sys::HtmlElement, testid: &str, value: &str) {
-    let select = find(root, testid)
-        .dyn_into::<web_sys::HtmlSelectElement>()
-        .unwrap();
-    select.set_value(value);
-    select
-        .dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
+/// Picks the catalog model `id` in the first screen's combobox as a
+/// person would (its words typed, its option clicked); `""` is numbers by
+/// hand (the field emptied, "no model" clicked).
+async fn pick_model(root: &web_sys::HtmlElement, id: &str) {
+    type_into(root, "model-search", id);
+    settle().await;
+    let option = match id {
+        "" => "[data-testid=model-manual]".to_string(),
+        id => format!("[data-testid=model-option][data-id=\"{id}\"]"),
+    };
+    root.query_selector(&option)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no option {option}"))
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
 }
 
+/// Method `quick` (the default) on a scenario.
 fn quick(scenario: ScenarioInput) -> Request {
     Request::new(MethodId::Quick, scenario)
 }
@@ -524,7 +531,7 @@ async fn a_panic_leaves_a_recoverable_message() {
 async fn a_split_over_gpus_shows_one_ring_per_gpu_and_the_most_sequences() {
     let root = mount_app(Lang::En);
     settle().await;
-    choose(&root, "model-select", "meta-llama/Llama-3.1-70B");
+    pick_model(&root, "meta-llama/Llama-3.1-70B").await;
     settle().await;
     click(&root, "method-planner");
     settle().await;

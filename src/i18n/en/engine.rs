@@ -28,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "Non-torch memory and CUDA graphs are measured constants from an H100; other GPUs, NCCL without NVLink and ROCm differ.",
         "Mamba and linear-attention hybrids, speculative decoding, LoRA, expert and data parallelism.",
-        "Speed: one sequence's decode, prefill and first token stand beside the ring; vLLM's throughput with many sequences at once is not shown.",
+        "Speed: decode, prefill and first token stand beside the ring, with vLLM's decode per request and output throughput at the sequences at once; the chart under the results is one sequence's decode against context.",
     ],
 };
 /// How to read the llamacpp method's figures.
@@ -118,6 +118,13 @@ pub static ENGINE: EngineTexts = EngineTexts {
         }
     },
     decode_at_context: "Decode at the end of the context",
+    decode_alone: "Decode, one request alone",
+    decode_each: |n| format!("Decode per request, {n} at once"),
+    output_all: |n| format!("Output, all {n} requests together"),
+    speed_chart_title: "Decode speed against context",
+    speed_chart_sentence: |a, lo, b, hi| format!("One sequence decodes {a} tokens/s with {lo} tokens in its cache and {b} tokens/s at {hi}, the context set: every token reads the whole cache."),
+    speed_chart_band: "Range (tokens/s)",
+    checkpoint_default: "Gradient checkpointing is on when you switch to training, as TRL's SFTTrainer (SFTConfig) sets it for full, LoRA and QLoRA fine-tuning: it trades about a third more compute for far fewer activations. transformers' plain Trainer leaves it off; untick it to estimate that.",
     paste_label: "Paste your command",
     paste_hint: "vllm serve Qwen/Qwen3-8B --max-model-len 16384 -tp 2",
     paste_apply: "Read the command",
@@ -147,6 +154,7 @@ pub static ENGINE: EngineTexts = EngineTexts {
         )
     },
     calibrate_refused: |why| format!("Not calibrated: {}", why),
+    command_words,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -354,4 +362,9 @@ fn calibrate_figure(figure: &str) -> &str {
         "CUDA graphs captured" => "CUDA graphs captured",
         other => other,
     }
+}
+
+/// The command reader's words, as the core writes them (English).
+fn command_words(words: &'static str) -> String {
+    words.to_string()
 }

@@ -94,7 +94,6 @@ pub static TEXTS: Texts = Texts {
     optimizer_label: "Optimizer",
     grad_checkpoint: "Gradient checkpointing",
 
-    model_select_label: "Or the whole catalog, as a list",
     model_manual_option: "Numbers by hand (no model)",
     config_label: "Or paste a config.json (or an exported JSON)",
     config_hint: "Read as you paste; nothing leaves your browser.",

@@ -28,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "La memoria fuera de torch y los grafos CUDA son constantes medidas en una H100; otras GPU, NCCL sin NVLink y ROCm difieren.",
         "Híbridos con Mamba o atención lineal, decodificación especulativa, LoRA, paralelismo de expertos y de datos.",
-        "La velocidad: junto al anillo, la generación, la lectura del prompt y el primer token de una secuencia; no se muestra el rendimiento de vLLM con muchas secuencias a la vez.",
+        "La velocidad: junto al anillo, la generación, la lectura del prompt y el primer token, con la generación por petición y la salida total de vLLM con las secuencias a la vez; el gráfico bajo los resultados es la generación de una secuencia según el contexto.",
     ],
 };
 /// How to read the llamacpp method's figures.
@@ -118,6 +118,13 @@ pub static ENGINE: EngineTexts = EngineTexts {
         }
     },
     decode_at_context: "Generación al final del contexto",
+    decode_alone: "Generación, una petición sola",
+    decode_each: |n| format!("Generación por petición, {n} a la vez"),
+    output_all: |n| format!("Salida, las {n} peticiones juntas"),
+    speed_chart_title: "Velocidad de generación según el contexto",
+    speed_chart_sentence: |a, lo, b, hi| format!("Una secuencia genera {a} tokens/s con {lo} tokens en su caché y {b} tokens/s con {hi}, el contexto elegido: cada token lee la caché entera."),
+    speed_chart_band: "Intervalo (tokens/s)",
+    checkpoint_default: "El gradient checkpointing se activa al pasar a entrenamiento, como lo fija SFTTrainer de TRL (SFTConfig) para el ajuste completo, LoRA y QLoRA: cuesta alrededor de un tercio más de cómputo y guarda muchas menos activaciones. El Trainer de transformers sin más lo deja apagado; desmárcalo para estimar ese caso.",
     paste_label: "Pega tu comando",
     paste_hint: "vllm serve Qwen/Qwen3-8B --max-model-len 16384 -tp 2",
     paste_apply: "Leer el comando",
@@ -147,6 +154,7 @@ pub static ENGINE: EngineTexts = EngineTexts {
         )
     },
     calibrate_refused: |why| format!("Sin calibrar: {}", why),
+    command_words,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -287,9 +295,9 @@ fn command_error(e: &CommandError) -> String {
         CommandError::NotAnEngine { program } => format!("`{program}` no es un comando de motor (conocidos: vllm serve, llama-server, llama-cli)"),
         CommandError::VllmWithoutServe => "`vllm` necesita `serve MODELO`".to_string(),
         CommandError::UnknownOption { engine, option } => format!("opción de {} desconocida: `{option}`", engine.name()),
-        CommandError::NotModelled { engine, option, why } => format!("la opción `{option}` de {} no está modelada: {why}", engine.name()),
+        CommandError::NotModelled { engine, option, why } => format!("la opción `{option}` de {} no está modelada: {}", engine.name(), command_words(why)),
         CommandError::MissingValue { option } => format!("{option} necesita un valor"),
-        CommandError::BadValue { option, value, expected } => format!("{option} {value}: se esperaba {expected}"),
+        CommandError::BadValue { option, value, expected } => format!("{option} {value}: se esperaba {}", command_words(expected)),
         CommandError::UnexpectedWord { word } => format!("palabra inesperada `{word}`: un solo modelo"),
         CommandError::NoModel { engine } => format!("el comando de {} no nombra ningún modelo", engine.name()),
         CommandError::UnknownModel { word } => format!("ningún modelo del catálogo coincide con `{word}`"),
@@ -312,5 +320,39 @@ fn calibrate_figure(figure: &str) -> &str {
         "maximum concurrency" => "concurrencia máxima",
         "CUDA graphs captured" => "grafos CUDA capturados",
         other => other,
+    }
+}
+
+/// The command reader's English words (a reason an option is not
+/// modelled, the value an option expects) in this language; a list of
+/// values keeps its values and translates its "or".
+fn command_words(words: &'static str) -> String {
+    match words {
+        "weights offloaded to the host are not modelled" => {
+            "no se modelan los pesos descargados al host".into()
+        }
+        "the host swap space is not modelled" => {
+            "no se modela el espacio de intercambio del host".into()
+        }
+        "data-parallel copies are not modelled; give --gpus" => {
+            "no se modelan las copias en paralelo de datos; indica el número de GPUs".into()
+        }
+        "a draft model is not modelled" => "no se modela un modelo borrador".into(),
+        "LoRA adapters at serving time are not modelled" => {
+            "no se modelan adaptadores LoRA al servir".into()
+        }
+        "a split over several GPUs is not modelled" => {
+            "no se modela un reparto entre varias GPUs".into()
+        }
+        "tensor overrides are not modelled; use --n-cpu-moe" => {
+            "no se modelan los cambios de sitio de tensores; usa --n-cpu-moe".into()
+        }
+        "a KV cache kept on the host is not modelled" => {
+            "no se modela una caché KV en el host".into()
+        }
+        "a token count" => "un número de tokens".into(),
+        "a whole number of GPUs, at least 1" => "un número entero de GPUs, al menos 1".into(),
+        "a whole number of tokens, at least 1" => "un número entero de tokens, al menos 1".into(),
+        list => list.replace(" or ", " o "),
     }
 }

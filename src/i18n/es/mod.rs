@@ -94,7 +94,6 @@ pub static TEXTS: Texts = Texts {
     optimizer_label: "Optimizador",
     grad_checkpoint: "Gradient checkpointing",
 
-    model_select_label: "O el catálogo entero, en lista",
     model_manual_option: "Números a mano (sin modelo)",
     config_label: "O pega un config.json (o un JSON exportado)",
     config_hint: "Se lee al pegar; nada sale de tu navegador.",

@@ -28,7 +28,7 @@ pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
     leaves_out: &[
         "Geheugen buiten torch en CUDA-graphs zijn constanten gemeten op een H100; andere GPU's, NCCL zonder NVLink en ROCm wijken af.",
         "Hybrides met Mamba of lineaire attention, speculatieve decodering, LoRA, expert- en dataparallellisme.",
-        "Snelheid: naast de ring staan genereren, prompt inlezen en het eerste token van één reeks; de doorvoer van vLLM met veel reeksen tegelijk wordt niet getoond.",
+        "Snelheid: naast de ring staan genereren, prompt inlezen en het eerste token, met het genereren per verzoek en de totale uitvoer van vLLM bij de reeksen tegelijk; de grafiek onder de resultaten is het genereren van één reeks tegen de context.",
     ],
 };
 /// How to read the llamacpp method's figures.
@@ -118,6 +118,13 @@ pub static ENGINE: EngineTexts = EngineTexts {
         }
     },
     decode_at_context: "Genereren aan het eind van de context",
+    decode_alone: "Genereren, één verzoek alleen",
+    decode_each: |n| format!("Genereren per verzoek, {n} tegelijk"),
+    output_all: |n| format!("Uitvoer, alle {n} verzoeken samen"),
+    speed_chart_title: "Generatiesnelheid tegen de context",
+    speed_chart_sentence: |a, lo, b, hi| format!("Eén reeks genereert {a} tokens/s met {lo} tokens in de cache en {b} tokens/s bij {hi}, de gekozen context: elk token leest de hele cache."),
+    speed_chart_band: "Bereik (tokens/s)",
+    checkpoint_default: "Gradient checkpointing staat aan zodra je voor trainen kiest, zoals TRL's SFTTrainer (SFTConfig) het instelt voor volledig fine-tunen, LoRA en QLoRA: het kost ongeveer een derde meer rekenwerk en bewaart veel minder activaties. De gewone Trainer van transformers laat het uit; vink het uit om dat te schatten.",
     paste_label: "Plak je commando",
     paste_hint: "vllm serve Qwen/Qwen3-8B --max-model-len 16384 -tp 2",
     paste_apply: "Lees het commando",
@@ -147,6 +154,7 @@ pub static ENGINE: EngineTexts = EngineTexts {
         )
     },
     calibrate_refused: |why| format!("Niet gekalibreerd: {}", why),
+    command_words,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -292,15 +300,16 @@ fn command_error(e: &CommandError) -> String {
             option,
             why,
         } => format!(
-            "{}-optie `{option}` wordt niet gemodelleerd: {why}",
-            engine.name()
+            "{}-optie `{option}` wordt niet gemodelleerd: {}",
+            engine.name(),
+            command_words(why)
         ),
         CommandError::MissingValue { option } => format!("{option} heeft een waarde nodig"),
         CommandError::BadValue {
             option,
             value,
             expected,
-        } => format!("{option} {value}: verwacht {expected}"),
+        } => format!("{option} {value}: verwacht {}", command_words(expected)),
         CommandError::UnexpectedWord { word } => format!("onverwacht woord `{word}`: één model"),
         CommandError::NoModel { engine } => {
             format!("het {}-commando noemt geen model", engine.name())
@@ -325,5 +334,39 @@ fn calibrate_figure(figure: &str) -> &str {
         "maximum concurrency" => "maximale gelijktijdigheid",
         "CUDA graphs captured" => "vastgelegde CUDA-grafen",
         other => other,
+    }
+}
+
+/// The command reader's English words (a reason an option is not
+/// modelled, the value an option expects) in this language; a list of
+/// values keeps its values and translates its "or".
+fn command_words(words: &'static str) -> String {
+    match words {
+        "weights offloaded to the host are not modelled" => {
+            "gewichten die naar de host zijn uitbesteed worden niet gemodelleerd".into()
+        }
+        "the host swap space is not modelled" => {
+            "de swapruimte van de host wordt niet gemodelleerd".into()
+        }
+        "data-parallel copies are not modelled; give --gpus" => {
+            "dataparallelle kopieën worden niet gemodelleerd; geef het aantal GPU's".into()
+        }
+        "a draft model is not modelled" => "een draftmodel wordt niet gemodelleerd".into(),
+        "LoRA adapters at serving time are not modelled" => {
+            "LoRA-adapters tijdens het serveren worden niet gemodelleerd".into()
+        }
+        "a split over several GPUs is not modelled" => {
+            "een verdeling over meerdere GPU's wordt niet gemodelleerd".into()
+        }
+        "tensor overrides are not modelled; use --n-cpu-moe" => {
+            "tensor-overrides worden niet gemodelleerd; gebruik --n-cpu-moe".into()
+        }
+        "a KV cache kept on the host is not modelled" => {
+            "een KV-cache op de host wordt niet gemodelleerd".into()
+        }
+        "a token count" => "een aantal tokens".into(),
+        "a whole number of GPUs, at least 1" => "een geheel aantal GPU's, minstens 1".into(),
+        "a whole number of tokens, at least 1" => "een geheel aantal tokens, minstens 1".into(),
+        list => list.replace(" or ", " of "),
     }
 }

@@ -94,7 +94,6 @@ pub static TEXTS: Texts = Texts {
     optimizer_label: "Optimizer",
     grad_checkpoint: "Gradient checkpointing",
 
-    model_select_label: "Of de hele catalogus, als lijst",
     model_manual_option: "Getallen met de hand (geen model)",
     config_label: "Of plak een config.json (of een geëxporteerde JSON)",
     config_hint: "Wordt gelezen tijdens het plakken; er verlaat niets je browser.",

@@ -14,9 +14,11 @@
 //! - [`llamacpp`]: `llama-bench`'s `tgN` and `ppN` for a GGUF split
 //!   between GPUs (layer split: they run one after another) and host memory;
 //! - [`vllm`]: decode at batch 1 and at a concurrency, output throughput
-//!   and time to first token for `vllm serve`.
+//!   and time to first token for `vllm serve`;
+//! - [`curve`]: either one's decode speed against context, over one plan.
 
 pub mod calibration;
+pub mod curve;
 pub mod llamacpp;
 pub mod rates;
 pub mod scenario;
