@@ -4,16 +4,19 @@
 // steps that must run in order are one hook:
 //   1. scripts/wasm-split.mjs: the app's wasm split into a main module and
 //      lazily loaded chunks (wasm-bindgen and wasm-opt run there);
-//   2. scripts/catalog-file.mjs: the model catalog as a file beside the
+//   2. scripts/minify.mjs: comments and white space out of index.html and
+//      the style sheets (the first sheet's integrity computed again);
+//   3. scripts/catalog-file.mjs: the model catalog as a file beside the
 //      app, named with its hash in index.html (the release build does not
 //      compile it in);
-//   3. scripts/sheets.mjs: the style sheets that parts add later, renamed
+//   4. scripts/sheets.mjs: the style sheets that parts add later, renamed
 //      with their hash and named in index.html;
-//   4. scripts/sw-release.mjs: the offline worker's release list, which
+//   5. scripts/sw-release.mjs: the offline worker's release list, which
 //      must see the final files, chunks, catalog and sheets included;
-//   5. scripts/precompress.mjs: `.gz` and `.br` copies of every text and
+//   6. scripts/precompress.mjs: `.gz` and `.br` copies of every text and
 //      wasm file, for hosts that serve them.
 import { splitSite } from './wasm-split.mjs';
+import { minifySite } from './minify.mjs';
 import { writeCatalog } from './catalog-file.mjs';
 import { hashSheets } from './sheets.mjs';
 import { writeWorker } from './sw-release.mjs';
@@ -26,6 +29,7 @@ if (!dir) {
 }
 const split = await splitSite(dir, { profile: process.env.TRUNK_PROFILE ?? 'release' });
 console.log(`wasm-split: ${split.main} + ${split.chunks.join(', ')} (loader ${split.loader})`);
+console.log(`minified: index.html, ${(await minifySite(dir)).join(', ')}`);
 const catalog = await writeCatalog(dir);
 console.log(`catalog: ${catalog.name}, ${catalog.bytes} bytes`);
 console.log(`sheets: ${(await hashSheets(dir)).join(', ')}`);
