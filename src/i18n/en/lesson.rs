@@ -473,7 +473,7 @@ pub static LLAMACPP: MethodLesson = MethodLesson {
         "A GPU holds the estimate when its side is at most its memory less the 1 GiB llama.cpp keeps free.",
     ],
     start: "Llama 3.1 8B in Q4_K_M with 8,192 tokens of context, fully offloaded to one 24 GB card: its file size is one of the sizes llama.cpp printed and the method reproduces to the byte.",
-    counterexample: "The range method's reading of its source: every weight at the file type's average bits, except the input embedding and the output head, kept at 16 bits. For Llama 3.1 8B in Q4_K_M that is 6.37 GB of weights. llama.cpp's recipe quantizes those two as well (Q4_K and Q6_K): the file is 4.91 GB, and the input embedding (0.30 GB; 0.31 GB with the host's buffers) stays in host memory.",
+    counterexample: "The range method's reading of its source: every weight at the file type's average bits, except the input embedding and the output head, kept at 16 bits. For Llama 3.1 8B in Q4_K_M that is 6.37 GB of weights. llama.cpp's recipe quantizes those two as well (Q4_K and Q6_K): the file is 4.91 GB, and the input embedding (0.30 GB; 0.32 GB with the host's buffers) stays in host memory.",
     counterexample_lesson: "The model size follows the recipe, tensor by tensor, not a rule of thumb for the file type or for the embeddings; and where each tensor lives, GPU or host, is llama.cpp's choice too.",
     references: &[
         ("llama.cpp, src/llama-quant.cpp, llama_tensor_get_type", "The type of each tensor for each file type."),

@@ -473,7 +473,7 @@ pub static LLAMACPP: MethodLesson = MethodLesson {
         "Una GPU aguanta la estimación cuando su parte no pasa de su memoria menos el 1 GiB que llama.cpp deja libre.",
     ],
     start: "Llama 3.1 8B en Q4_K_M con 8192 tokens de contexto, todo en una tarjeta de 24 GB: el tamaño de su archivo es uno de los que imprimió llama.cpp y el método reproduce al byte.",
-    counterexample: "La lectura que hace el método range de su fuente: cada peso con los bits medios del tipo de archivo, salvo el embedding de entrada y la cabeza de salida, que quedan en 16 bits. Para Llama 3.1 8B en Q4_K_M son 6,37 GB de pesos. La receta de llama.cpp cuantiza también esos dos (Q4_K y Q6_K): el archivo ocupa 4,91 GB, y el embedding de entrada (0,30 GB; 0,31 GB con los búferes del host) se queda en la memoria del host.",
+    counterexample: "La lectura que hace el método range de su fuente: cada peso con los bits medios del tipo de archivo, salvo el embedding de entrada y la cabeza de salida, que quedan en 16 bits. Para Llama 3.1 8B en Q4_K_M son 6,37 GB de pesos. La receta de llama.cpp cuantiza también esos dos (Q4_K y Q6_K): el archivo ocupa 4,91 GB, y el embedding de entrada (0,30 GB; 0,32 GB con los búferes del host) se queda en la memoria del host.",
     counterexample_lesson: "El tamaño del modelo sigue la receta, tensor a tensor, no una regla práctica para el tipo de archivo o para los embeddings; y dónde vive cada tensor, GPU u host, también lo decide llama.cpp.",
     references: &[
         ("llama.cpp, src/llama-quant.cpp, llama_tensor_get_type", "El tipo de cada tensor para cada tipo de archivo."),

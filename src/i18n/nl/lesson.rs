@@ -473,7 +473,7 @@ pub static LLAMACPP: MethodLesson = MethodLesson {
         "Een GPU houdt de schatting als zijn deel hoogstens zijn geheugen min de 1 GiB is die llama.cpp vrij houdt.",
     ],
     start: "Llama 3.1 8B in Q4_K_M met 8.192 tokens context, helemaal op één kaart van 24 GB: zijn bestandsgrootte is een van de groottes die llama.cpp afdrukte en die de methode op de byte nauwkeurig reproduceert.",
-    counterexample: "Hoe de range-methode haar bron leest: elk gewicht met de gemiddelde bits van het bestandstype, behalve de invoer-embedding en de uitvoerkop, die op 16 bits blijven. Voor Llama 3.1 8B in Q4_K_M is dat 6,37 GB aan gewichten. Het recept van llama.cpp kwantiseert ook die twee (Q4_K en Q6_K): het bestand is 4,91 GB, en de invoer-embedding (0,30 GB; 0,31 GB met de buffers van de host) blijft in het hostgeheugen.",
+    counterexample: "Hoe de range-methode haar bron leest: elk gewicht met de gemiddelde bits van het bestandstype, behalve de invoer-embedding en de uitvoerkop, die op 16 bits blijven. Voor Llama 3.1 8B in Q4_K_M is dat 6,37 GB aan gewichten. Het recept van llama.cpp kwantiseert ook die twee (Q4_K en Q6_K): het bestand is 4,91 GB, en de invoer-embedding (0,30 GB; 0,32 GB met de buffers van de host) blijft in het hostgeheugen.",
     counterexample_lesson: "De modelgrootte volgt het recept, tensor voor tensor, niet een vuistregel voor het bestandstype of voor de embeddings; en waar elke tensor staat, GPU of host, kiest llama.cpp ook zelf.",
     references: &[
         ("llama.cpp, src/llama-quant.cpp, llama_tensor_get_type", "Het type van elke tensor voor elk bestandstype."),
