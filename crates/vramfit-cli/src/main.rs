@@ -84,12 +84,36 @@ fn build(request: &Request) -> Result<report::Report, String> {
                 let offered = vllm::published_checkpoints(&s, *format);
                 match offered.is_empty() {
                     true => format!("{e}; the catalog has none of this model"),
-                    false => format!("{e}; in the catalog: {}", offered.join(", ")),
+                    false => format!(
+                        "{e}; in the catalog: {}",
+                        offered
+                            .iter()
+                            .map(|id| with_weights(id))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 }
             }
             _ => e.to_string(),
         },
     })
+}
+
+/// A published checkpoint of the catalog with its weights as published
+/// (`Qwen/Qwen3-30B-A3B-GPTQ-Int4 (16.97 GB of weights)`), so the offer
+/// says what loading it would cost.
+fn with_weights(id: &str) -> String {
+    let weights = vramfit_core::catalog::find_model(id)
+        .ok()
+        .and_then(|e| e.spec().ok())
+        .map(|spec| spec.published_format().bytes);
+    match weights {
+        Some(bytes) => format!(
+            "{id} ({} of weights)",
+            vramfit_core::units::Bytes(bytes).display(render::UNIT)
+        ),
+        None => id.to_string(),
+    }
 }
 
 /// `vramfit inspect MODEL`: the parsed architecture.

@@ -10,7 +10,7 @@ use vramfit_core::report::{ModelFacts, Report, ShapeOrigin};
 use vramfit_core::scenario::{ModelRef, WeightFormat};
 use vramfit_core::units::{Bytes, DisplayUnit};
 
-const UNIT: DisplayUnit = DisplayUnit::Gb;
+pub(crate) const UNIT: DisplayUnit = DisplayUnit::Gb;
 
 /// The breakdown like seed 003's CLI: the non-zero terms, the total, the
 /// terms kept outside it, then the verdict and the single adjustments.

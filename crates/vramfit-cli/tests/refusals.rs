@@ -113,3 +113,60 @@ fn vllm_loads_gptq_and_awq_checkpoints_but_does_not_make_them() {
         );
     }
 }
+
+/// "GPTQ 4-bit" on Qwen3-30B-A3B, typed as a person types it and as a pasted
+/// `vllm serve`: vLLM does not make GPTQ, so the refusal names the published
+/// GPTQ checkpoint of the catalog with its weights, and that checkpoint,
+/// loaded as the refusal says, weighs the same and fits the card.
+#[test]
+fn a_gptq_request_reaches_the_published_gptq_checkpoint_and_its_weights() {
+    let offer = "in the catalog: Qwen/Qwen3-30B-A3B-GPTQ-Int4 (16.97 GB of weights)";
+    for args in [
+        &[
+            "estimate",
+            "Qwen/Qwen3-30B-A3B",
+            "--method",
+            "vllm",
+            "--gpu",
+            "RTX 4090",
+            "--quant",
+            "gptq",
+        ][..],
+        &[
+            "estimate",
+            "--gpu",
+            "RTX 4090",
+            "--",
+            "vllm",
+            "serve",
+            "Qwen/Qwen3-30B-A3B",
+            "--quantization",
+            "gptq",
+        ][..],
+    ] {
+        let err = refused(args);
+        assert!(
+            err.contains("does not quantize a checkpoint to GPTQ 4-bit"),
+            "{err}"
+        );
+        assert!(err.contains(offer), "{args:?}: {err}");
+    }
+    let doc = common::json(&[
+        "estimate",
+        "--gpu",
+        "RTX 4090",
+        "--",
+        "vllm",
+        "serve",
+        "Qwen/Qwen3-30B-A3B-GPTQ-Int4",
+        "--max-model-len",
+        "16384",
+    ]);
+    let published = &doc["model"]["published"];
+    assert_eq!(published["label"], "GPTQ 4-bit", "{published}");
+    // The figure the offer printed, to the 10 MB it was rounded to.
+    let bytes = published["bytes"].as_u64().unwrap();
+    assert_eq!((bytes + 5_000_000) / 10_000_000, 1697, "{bytes}");
+    let verdict = &doc["estimate"]["verdict"];
+    assert_eq!(verdict["status"], "con_margen", "{verdict}");
+}

@@ -55,6 +55,7 @@ pub(super) const CONFIGS: &[(&str, &str)] = &[
     config!("Qwen__Qwen3-14B.json"),
     config!("Qwen__Qwen3-30B-A3B.json"),
     config!("Qwen__Qwen3-30B-A3B-FP8.json"),
+    config!("Qwen__Qwen3-30B-A3B-GPTQ-Int4.json"),
     config!("Qwen__Qwen3-32B.json"),
     config!("Qwen__Qwen3-32B-FP8.json"),
     config!("Qwen__Qwen3-235B-A22B.json"),

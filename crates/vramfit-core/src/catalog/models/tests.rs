@@ -593,7 +593,11 @@ fn short_names_are_offered_not_picked() {
     let miss = find_model("Qwen3-30B").unwrap_err();
     assert_eq!(
         miss.suggestions,
-        ["Qwen/Qwen3-30B-A3B", "Qwen/Qwen3-30B-A3B-FP8"]
+        [
+            "Qwen/Qwen3-30B-A3B",
+            "Qwen/Qwen3-30B-A3B-FP8",
+            "Qwen/Qwen3-30B-A3B-GPTQ-Int4"
+        ]
     );
     let miss = find_model("gpt-oss").unwrap_err();
     assert_eq!(

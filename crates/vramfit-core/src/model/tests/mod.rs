@@ -40,7 +40,7 @@ macro_rules! golden {
     };
 }
 
-pub(super) const GOLDEN: [Golden; 57] = [
+pub(super) const GOLDEN: [Golden; 58] = [
     golden!("meta-llama__Llama-2-7b-hf.json", 6_738_415_616),
     golden!("meta-llama__Llama-3.1-8B.json", 8_030_261_248),
     golden!("meta-llama__Llama-3.1-70B.json", 70_553_706_496),
@@ -66,6 +66,11 @@ pub(super) const GOLDEN: [Golden; 57] = [
     golden!("Qwen__Qwen3-30B-A3B.json", 30_532_122_624, 3_353_032_704),
     golden!(
         "Qwen__Qwen3-30B-A3B-FP8.json",
+        30_532_122_624,
+        3_353_032_704
+    ),
+    golden!(
+        "Qwen__Qwen3-30B-A3B-GPTQ-Int4.json",
         30_532_122_624,
         3_353_032_704
     ),
