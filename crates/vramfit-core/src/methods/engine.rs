@@ -74,6 +74,11 @@ pub struct LlamacppReport {
     pub v_bytes: u64,
     /// GPU and host compute buffers together.
     pub compute_buffer_bytes: u64,
+    /// Where the compute buffers are calibrated from the user's own load
+    /// log (`--calibrate LOG`): the terms fitted on it, which scaled the
+    /// replay; absent: ggml's allocator replayed as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compute_calibrated_from_log: Option<crate::scenario::LlamacppCalibration>,
     /// The logits buffer (host).
     pub output_buffer_bytes: u64,
     /// Everything on the GPU.

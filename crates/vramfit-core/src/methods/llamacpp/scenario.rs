@@ -72,6 +72,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         k_bytes: e.k_bytes,
         v_bytes: e.v_bytes,
         compute_buffer_bytes: e.compute_buffer_bytes,
+        compute_calibrated_from_log: run.inputs.calibration,
         output_buffer_bytes: e.output_buffer_bytes,
         gpu_bytes: e.gpu_bytes,
         host_bytes: e.host_bytes,
@@ -261,6 +262,7 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         kv_unified: runner.kv_unified,
         swa_full: runner.swa_full,
         build: s.engine.llamacpp_build.map(super::build::Build),
+        calibration: s.engine.llamacpp_calibration,
         ..defaults
     };
     // The model's trained context bounds each slot: the whole `-c` with one
