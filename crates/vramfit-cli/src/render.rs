@@ -31,7 +31,7 @@ pub fn estimate(doc: &Report) -> String {
             if let Some(ModelRef::Gguf(f)) = &doc.inputs.scenario.model {
                 if let Some(p) = &f.mmproj {
                     out += &format!(
-                        "vision projector {}: {} on the GPU, in the weights (its image compute buffer is not modelled)\n",
+                        "vision projector {}: {} on GPU 0, in the weights (not sized: its clip compute buffer, the projector's graph at its warmup image size)\n",
                         p.file,
                         Bytes(p.bytes).display(DisplayUnit::Gib)
                     );

@@ -432,9 +432,23 @@ fn a_vision_projector_takes_its_bytes_on_the_gpu() {
     assert_eq!(gpu(&with) - gpu(&plain), 21_703_680);
     let command = with["estimate"]["engine"]["command"].as_str().unwrap();
     assert!(command.ends_with(" --mmproj mmproj-test.gguf"), "{command}");
+    // The plan names the projector, its GPU and what is not sized.
+    let part = &with["estimate"]["engine"]["projector"];
+    assert_eq!(part["file"], "mmproj-test.gguf");
+    assert_eq!(part["projector_type"], "mlp");
+    assert_eq!(part["device"], 0);
+    assert_eq!(part["weights_bytes"], 21_703_680);
+    assert!(part["not_sized"]
+        .as_str()
+        .unwrap()
+        .starts_with("clip compute buffer"));
+    assert!(plain["estimate"]["engine"].get("projector").is_none());
     let (out, _, _) = vramfit(&["estimate", m, "--mmproj", p]);
     assert!(
-        out.contains("vision projector mmproj-test.gguf: 0.02 GiB on the GPU"),
+        out.contains(
+            "vision projector mmproj-test.gguf: 0.02 GiB on GPU 0, in the weights (not sized: its \
+             clip compute buffer"
+        ),
         "{out}"
     );
     let (_, err, ok) = vramfit(&["estimate", m, "--mmproj", m]);

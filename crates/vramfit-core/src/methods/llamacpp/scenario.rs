@@ -110,6 +110,18 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         host: run.devices.as_ref().map(|d| d.plan.host.clone()),
         limiting_gpu: run.devices.as_ref().and_then(|d| d.limiting_gpu),
         speed: crate::methods::speed::scenario::llamacpp(s, &run),
+        projector: s
+            .model_config
+            .as_ref()
+            .and_then(ConfigText::gguf)
+            .and_then(|f| f.mmproj.as_ref())
+            .map(|p| crate::methods::engine::ProjectorPart {
+                file: p.file.clone(),
+                projector_type: p.projector_type.clone(),
+                device: 0,
+                weights_bytes: p.bytes,
+                not_sized: crate::methods::engine::PROJECTOR_COMPUTE_NOT_SIZED,
+            }),
     };
     let mut report = report;
     if s.engine.runner == Runner::LlamaServer {
