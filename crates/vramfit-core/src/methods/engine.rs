@@ -107,7 +107,7 @@ pub struct LlamacppReport {
     /// log (`--calibrate LOG`): the terms fitted on it, which scaled the
     /// replay; absent: ggml's allocator replayed as it is.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub compute_calibrated_from_log: Option<crate::scenario::LlamacppCalibration>,
+    pub compute_calibrated_from_log: Option<Box<crate::scenario::LlamacppCalibration>>,
     /// The logits buffer (host).
     pub output_buffer_bytes: u64,
     /// Everything on the GPU.
@@ -145,7 +145,7 @@ pub struct LlamacppReport {
     pub limiting_gpu: Option<usize>,
     /// The vision projector loaded beside the model (`--mmproj`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub projector: Option<ProjectorPart>,
+    pub projector: Option<Box<ProjectorPart>>,
     /// How fast the plan runs (`None` without a catalog GPU's figures).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<crate::methods::speed::SpeedEstimate>,

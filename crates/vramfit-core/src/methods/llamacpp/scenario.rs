@@ -72,7 +72,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         k_bytes: e.k_bytes,
         v_bytes: e.v_bytes,
         compute_buffer_bytes: e.compute_buffer_bytes,
-        compute_calibrated_from_log: run.inputs.calibration,
+        compute_calibrated_from_log: run.inputs.calibration.map(Box::new),
         output_buffer_bytes: e.output_buffer_bytes,
         gpu_bytes: e.gpu_bytes,
         host_bytes: e.host_bytes,
@@ -115,12 +115,14 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
             .as_ref()
             .and_then(ConfigText::gguf)
             .and_then(|f| f.mmproj.as_ref())
-            .map(|p| crate::methods::engine::ProjectorPart {
-                file: p.file.clone(),
-                projector_type: p.projector_type.clone(),
-                device: 0,
-                weights_bytes: p.bytes,
-                not_sized: crate::methods::engine::PROJECTOR_COMPUTE_NOT_SIZED,
+            .map(|p| {
+                Box::new(crate::methods::engine::ProjectorPart {
+                    file: p.file.clone(),
+                    projector_type: p.projector_type.clone(),
+                    device: 0,
+                    weights_bytes: p.bytes,
+                    not_sized: crate::methods::engine::PROJECTOR_COMPUTE_NOT_SIZED,
+                })
             }),
     };
     let mut report = report;
