@@ -454,9 +454,10 @@ fn estimate(
         }
     }
     let mut request = Request::new(chosen.unwrap_or_default(), input);
-    let calibration = match &vllm_log {
-        Some((path, text)) => Some(crate::calibrate::apply_vllm(&mut request, path, text)?),
-        None => None,
+    let calibration = match (&vllm_log, &llamacpp_log) {
+        (Some((path, text)), _) => Some(crate::calibrate::apply_vllm(&mut request, path, text)?),
+        (None, Some(log)) => Some(crate::calibrate::apply_llamacpp(log, &mut request)?),
+        (None, None) => None,
     };
     if chosen.is_none() {
         // No method asked for: the most complete one that applies.

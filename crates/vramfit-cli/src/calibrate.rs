@@ -6,10 +6,11 @@
 //! and the figures it printed beside the prediction for the same settings.
 
 use vramfit_core::calibrate::llamacpp::{self, compare, LlamacppLog, Printer};
+use vramfit_core::calibrate::llamacpp_fit::fit;
 use vramfit_core::calibrate::{detect, vllm, LogEngine};
 use vramfit_core::methods::llamacpp::{estimate, estimate_file, FileType, LlamaCppInputs};
 use vramfit_core::request::Request;
-use vramfit_core::scenario::{ConfigText, ScenarioInput};
+use vramfit_core::scenario::{ConfigText, LlamacppCalibration, ScenarioInput};
 use vramfit_core::units::{Bytes, DisplayUnit};
 
 /// A log read from a file, by the engine that printed it.
@@ -94,34 +95,29 @@ pub fn apply_vllm(request: &mut Request, path: &str, text: &str) -> Result<Strin
     Ok(out)
 }
 
-/// The scenario starts from the log's settings and machine: its context,
-/// sequences, cache types, micro-batch, flash attention, offloaded layers,
-/// and its first GPU's free memory as the memory to fit.
+/// The scenario starts from the log's settings and machine
+/// ([`vramfit_core::calibrate::llamacpp_fit::start_from`]).
 pub fn apply(log: &LlamacppLog, input: &mut ScenarioInput) {
-    input.context = log.n_ctx;
-    input.sequences = log.n_seq_max.unwrap_or(1).max(1);
-    if let Some((k, v)) = log.cache_types() {
-        input.engine.cache_type_k = Some(k);
-        input.engine.cache_type_v = Some(v);
-    }
-    if let Some(ub) = log.n_ubatch {
-        input.engine.ubatch = ub;
-    }
-    if let Some(fa) = log.flash_attn {
-        input.engine.flash_attn = fa;
-    }
-    if let Some((n, _)) = log.offloaded {
-        input.engine.n_gpu_layers = Some(n);
-    }
-    if let Some(d) = log.devices.first() {
-        input.gpu = None;
-        input.gpu_memory_gb = Bytes(d.free_mib << 20).in_unit(DisplayUnit::Gb);
-    }
+    vramfit_core::calibrate::llamacpp_fit::start_from(log, input);
+}
+
+/// Fits what the log measured (its compute buffers over the replay of its
+/// own settings, its GPU's free memory, its build) and puts it in
+/// `request`'s engine settings, so that every scenario after it on that
+/// machine takes it; the text that shows the log beside the prediction
+/// and the fit.
+pub fn apply_llamacpp(log: &LlamacppLog, request: &mut Request) -> Result<String, String> {
+    let (text, fitted) = report(log, request)?;
+    request.scenario.engine.llamacpp_calibration = Some(fitted);
+    Ok(text)
 }
 
 /// The log's figures beside the `llamacpp` method's for the log's own
-/// settings, with the machine it names.
-pub fn report(log: &LlamacppLog, request: &Request) -> Result<String, String> {
+/// settings, with the machine it names, and the terms fitted on it.
+pub fn report(
+    log: &LlamacppLog,
+    request: &Request,
+) -> Result<(String, LlamacppCalibration), String> {
     let s = ScenarioInput {
         model: request.scenario.model.clone(),
         ..ScenarioInput::default()
@@ -158,7 +154,11 @@ pub fn report(log: &LlamacppLog, request: &Request) -> Result<String, String> {
             .unwrap_or(LlamaCppInputs::default().file_type),
         ..LlamaCppInputs::default()
     };
-    let inputs = llamacpp::inputs(log, base);
+    // The replay without a calibration: the log's own settings.
+    let inputs = LlamaCppInputs {
+        calibration: None,
+        ..llamacpp::inputs(log, base)
+    };
     let e = match file {
         Some(f) => estimate_file(spec, &f.tensors, &inputs, None),
         None => estimate(spec, &inputs, None),
@@ -212,6 +212,43 @@ pub fn report(log: &LlamacppLog, request: &Request) -> Result<String, String> {
             err as f64 / 100.0
         );
     }
+    let fitted = fit(log, &e);
+    let pct = |p: u64, r: u64| (p as f64 / r as f64 - 1.0) * 100.0;
+    let mut terms = Vec::new();
+    if fitted.gpu_compute_replayed_bytes > 0 {
+        terms.push(format!(
+            "GPU compute buffers {:+.2}% of the replay ({} printed / {} replayed)",
+            pct(
+                fitted.gpu_compute_printed_bytes,
+                fitted.gpu_compute_replayed_bytes
+            ),
+            mib(fitted.gpu_compute_printed_bytes),
+            mib(fitted.gpu_compute_replayed_bytes)
+        ));
+    }
+    if let (Some(p), Some(r)) = (
+        fitted.host_compute_printed_bytes,
+        fitted.host_compute_replayed_bytes,
+    ) {
+        terms.push(format!("host compute buffers {:+.2}%", pct(p, r)));
+    }
+    if let Some(f) = fitted.free_bytes {
+        terms.push(format!("{} MiB free on the GPU", f >> 20));
+    }
+    if let Some(b) = fitted.build {
+        terms.push(format!("build {b}"));
+    }
+    if fitted.gpu_compute_replayed_bytes == 0 {
+        terms.push("compute buffers as replayed (they round to the print)".to_string());
+    }
+    if terms.is_empty() {
+        terms.push("nothing beyond the settings".to_string());
+    }
+    out += &format!(
+        "  fitted: {}; every estimate below on this machine uses them (compute buffers: \
+         calibrated from your log)\n",
+        terms.join(", ")
+    );
     out += "the estimate below starts from the log's settings and machine\n\n";
-    Ok(out)
+    Ok((out, fitted))
 }

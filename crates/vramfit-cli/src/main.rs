@@ -44,15 +44,11 @@ fn run(command: Command) -> Result<String, String> {
             input,
             json,
             calibration,
-            calibrate,
+            calibrate: _,
         } => {
             let doc = build(&input)?;
-            // A llama.cpp log's figures beside the prediction for its own
-            // settings; a vLLM log's fit (`calibration`).
-            let compared = match &calibrate {
-                Some(log) if !json => calibrate::report(log, &input)?,
-                _ => String::new(),
-            };
+            // A log's figures beside the prediction for its own settings
+            // and the fit on it (`calibration`), made with the request.
             Ok(match (json, calibration) {
                 (true, Some(fit)) => {
                     // The document stays the only thing on stdout.
@@ -60,11 +56,7 @@ fn run(command: Command) -> Result<String, String> {
                     doc.to_json()
                 }
                 (true, None) => doc.to_json(),
-                (false, fit) => format!(
-                    "{}{compared}{}",
-                    fit.unwrap_or_default(),
-                    render::estimate(&doc)
-                ),
+                (false, fit) => format!("{}{}", fit.unwrap_or_default(), render::estimate(&doc)),
             })
         }
         Command::Inspect { model, json } => inspect(model, json),

@@ -31,7 +31,7 @@ pub fn estimate(doc: &Report) -> String {
             if let Some(ModelRef::Gguf(f)) = &doc.inputs.scenario.model {
                 if let Some(p) = &f.mmproj {
                     out += &format!(
-                        "vision projector {}: {} on the GPU, in the weights (its image compute buffer is not modelled)\n",
+                        "vision projector {}: {} on GPU 0, in the weights (not sized: its clip compute buffer, the projector's graph at its warmup image size)\n",
                         p.file,
                         Bytes(p.bytes).display(DisplayUnit::Gib)
                     );
@@ -148,7 +148,14 @@ fn llamacpp(l: &LlamacppReport) -> String {
     out += &row("model size", gib(l.model_size_bytes));
     out += &row("K cache", gib(l.k_bytes));
     out += &row("V cache", gib(l.v_bytes));
-    out += &row("compute buffers", gib(l.compute_buffer_bytes));
+    let calibrated = match l.compute_calibrated_from_log {
+        Some(_) => " (calibrated from your log)",
+        None => "",
+    };
+    out += &row(
+        "compute buffers",
+        format!("{}{calibrated}", gib(l.compute_buffer_bytes)),
+    );
     out += &row("output buffer", gib(l.output_buffer_bytes));
     out += &row("on the GPU", gib(l.gpu_bytes));
     out += &row("in host memory", gib(l.host_bytes));

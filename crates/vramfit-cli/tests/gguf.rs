@@ -335,6 +335,71 @@ fn a_pasted_log_calibrates_a_gguf_file_and_the_next_scenario() {
 }
 
 #[test]
+fn a_pasted_log_s_compute_buffers_calibrate_other_scenarios_on_the_machine() {
+    // [A7]: the Vulkan GPU compute buffer prints 613.01 MiB; the replay of
+    // the log's settings is 533.00 MiB. The fit scales every replay after it.
+    let dir = std::env::temp_dir().join(format!("vramfit-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("load.log");
+    std::fs::write(&log, log_excerpt("A7")).unwrap();
+    let spec = vramfit_core::catalog::find_model("meta-llama/Llama-3.1-8B-Instruct")
+        .unwrap()
+        .spec()
+        .unwrap();
+    let w = converted(&spec, FileType::Q4_0, |_, t| t).unwrap();
+    let gguf = dir.join("Meta-Llama-3.1-8B-Instruct-Q4_0.gguf");
+    std::fs::write(&gguf, w.header()).unwrap();
+    let (g, l) = (gguf.to_str().unwrap(), log.to_str().unwrap());
+    let base = ["estimate", g, "--method", "llamacpp", "--calibrate", l];
+    let (out, err, ok) = vramfit(&base);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(
+            "  fitted: GPU compute buffers +15.01% of the replay (613.01 MiB printed / \
+             533.00 MiB replayed), 16376 MiB free on the GPU, build 5781; every estimate below \
+             on this machine uses them (compute buffers: calibrated from your log)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("(calibrated from your log)\n  output buffer"),
+        "{out}"
+    );
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        let (out, err, ok) = vramfit(&[args.as_slice(), &["--json"]].concat());
+        assert!(ok, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    // The log's own scenario: the printed GPU compute buffer, to the print.
+    let own = json(&[]);
+    let fitted = &own["inputs"]["engine"]["llamacpp_calibration"];
+    assert_eq!(fitted["gpu_compute_printed_bytes"], 642_787_573u64);
+    assert_eq!(fitted["build"], 5781);
+    assert_eq!(fitted["free_bytes"], 16_376u64 << 20);
+    assert_eq!(
+        own["estimate"]["engine"]["compute_calibrated_from_log"],
+        *fitted
+    );
+    let gpu = own["estimate"]["components"]["compute_buffer"]
+        .as_u64()
+        .unwrap();
+    let printed = 61_301u64 * (1 << 20) / 100;
+    assert!(gpu.abs_diff(printed) <= 5_243, "{gpu} vs {printed}");
+    // Another context and micro-batch: the figure moves, still calibrated.
+    let other = json(&["--seq", "32768", "--ubatch", "512"]);
+    let moved = other["estimate"]["components"]["compute_buffer"]
+        .as_u64()
+        .unwrap();
+    assert_ne!(moved, gpu);
+    assert_eq!(
+        other["estimate"]["engine"]["compute_calibrated_from_log"],
+        *fitted
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_vision_projector_takes_its_bytes_on_the_gpu() {
     use vramfit_core::gguf::Value;
     let dir = std::env::temp_dir().join(format!("vramfit-mmproj-{}", std::process::id()));
@@ -367,9 +432,23 @@ fn a_vision_projector_takes_its_bytes_on_the_gpu() {
     assert_eq!(gpu(&with) - gpu(&plain), 21_703_680);
     let command = with["estimate"]["engine"]["command"].as_str().unwrap();
     assert!(command.ends_with(" --mmproj mmproj-test.gguf"), "{command}");
+    // The plan names the projector, its GPU and what is not sized.
+    let part = &with["estimate"]["engine"]["projector"];
+    assert_eq!(part["file"], "mmproj-test.gguf");
+    assert_eq!(part["projector_type"], "mlp");
+    assert_eq!(part["device"], 0);
+    assert_eq!(part["weights_bytes"], 21_703_680);
+    assert!(part["not_sized"]
+        .as_str()
+        .unwrap()
+        .starts_with("clip compute buffer"));
+    assert!(plain["estimate"]["engine"].get("projector").is_none());
     let (out, _, _) = vramfit(&["estimate", m, "--mmproj", p]);
     assert!(
-        out.contains("vision projector mmproj-test.gguf: 0.02 GiB on the GPU"),
+        out.contains(
+            "vision projector mmproj-test.gguf: 0.02 GiB on GPU 0, in the weights (not sized: its \
+             clip compute buffer"
+        ),
         "{out}"
     );
     let (_, err, ok) = vramfit(&["estimate", m, "--mmproj", m]);

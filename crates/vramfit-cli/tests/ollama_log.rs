@@ -49,6 +49,15 @@ fn an_ollama_engine_log_calibrates_like_a_llamacpp_one() {
     print!("{out}{err}");
     assert!(ok, "{err}");
     assert!(out.contains("the Ollama engine's figures"), "{out}");
+    // Its compute graph (613.0 MiB) over the replay calibrates the estimate.
+    assert!(
+        out.contains(
+            "  fitted: GPU compute buffers +15.01% of the replay (613.00 MiB printed / 533.00 MiB \
+             replayed), 16384 MiB free on the GPU; every estimate below"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("(calibrated from your log)"), "{out}");
     assert!(
         out.contains("\n  Vulkan0 NVIDIA GeForce RTX 4080 (16384 MiB free)\n"),
         "{out}"

@@ -4,6 +4,7 @@
 //! `llama-cli` and the runners built on it).
 
 pub mod llamacpp;
+pub mod llamacpp_fit;
 pub mod ollama;
 pub mod vllm;
 

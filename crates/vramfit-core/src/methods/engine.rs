@@ -63,6 +63,35 @@ pub struct VllmReport {
     pub speed: Option<crate::methods::speed::SpeedEstimate>,
 }
 
+/// A vision projector's part of the plan (`llama-server --mmproj FILE`).
+///
+/// `tools/mtmd/clip.cpp` (`clip_ctx`) runs the projector on the default
+/// GPU backend (`ggml_backend_init_by_type(GPU)`: the first GPU, device 0,
+/// unless `MTMD_BACKEND_DEVICE` names another) and loads its weights into
+/// that backend's buffer unless `--no-mmproj-offload`. Its compute buffer
+/// is what `ggml_backend_sched_reserve` takes for the clip graph of one
+/// image of `warmup_image_size` (`alloc_compute_meta`, flash attention
+/// tried first): that graph (one per projector type) is not replayed, so
+/// it is named here as not sized rather than guessed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProjectorPart {
+    /// The file's name.
+    pub file: String,
+    /// `clip.projector_type`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projector_type: Option<String>,
+    /// The GPU that holds it (its index in the plan's devices).
+    pub device: usize,
+    /// Its tensors' bytes, in that GPU's model buffer.
+    pub weights_bytes: u64,
+    /// What is not sized: the clip compute buffer.
+    pub not_sized: &'static str,
+}
+
+/// What [`ProjectorPart::not_sized`] names.
+pub const PROJECTOR_COMPUTE_NOT_SIZED: &str =
+    "clip compute buffer (the projector's graph at its warmup image size)";
+
 /// Where llama.cpp puts each byte for a GGUF file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LlamacppReport {
@@ -74,6 +103,11 @@ pub struct LlamacppReport {
     pub v_bytes: u64,
     /// GPU and host compute buffers together.
     pub compute_buffer_bytes: u64,
+    /// Where the compute buffers are calibrated from the user's own load
+    /// log (`--calibrate LOG`): the terms fitted on it, which scaled the
+    /// replay; absent: ggml's allocator replayed as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compute_calibrated_from_log: Option<Box<crate::scenario::LlamacppCalibration>>,
     /// The logits buffer (host).
     pub output_buffer_bytes: u64,
     /// Everything on the GPU.
@@ -109,6 +143,9 @@ pub struct LlamacppReport {
     /// The GPU that runs out first as the context grows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limiting_gpu: Option<usize>,
+    /// The vision projector loaded beside the model (`--mmproj`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projector: Option<Box<ProjectorPart>>,
     /// How fast the plan runs (`None` without a catalog GPU's figures).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<crate::methods::speed::SpeedEstimate>,

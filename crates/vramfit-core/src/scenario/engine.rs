@@ -64,6 +64,11 @@ pub struct EngineKnobs {
     /// (`--calibrate LOG`); `None`: the GPU class's table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vllm_calibration: Option<super::VllmCalibration>,
+    /// What this machine's llama.cpp (or Ollama) load log measured that the
+    /// `llamacpp` method leaves open (`--calibrate LOG`); `None`: the
+    /// method's own replay.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llamacpp_calibration: Option<super::LlamacppCalibration>,
     /// The GGUF file type llama.cpp loads, where it is not one of the
     /// weight formats (`Q4_K_S`, `IQ4_XS`, ...); `None` follows the weight
     /// format ([`gguf_of`]).
@@ -130,6 +135,7 @@ impl Default for EngineKnobs {
             interconnect: None,
             vllm_version: None,
             vllm_calibration: None,
+            llamacpp_calibration: None,
             gguf_type: None,
             cache_type_k: None,
             cache_type_v: None,
@@ -416,6 +422,7 @@ pub struct EngineSettings {
     pub interconnect: Option<super::Interconnect>,
     pub vllm_version: Option<super::VllmRelease>,
     pub vllm_calibration: Option<super::VllmCalibration>,
+    pub llamacpp_calibration: Option<super::LlamacppCalibration>,
     pub gguf_type: Option<FileType>,
     pub cache_type_k: Option<GgmlType>,
     pub cache_type_v: Option<GgmlType>,
@@ -444,6 +451,7 @@ impl Default for EngineSettings {
             interconnect: None,
             vllm_version: None,
             vllm_calibration: None,
+            llamacpp_calibration: None,
             gguf_type: None,
             cache_type_k: None,
             cache_type_v: None,
@@ -506,6 +514,7 @@ impl EngineKnobs {
             interconnect: self.interconnect,
             vllm_version: self.vllm_version,
             vllm_calibration: self.vllm_calibration,
+            llamacpp_calibration: self.llamacpp_calibration,
             gguf_type: self.gguf_type,
             cache_type_k: self.cache_type_k,
             cache_type_v: self.cache_type_v,

@@ -29,7 +29,7 @@ mod runner;
 mod speed;
 mod step;
 
-pub use calibration::VllmCalibration;
+pub use calibration::{LlamacppCalibration, VllmCalibration};
 pub use dtype::ComputeDtype;
 pub use engine::{
     format_of_gguf, gguf_of, EngineError, EngineField, EngineKnob, EngineKnobs, EngineProblem,

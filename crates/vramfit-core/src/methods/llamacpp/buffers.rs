@@ -32,6 +32,7 @@ use super::arch::Layout;
 use super::graph::{self, Placement};
 use super::kv::ContextSize;
 use super::tensors::{GgufTensor, Role};
+use crate::scenario::LlamacppCalibration;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -127,29 +128,33 @@ pub(crate) fn weight_map(
 }
 
 /// Every GPU's compute buffer (with its phases) and the host's, and the
-/// output buffer.
+/// output buffer; with a load log's `calibration`, each side's replay
+/// scaled as the log measured it ([`LlamacppCalibration`]'s formula).
 pub(crate) fn reserve(
     layout: &Layout,
     ctx: &ContextSize,
     swa_cells: u64,
     placement: &Placement,
+    calibration: Option<&LlamacppCalibration>,
 ) -> (Vec<Buffers>, u64) {
     let r = graph::reserve(layout, ctx, swa_cells, placement);
     let n = placement.n_gpu;
+    let gpu = |b: u64| calibration.map_or(b, |c| c.gpu(b));
     let host = r.bytes.get(n).copied().unwrap_or(0);
+    let host = calibration.map_or(host, |c| c.host(host));
     let output_bytes = output_buffer_bytes(layout.n_vocab, ctx.n_seq_max);
     let gpus = (0..n)
         .map(|g| {
             let [inputs, attention, ffn, output, staged] = r.phases[g];
             Buffers {
                 gpu_phases: ComputePhases {
-                    layer_inputs: inputs,
-                    attention,
-                    ffn,
-                    output,
-                    staged,
+                    layer_inputs: gpu(inputs),
+                    attention: gpu(attention),
+                    ffn: gpu(ffn),
+                    output: gpu(output),
+                    staged: gpu(staged),
                 },
-                gpu_compute_bytes: r.bytes[g],
+                gpu_compute_bytes: gpu(r.bytes[g]),
                 host_compute_bytes: host,
                 output_bytes,
             }

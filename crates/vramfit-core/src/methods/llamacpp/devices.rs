@@ -295,6 +295,7 @@ pub(crate) fn plan(
             mla_per_head: p.layouts.mla == super::build::MlaCache::PerHead,
             n_copies: pipeline_copies(d, &layer_dev, inputs.n_cpu_moe),
         },
+        inputs.calibration.as_ref(),
     );
     host.output = buffers::output_buffer_bytes(l.n_vocab, context.n_seq_max);
     for (dev, b) in devices.iter_mut().zip(&gpus) {

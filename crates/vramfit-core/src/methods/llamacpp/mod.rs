@@ -127,6 +127,11 @@ pub struct LlamaCppInputs {
     /// `bNNNN`: the llama.cpp build, for the cache layouts that changed
     /// between builds ([`build`]); `None` takes the newest.
     pub build: Option<build::Build>,
+    /// The compute buffers as this machine's own load log measured them
+    /// (`--calibrate LOG`): the replay scaled by the log's print over the
+    /// replay of the log's settings ([`crate::scenario::LlamacppCalibration`]);
+    /// `None`: the replay as it is.
+    pub calibration: Option<crate::scenario::LlamacppCalibration>,
 }
 
 impl Default for LlamaCppInputs {
@@ -148,6 +153,7 @@ impl Default for LlamaCppInputs {
             imatrix: false,
             output_layer_first: true,
             build: None,
+            calibration: None,
         }
     }
 }
@@ -444,6 +450,7 @@ pub(crate) fn footprint(
             mla_per_head: p.layouts.mla == build::MlaCache::PerHead,
             n_copies: 1,
         },
+        inputs.calibration.as_ref(),
     );
     let buffers = gpus.into_iter().next().unwrap_or_default();
     // (K, V) on the GPU and on the host.

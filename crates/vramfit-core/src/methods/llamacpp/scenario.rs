@@ -72,6 +72,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         k_bytes: e.k_bytes,
         v_bytes: e.v_bytes,
         compute_buffer_bytes: e.compute_buffer_bytes,
+        compute_calibrated_from_log: run.inputs.calibration.map(Box::new),
         output_buffer_bytes: e.output_buffer_bytes,
         gpu_bytes: e.gpu_bytes,
         host_bytes: e.host_bytes,
@@ -109,6 +110,20 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         host: run.devices.as_ref().map(|d| d.plan.host.clone()),
         limiting_gpu: run.devices.as_ref().and_then(|d| d.limiting_gpu),
         speed: crate::methods::speed::scenario::llamacpp(s, &run),
+        projector: s
+            .model_config
+            .as_ref()
+            .and_then(ConfigText::gguf)
+            .and_then(|f| f.mmproj.as_ref())
+            .map(|p| {
+                Box::new(crate::methods::engine::ProjectorPart {
+                    file: p.file.clone(),
+                    projector_type: p.projector_type.clone(),
+                    device: 0,
+                    weights_bytes: p.bytes,
+                    not_sized: crate::methods::engine::PROJECTOR_COMPUTE_NOT_SIZED,
+                })
+            }),
     };
     let mut report = report;
     if s.engine.runner == Runner::LlamaServer {
@@ -261,6 +276,7 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         kv_unified: runner.kv_unified,
         swa_full: runner.swa_full,
         build: s.engine.llamacpp_build.map(super::build::Build),
+        calibration: s.engine.llamacpp_calibration,
         ..defaults
     };
     // The model's trained context bounds each slot: the whole `-c` with one
