@@ -323,6 +323,7 @@ fn fit_decode(cases: &[Case], rates: &mut Rates) {
                     backend,
                     layer_overhead_us: o,
                     gpu_hop_us: h,
+                    prefill_link_gb_s: None,
                     fitted: own,
                 };
                 set_costs(&mut r, c);
@@ -355,7 +356,31 @@ fn fit_prefill(cases: &[Case], rates: &mut Rates) {
             .copied()
             .filter(|c| c.0.backend == backend)
             .collect();
-        fit_families(&mine, rates, backend, true);
+        // The link a layer split hands a prompt's hidden states over: a
+        // grid where the backend has multi-GPU prompt rows of at least two
+        // GPU counts; the others take CUDA's.
+        let counts: BTreeSet<u64> = mine.iter().map(|c| c.0.gpus).collect();
+        let links: Vec<Option<f64>> = match counts.len() >= 2 {
+            true => std::iter::once(None)
+                .chain([2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0, 16.0, 24.0].map(Some))
+                .collect(),
+            false => vec![None],
+        };
+        let mut best: Option<(f64, Rates)> = None;
+        for link in links {
+            let mut r = rates.clone();
+            if let Some(mut c) = r.costs(backend).filter(|c| c.backend == backend) {
+                c.prefill_link_gb_s = link;
+                set_costs(&mut r, c);
+            }
+            let l = fit_families(&mine, &mut r, backend, true);
+            if best.as_ref().is_none_or(|b| l < b.0 - 1e-9) {
+                best = Some((l, r));
+            }
+        }
+        if let Some((_, r)) = best {
+            *rates = r;
+        }
     }
     record_fit(cases, rates, Metric::Prefill);
 }

@@ -8,6 +8,7 @@
 //!                  + L · o + (G − 1) · h
 //!          b_gpu = min(e · BW, S)                 (GroupRate::rate)
 //! prefill: t_pp(P) = (2 · N · P + A(P)) / F_eff + ⌈P / u⌉ · (d · D / b_gpu + W_host,all / PCIe)
+//!                    + (G − 1) · 4 · n_embd · P / B_link
 //!          F_eff = min(e_c · F16, S_f)
 //!          A(P)  = Σ_attention layers 4 · n_h · d_h · Σ_{i=1..P} min(i, w)
 //!          D     = Σ_quantized GPU tensors (bytes + 2 · elements)
@@ -29,7 +30,11 @@
 //! dequantization pass per micro-batch, reading each quantized weight and
 //! writing it as F16 (CUDA's path for a batch: `ggml_cuda_op_mul_mat_cublas`
 //! converts `src0` to F16 with `to_fp16_cuda`), taken `d` times (`d` per
-//! backend × family, [`super::rates::GroupRate::dequant`]).
+//! backend × family, [`super::rates::GroupRate::dequant`]). `B_link`: the
+//! rate a layer split hands each prompt token's hidden state (`n_embd`
+//! F32 values) to the next GPU at (`ggml_backend_sched` copies a split's
+//! inputs between devices; per backend, fitted,
+//! [`super::rates::BackendCosts::prefill_link_gb_s`]).
 //! `e`, `e_c`, `S`, `S_f`, `d` per backend × weight family, `o`, `h` per
 //! backend: [`super::rates`]; `η_h` = 0.7 and PCIe 25 GB/s (a 16-lane PCIe
 //! 4.0 link in practice) are assumptions with no calibration row behind
@@ -205,6 +210,9 @@ pub struct Planned {
     pub family: Family,
     pub ubatch: u64,
     pub attention: Attention,
+    /// `n_embd`: the values of a token's hidden state, what a layer split
+    /// copies to the next GPU.
+    pub hidden: u64,
 }
 
 /// The plan's traffic: the tensors the estimate sized (a GGUF file's own
@@ -244,6 +252,7 @@ pub fn plan(run: &LlamacppRun, model: &ModelSpec) -> Option<Planned> {
         family: Family::of(run.inputs.file_type),
         ubatch: run.inputs.n_ubatch,
         attention: Attention::of(model),
+        hidden: model.hidden_size,
     })
 }
 
@@ -344,12 +353,22 @@ fn prefill(
     let batches = prompt.div_ceil(p.ubatch.max(1)) as f64;
     let dequant = batches * g.rate.dequant.unwrap_or(0.0) * tr.dequant_bytes / gpu_rate;
     let copies = batches * tr.host_all_bytes / PCIE_BYTES_PER_S;
+    // A layer split: each token's hidden state (F32) crosses G − 1 links.
+    let hops = match rates.prefill_link(setting.backend) {
+        Some(link) => setting.gpus.saturating_sub(1) as f64 * 4.0 * p.hidden as f64 * n / link,
+        None => 0.0,
+    };
     let limit = largest(
-        &[compute, dequant, copies],
-        [Limit::Compute, Limit::Bandwidth, Limit::HostMemory],
+        &[compute, dequant, copies, hops],
+        [
+            Limit::Compute,
+            Limit::Bandwidth,
+            Limit::HostMemory,
+            Limit::Overhead,
+        ],
     );
     Band::around(
-        n / (compute + dequant + copies),
+        n / (compute + dequant + copies + hops),
         rates.llamacpp.prefill_band,
     )
     .map(|b| (b, limit))

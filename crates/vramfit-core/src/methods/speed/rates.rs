@@ -69,6 +69,11 @@ pub struct BackendCosts {
     pub layer_overhead_us: f64,
     /// Per extra GPU a layer split hands the activations to, microseconds.
     pub gpu_hop_us: f64,
+    /// Prefill only: decimal GB/s at which a layer split hands a prompt's
+    /// hidden states (F32, `n_embd` values a token) from one GPU to the
+    /// next (`None`: the backend has no multi-GPU prompt rows; CUDA's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefill_link_gb_s: Option<f64>,
     /// Fitted on these many rows; `false`: the costs of CUDA, borrowed.
     pub fitted: bool,
 }
@@ -226,6 +231,23 @@ impl Rates {
     pub fn costs(&self, backend: Backend) -> Option<BackendCosts> {
         let find = |b: Backend| self.llamacpp.costs.iter().find(|c| c.backend == b);
         find(backend).or_else(|| find(Backend::Cuda)).copied()
+    }
+
+    /// The link rate a layer split hands a prompt's hidden states over,
+    /// bytes per second: the backend's own, else CUDA's; `None`: none
+    /// fitted (no cost).
+    pub fn prefill_link(&self, backend: Backend) -> Option<f64> {
+        let find = |b: Backend| {
+            self.llamacpp
+                .costs
+                .iter()
+                .find(|c| c.backend == b)
+                .and_then(|c| c.prefill_link_gb_s)
+        };
+        find(backend)
+            .or_else(|| find(Backend::Cuda))
+            .filter(|g| *g > 0.0)
+            .map(|g| g * 1e9)
     }
 
     /// The decode or prefill efficiency for a backend × family: its own;

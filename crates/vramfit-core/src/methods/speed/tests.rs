@@ -213,3 +213,33 @@ fn the_held_out_gpus_are_in_the_catalog_with_a_bandwidth() {
         assert!(g.bandwidth_gb_s > 0.0, "{name}");
     }
 }
+
+#[test]
+fn a_layer_split_hands_each_prompt_token_to_the_next_gpu() {
+    // Lines 46 and 38: Meta-Llama-3-8B Q4_K_M pp512 on one RTX 4090 and on
+    // eight (7,139 and 6,172 tokens/s measured). Eight GPUs add 7 links,
+    // each carrying 512 tokens × 4,096 F32 values (8.4 MB) at the fitted
+    // link rate: the prompt's time grows by exactly that.
+    let rates = Rates::checked_in();
+    let link = rates.prefill_link(super::Backend::Cuda).expect("CUDA link");
+    let (rows, _) = calibration::rows();
+    let time = |line: usize| {
+        let row = rows.iter().find(|r| r.line == line).expect("row");
+        let p = calibration::prepare(row).unwrap();
+        let calibration::Prepared::Llamacpp(plan, setting) = &p else {
+            panic!("a llama.cpp row")
+        };
+        assert_eq!((plan.hidden, setting.prompt_tokens), (4096, 512));
+        (
+            setting.gpus,
+            512.0 / calibration::predict(row, &p, rates).unwrap(),
+        )
+    };
+    let ((one, t1), (eight, t8)) = (time(46), time(38));
+    assert_eq!((one, eight), (1, 8));
+    let hops = 7.0 * 512.0 * 4096.0 * 4.0 / link;
+    assert!((t8 - t1 - hops).abs() < 1e-9, "{t1} {t8} {hops}");
+    // The measured rows grow by 11.2 ms; the link rate puts it within 20 %.
+    let measured = 512.0 / 6172.06 - 512.0 / 7138.99;
+    assert!((hops / measured - 1.0).abs() < 0.25, "{hops} vs {measured}");
+}
