@@ -12,8 +12,10 @@
 //!   weight family the bandwidth efficiency `e` (golden-section search);
 //!   a backend with fewer than 4 rows or one model size keeps CUDA's
 //!   costs and fits `e` only;
-//! - llama.cpp prefill: per backend the throughput ceiling, per backend ×
-//!   family the tensor efficiency, on rows whose GPU has a tensor peak;
+//! - llama.cpp prefill: per backend the throughput ceiling and (where
+//!   rows of two GPU counts or more exist) the link a layer split hands a
+//!   prompt's hidden states over, per backend × family the tensor
+//!   efficiency, on rows whose GPU has a tensor peak;
 //! - vLLM: bandwidth efficiency and step cost on the batch-1 rows, tensor
 //!   efficiency on the throughput rows;
 //! - bands: the 10th and 90th percentiles of measured / predicted; for
