@@ -243,3 +243,40 @@ async fn the_method_picker_says_what_each_method_is() {
     settle().await;
     assert!(text(&root, "method-description").contains("-ngl"));
 }
+
+#[wasm_bindgen_test]
+async fn the_vllm_release_brings_its_utilization_default() {
+    use vramfit_app::components::engine::vllm::VllmKnobs;
+    let root = host();
+    let input = RwSignal::new(request(
+        MethodId::Vllm,
+        "meta-llama/Llama-3.1-8B-Instruct",
+        |_| {},
+    ));
+    leptos::mount::mount_to(root.clone(), move || {
+        provide_context(LangContext(RwSignal::new(Lang::En)));
+        view! { <VllmKnobs input /> }
+    })
+    .forget();
+    settle().await;
+    let pick = |value: &str| {
+        let el = find(&root, "engine-vllm_version");
+        js_sys::Reflect::set(&el, &"value".into(), &value.into()).unwrap();
+        el.dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+    };
+    let utilization = || input.with_untracked(|i| i.scenario.engine.gpu_memory_utilization);
+    assert_eq!(utilization(), 0.9);
+    // 0.20 on defaults to 0.92; back at 0.19, to 0.9.
+    pick("0.22");
+    settle().await;
+    assert_eq!(utilization(), 0.92);
+    pick("0.19");
+    settle().await;
+    assert_eq!(utilization(), 0.9);
+    // A utilization typed stays whatever the release.
+    input.update(|i| i.scenario.engine.gpu_memory_utilization = 0.8);
+    pick("0.33");
+    settle().await;
+    assert_eq!(utilization(), 0.8);
+}

@@ -68,9 +68,9 @@ fn vllm_reports_kv_tokens_and_the_serve_line() {
 }
 
 #[test]
-fn vllm_version_sets_the_graph_estimate_aside_from_0_21() {
-    let json = |version: &str| {
-        let out = vramfit(&[
+fn vllm_version_sets_the_graph_estimate_aside_from_0_20() {
+    let run = |version: &str, utilization: Option<&str>| {
+        let mut args = vec![
             "estimate",
             "meta-llama/Llama-3.1-8B-Instruct",
             "--method",
@@ -80,17 +80,28 @@ fn vllm_version_sets_the_graph_estimate_aside_from_0_21() {
             "--vllm-version",
             version,
             "--json",
-        ]);
+        ];
+        if let Some(u) = utilization {
+            args.extend(["--gpu-memory-utilization", u]);
+        }
+        let out = vramfit(&args);
         assert!(
             out.status.success(),
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
         let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        doc["estimate"]["engine"].clone()
+        doc
     };
+    let json = |version: &str| run(version, Some("0.9"))["estimate"]["engine"].clone();
     let old = json("0.19");
     let new = json("0.22.1");
+    // Named without a utilization, a release runs at its own default: 0.9
+    // at 0.19, 0.92 from 0.20.
+    let utilization =
+        |version: &str| run(version, None)["inputs"]["engine"]["gpu_memory_utilization"].clone();
+    assert_eq!(utilization("0.19"), 0.9);
+    assert_eq!(utilization("0.20"), 0.92);
     assert_eq!(old["vllm_version"], "0.19.0");
     assert_eq!(new["vllm_version"], "0.22.1");
     assert_eq!(old["graph_reserve_bytes"], 0);

@@ -9,7 +9,7 @@ use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
 use vramfit_core::calibrate::vllm::{self as log_reader, Calibration, LogError, VllmLog};
 use vramfit_core::catalog::gpus::{find_gpu, Gpu, GpuCategory, Interconnect};
-use vramfit_core::methods::vllm::{unified_memory, VllmRelease, FAMILIES};
+use vramfit_core::methods::vllm::{release_facts, unified_memory, VllmRelease, FAMILIES};
 use vramfit_core::request::Request;
 use vramfit_core::scenario::EngineField;
 
@@ -70,7 +70,22 @@ fn ReleasePicker(input: RwSignal<Request>) -> impl IntoView {
     let on_change = move |ev| {
         let text = event_target_value(&ev);
         let release = VllmRelease::parse(&text);
-        input.update(|i| i.scenario.engine.vllm_version = release);
+        // A utilization left at the release's default follows the release
+        // (0.9 to 0.19, 0.92 from 0.20); one typed stays.
+        let default_of = |r: Option<VllmRelease>| {
+            release_facts(r.unwrap_or(VllmRelease::DEFAULT))
+                .ok()
+                .map(|f| f64::from(f.gpu_memory_utilization.value) / 10_000.0)
+        };
+        input.update(|i| {
+            let e = &mut i.scenario.engine;
+            if let (Some(now), Some(next)) = (default_of(e.vllm_version), default_of(release)) {
+                if e.gpu_memory_utilization == now {
+                    e.gpu_memory_utilization = next;
+                }
+            }
+            e.vllm_version = release;
+        });
     };
     let default = VllmRelease::DEFAULT.family();
     view! {

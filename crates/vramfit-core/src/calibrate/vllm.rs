@@ -40,7 +40,8 @@ pub struct VllmLog {
     pub activation_peak_bytes: Option<u64>,
     /// Memory outside PyTorch's allocator.
     pub non_torch_bytes: Option<u64>,
-    /// "Estimated CUDA graph memory" (set aside before the cache, 0.21 on).
+    /// "Estimated CUDA graph memory" (printed from 0.18, set aside before the
+    /// cache from 0.20).
     pub graph_estimate_bytes: Option<u64>,
     /// "Available KV cache memory" (the first worker's).
     pub kv_cache_bytes: u64,

@@ -56,7 +56,13 @@ pub fn fit(
     let e = estimate(model, total_bytes, inputs).map_err(|e| e.to_string())?;
     let rank = e.ranks.first().ok_or("no worker")?;
     let logged_non_kv = e.requested_bytes as i128 - log.kv_cache_bytes as i128;
-    let graph = log.graph_estimate_bytes.unwrap_or(rank.graph_reserve_bytes);
+    // 0.18 and 0.19 print the estimate without taking it off the cache
+    // (`GraphEstimate::ProfiledOnly`): it counts only where the release
+    // sets it aside, which the prediction's reserve says.
+    let graph = match rank.graph_reserve_bytes {
+        0 => 0,
+        reserve => log.graph_estimate_bytes.unwrap_or(reserve),
+    };
     let predicted_non_kv =
         rank.non_kv_bytes as i128 - rank.graph_reserve_bytes as i128 + graph as i128;
     let residual = logged_non_kv - predicted_non_kv;
@@ -164,6 +170,13 @@ pub fn fit_scenario(log: &VllmLog, s: &crate::scenario::Scenario) -> Result<Cali
         .gpu_memory_utilization
         .as_deref()
         .and_then(Utilization::parse)
+        // Not printed among the non-default arguments: the release's default
+        // (0.92 from 0.20).
+        .or_else(|| {
+            crate::methods::vllm::release_facts(release)
+                .ok()
+                .map(|f| Utilization(f.gpu_memory_utilization.value))
+        })
         .unwrap_or(Utilization::DEFAULT);
     let inputs = VllmInputs {
         tp: log.tp.unwrap_or(1),

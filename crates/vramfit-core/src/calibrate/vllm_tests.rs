@@ -96,7 +96,9 @@ fn the_fit_reproduces_its_own_log_and_carries_to_the_same_machine() {
     let runs = log_runs().unwrap();
     let texts = excerpts();
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-    for i in [0, 1, 7, 9, 11] {
+    // Row 7 (online FP8 of a MoE at 0.22.1) runs at its release's default
+    // utilization, 0.92: fitted, it reproduces its own log too.
+    for i in [0, 1, 6, 7, 9, 11] {
         let c = fitted(&runs[i], &texts[i]);
         let kv = gib(c.refit.kv_cache_bytes);
         // A residual below minus the non-torch memory clamps it at 0 (row
@@ -107,12 +109,6 @@ fn the_fit_reproduces_its_own_log_and_carries_to_the_same_machine() {
             i + 1
         );
     }
-    // Row 7 (online FP8 of a MoE at 0.22.1) holds 1.48 GiB less outside
-    // its KV cache than predicted, more than its non-torch memory: the fit
-    // takes that to 0, and the KV memory comes 0.25 GiB closer.
-    let c = fitted(&runs[6], &texts[6]);
-    let kv = gib(c.refit.kv_cache_bytes);
-    assert!(kv > 41.2 && kv < 42.54, "{kv}");
     // Rows 1 and 2 are one machine: fitted on the TP 1 log, the TP 2 run
     // (another utilization, twice the GPUs) comes within 0.05 GiB.
     let c = fitted(&runs[0], &texts[0]);

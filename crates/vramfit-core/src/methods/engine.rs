@@ -52,7 +52,7 @@ pub struct VllmReport {
     pub notes: Vec<EngineNote>,
     /// The vLLM release modelled (`--vllm-version`).
     pub vllm_version: crate::scenario::VllmRelease,
-    /// "Estimated CUDA graph memory" set aside before the KV cache (0.21
+    /// "Estimated CUDA graph memory" set aside before the KV cache (0.20
     /// on; 0 before and with `--enforce-eager`).
     pub graph_reserve_bytes: u64,
     /// The runtime terms (non-torch memory, NCCL, the graph estimate),

@@ -11,7 +11,8 @@ pub struct VllmCalibration {
     /// Added to every worker's non-torch memory: what the log's non-KV
     /// memory holds beyond the prediction (negative where it holds less).
     pub non_torch_offset_bytes: i64,
-    /// "Estimated CUDA graph memory" as the log prints it (0.21 on).
+    /// "Estimated CUDA graph memory" as the log prints it (printed from
+    /// 0.18, set aside from 0.20).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph_estimate_bytes: Option<u64>,
     /// The GPU's total as CUDA reports it, where the log prints it: the

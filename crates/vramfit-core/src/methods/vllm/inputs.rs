@@ -174,6 +174,9 @@ pub struct VllmInputs {
     /// The GPU's name holds `H100` or `H200` (0.8's rule for the batch
     /// defaults, [`super::BatchRule`]).
     pub h100_or_h200: bool,
+    /// The GPU is of compute capability 12.1 (DGX Spark GB10), which 0.33
+    /// keeps on the small batch defaults ([`super::BatchRule`]).
+    pub gb10: bool,
     /// PyTorch's cuBLAS and cuBLASLt workspaces on this GPU
     /// ([`super::gemm_workspaces`]; 33 MiB on Hopper).
     pub gemm_workspace_bytes: u64,
@@ -207,6 +210,7 @@ impl Default for VllmInputs {
             sm_count: 132,
             a100: false,
             h100_or_h200: false,
+            gb10: false,
             gemm_workspace_bytes: super::profile::GEMM_WORKSPACES,
             release: super::VllmRelease::DEFAULT,
             runtime: super::RuntimeTerms::DEFAULT,
@@ -233,9 +237,10 @@ pub struct Resolved {
 ///
 /// # Formula
 ///
-/// `(8192, 1024)` on a GPU the release's [`super::BatchRule`] calls large
-/// (0.8: its name holds H100 or H200; 0.9 on: `M_total ≥ 70 GiB` and not
-/// an A100), else `(2048, 256)`; then `tokens = min(tokens, seqs ·
+/// The release's [`super::BatchRule`]: `(8192, 1024)` on a large GPU
+/// (0.8.0–0.8.4: its name holds H100 or H200; 0.8.5: `M_total ≥ 70 GiB`;
+/// 0.9 on: `M_total ≥ 70 GiB` and not an A100; 0.33: nor a GB10),
+/// `(16384, 1024)` on `M_total ≥ 160 GiB` from 0.28, else `(2048, 256)`; then `tokens = min(tokens, seqs ·
 /// max_model_len)` and `seqs = min(seqs, tokens)`. Source: vLLM
 /// `vllm/engine/arg_utils.py`, `get_batch_defaults` and
 /// `_set_default_max_num_seqs_and_batched_tokens_args` (0.19.0),
@@ -249,8 +254,12 @@ pub fn batch_defaults(
 ) -> (u64, u64) {
     let rule = super::release_facts(inputs.release)
         .map_or(super::BatchRule::SeventyGibNotA100, |f| f.batch_rule.value);
-    let big = rule.large(total_bytes, a100, inputs.h100_or_h200);
-    let (tokens, seqs) = if big { (8192, 1024) } else { (2048, 256) };
+    let (tokens, seqs) = rule.defaults(super::BatchGpu {
+        total_bytes,
+        a100,
+        h100_or_h200: inputs.h100_or_h200,
+        gb10: inputs.gb10,
+    });
     let seqs_given = inputs.max_num_seqs;
     let seqs_for_tokens = seqs_given.unwrap_or(seqs);
     let tokens = match inputs.max_num_batched_tokens {

@@ -3,7 +3,8 @@
 //! `vllm-logs.md`), with this project's reading of each row in
 //! `vllm-logs-runs.csv`: the catalog config it runs through, the GPU's
 //! CUDA total (printed, or assumed, and from where), SM count, platform,
-//! memory kind, engine and the batch limits the log prints.
+//! memory kind, engine, the batch limits the log prints and whether its
+//! utilization is the release's default (the log's arguments name none).
 //!
 //! A row is compared on what it can show: the weights where a config is
 //! in the catalog; tokens per GiB of KV cache (the cache layout) where it
@@ -128,16 +129,25 @@ pub fn log_runs() -> Result<Vec<LogRun>, String> {
             let rg = |n: &str| get(&rh, r, n);
             let version = lg("vllm_version")?.to_string();
             let v0 = rg("engine")? == "v0";
-            let utilization = Utilization::parse(lg("gpu_memory_utilization")?)
-                .ok_or(format!("row {}: utilization", i + 1))?;
+            let release = match v0 {
+                true => None,
+                false => VllmRelease::parse(&version),
+            };
+            // The log's non-default arguments name no utilization: the
+            // release's own default (0.92 from 0.20), whatever the row says.
+            let release_default = release
+                .and_then(|r| super::release_facts(r).ok())
+                .map(|f| Utilization(f.gpu_memory_utilization.value));
+            let utilization = match (rg("gpu_memory_utilization")?, release_default) {
+                ("default", Some(u)) => u,
+                _ => Utilization::parse(lg("gpu_memory_utilization")?)
+                    .ok_or(format!("row {}: utilization", i + 1))?,
+            };
             let quantization = lg("quantization")?.to_string();
             Ok(LogRun {
                 row: i + 1,
                 source: lg("source")?.to_string(),
-                release: match v0 {
-                    true => None,
-                    false => VllmRelease::parse(&version),
-                },
+                release,
                 version,
                 gpu: lg("gpu")?.to_string(),
                 model: lg("model")?.to_string(),
@@ -230,6 +240,7 @@ impl LogRun {
             sm_count: self.sm_count.unwrap_or(132),
             a100: self.gpu.contains("A100"),
             h100_or_h200: self.gpu.contains("H100") || self.gpu.contains("H200"),
+            gb10: (self.compute_major, self.compute_minor) == (Some(12), Some(1)),
             gemm_workspace_bytes: super::gemm_workspaces(self.compute_major == Some(9)),
             mxfp4_padding: super::Mxfp4Padding::for_gpu(self.compute_major.unwrap_or(9)),
             runtime: self.runtime_row().terms,

@@ -74,8 +74,8 @@ pub use kv::LayerSpec;
 pub use padding::Mxfp4Padding;
 pub use profile::{gemm_workspaces, ProfileParts};
 pub use release::{
-    facts as release_facts, unified_memory, BatchRule, ReleaseError, ReleaseFacts, Sourced,
-    VllmRelease, FAMILIES, UNIFIED_MEMORY,
+    facts as release_facts, unified_memory, BatchGpu, BatchRule, GraphEstimate, KvBudget,
+    ReleaseError, ReleaseFacts, Sourced, VllmRelease, FAMILIES, PATCHES, UNIFIED_MEMORY,
 };
 pub use runtime::{Provenance, RuntimeTerms};
 pub use runtime_table::{runtime_terms, GpuClass, Link, RuntimeRow};
@@ -145,7 +145,7 @@ pub struct RankEstimate {
     /// "non-torch forward increase memory".
     pub non_torch_bytes: u64,
     /// "Estimated CUDA graph memory" set aside before the KV cache (0
-    /// before 0.21 and with `--enforce-eager`).
+    /// before 0.20 and with `--enforce-eager`).
     pub graph_reserve_bytes: u64,
     /// "Total non KV cache memory" (with the graph reserve).
     pub non_kv_bytes: u64,
@@ -320,7 +320,7 @@ pub fn estimate(
     })?;
     let graph_reserve = inputs
         .runtime
-        .graph_reserve(release.graphs_before_kv.value, inputs.enforce_eager);
+        .graph_reserve(release.graphs_before_kv(), inputs.enforce_eager);
     let (tp, pp) = (inputs.tp as u64, inputs.pp as u64);
     let mut notes = Vec::new();
 

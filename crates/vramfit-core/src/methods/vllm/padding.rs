@@ -29,7 +29,15 @@ impl Mxfp4Padding {
     /// Blackwell (10.x and on, FlashInfer TRT-LLM): I → ⌈I/256⌉·256, H → ⌈H/256⌉·256
     /// ```
     ///
-    /// Source: vLLM `model_executor/layers/quantization/mxfp4.py`,
+    /// Read at 0.19.0: `vllm/model_executor/layers/fused_moe/oracle/mxfp4.py:376`
+    /// (`mxfp4_round_up_hidden_size_and_intermediate_size`: Marlin 128 / 256
+    /// at `:380-385`, the TRT-LLM backends 256 / 256 at `:386-388`, the
+    /// default, Triton, `I` to 64 at `:398-399`) and `:174-183` (the
+    /// backends in priority order: on a 9.0 GPU, with no variable set, the
+    /// first supported is Triton). Per rank on Hopper: gpt-oss
+    /// (`I = 2880`) is unpadded at TP 1 (45 · 64), `1440 → 1472` at TP 2,
+    /// `720 → 768` at TP 4, `360 → 384` at TP 8. Earlier reading:
+    /// vLLM `model_executor/layers/quantization/mxfp4.py`,
     /// `Mxfp4MoEMethod.create_weights` (the `Mxfp4Backend.MARLIN`, `SM100_FI_*`
     /// and default branches; "the moe marlin kernel requires that for each
     /// linear n % 256 == 0 and k % 128 == 0"). Which backend a release picks
@@ -69,5 +77,11 @@ mod tests {
         assert_eq!(Mxfp4Padding::for_gpu(10).pad(2880, 2880), (3072, 3072));
         // At TP 2 each rank pads its own half.
         assert_eq!(Mxfp4Padding::for_gpu(8).pad(1440, 2880), (1536, 3072));
+        // Hopper's Triton kernel rounds each rank's share to 64.
+        let hopper = |tp: u64| Mxfp4Padding::for_gpu(9).pad(2880 / tp, 2880).0;
+        assert_eq!(
+            [hopper(1), hopper(2), hopper(4), hopper(8)],
+            [2880, 1472, 768, 384]
+        );
     }
 }

@@ -1,12 +1,14 @@
 //! vLLM releases and what changes between them: one row per release
-//! family ([`FAMILIES`]), read by [`facts`] and nothing else. A new release
-//! is a new row.
+//! family ([`FAMILIES`]) and a row where a fact changes inside a family
+//! ([`PATCHES`]: 0.8.5, 0.9.1), read by [`facts`] and nothing else. A new
+//! release is a new row.
 //!
-//! Every fact carries where it comes from. Where the release's own source
-//! was read (0.19.0, the method's derivation) the file is named; where a
-//! fact is known from what the release itself prints at start-up, the log
-//! line and the log it was read in are named (`data/engines/vllm-logs.md`,
-//! row N).
+//! Every fact names the release's own file and line it was read at
+//! (`read: vLLM 0.20.0 vllm/config/cache.py:66`): each release's Python
+//! source as published on PyPI (the wheel of that version), one release
+//! per row (the row's first release where it was published, else the
+//! first patch release: 0.14.0 read, 0.15.1, 0.22.1, 0.25.1 for 0.15,
+//! 0.22, 0.25).
 
 use crate::units::GIB;
 use serde::Serialize;
@@ -15,10 +17,11 @@ pub use crate::scenario::VllmRelease;
 
 impl VllmRelease {
     /// The newest release family this table holds.
-    pub const NEWEST: VllmRelease = VllmRelease::new(0, 29, 0);
+    pub const NEWEST: VllmRelease = VllmRelease::new(0, 33, 0);
     /// The release a scenario runs when none is named: 0.19.0, the release
-    /// whose source the method is derived from and the 47 H100 logs
-    /// validate.
+    /// the method's runtime terms are measured on (the 47 H100 logs), and
+    /// whose `gpu_memory_utilization` default (0.9) is the one a scenario
+    /// takes when none is typed (0.20 on default to 0.92).
     pub const DEFAULT: VllmRelease = VllmRelease::new(0, 19, 0);
 }
 
@@ -29,142 +32,395 @@ pub struct Sourced<T> {
     pub source: &'static str,
 }
 
-/// What a release family does at start-up, where it differs across
-/// releases.
+/// What a release does at start-up, where it differs across releases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ReleaseFacts {
-    /// The first release of the family (`0.10.0`).
+    /// The first release the row holds for (`0.10.0`, `0.8.5`).
     pub first: VllmRelease,
     /// `--gpu-memory-utilization`'s default, in ten-thousandths.
     pub gpu_memory_utilization: Sourced<u32>,
     /// `--block-size`'s default on CUDA.
     pub block_size: Sourced<u64>,
-    /// `vllm serve`'s `(max_num_batched_tokens, max_num_seqs)` on a GPU
-    /// the family's [`BatchRule`] calls large, and otherwise.
-    pub batch_defaults: Sourced<((u64, u64), (u64, u64))>,
-    /// Which GPUs get the large batch defaults.
+    /// `vllm serve`'s batch defaults by GPU ([`BatchRule::defaults`]).
     pub batch_rule: Sourced<BatchRule>,
-    /// The CUDA-graph pool is estimated during profiling and set aside
-    /// before the KV cache is sized (`Estimated CUDA graph memory`).
-    pub graphs_before_kv: Sourced<bool>,
+    /// What the profile counts as not for the KV cache.
+    pub kv_budget: Sourced<KvBudget>,
+    /// Whether the CUDA-graph pool is estimated during profiling and set
+    /// aside before the KV cache is sized.
+    pub graph_estimate: Sourced<GraphEstimate>,
 }
 
-/// Which GPUs get `vllm serve`'s large batch defaults (8192 tokens, 1024
-/// sequences).
+impl ReleaseFacts {
+    /// The estimated CUDA-graph pool is taken off the KV cache by default
+    /// (`Estimated CUDA graph memory` before `Available KV cache memory`).
+    pub const fn graphs_before_kv(&self) -> bool {
+        matches!(self.graph_estimate.value, GraphEstimate::SetAside)
+    }
+}
+
+/// `vllm serve`'s `(max_num_batched_tokens, max_num_seqs)` defaults
+/// (usage context `OPENAI_API_SERVER`) by GPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BatchRule {
-    /// The device name holds `h100` or `h200` (0.8).
+    /// (8192, 1024) when the device name holds `h100` or `h200`, else
+    /// (2048, 256) (0.8.0–0.8.4).
     H100OrH200ByName,
-    /// The device holds 70 GiB or more and its name is not an A100's
-    /// (0.11, 0.19).
+    /// (8192, 1024) on 70 GiB or more, else (2048, 256) (0.8.5).
+    SeventyGib,
+    /// (8192, 1024) on 70 GiB or more unless the name holds `a100`
+    /// (PR #17885), else (2048, 256) (0.9–0.27).
     SeventyGibNotA100,
+    /// (16384, 1024) on 160 GiB or more (B200, B300), else the 0.9 rule
+    /// (0.28–0.32).
+    Tiers160,
+    /// The 0.28 tiers, with compute capability 12.1 (GB10) kept on the
+    /// small defaults (0.33).
+    Tiers160Gb10Small,
+}
+
+/// The GPU as `get_batch_defaults` sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BatchGpu {
+    /// `get_device_total_memory()`: the memory CUDA reports.
+    pub total_bytes: u64,
+    /// The device name holds `a100`.
+    pub a100: bool,
+    /// The device name holds `h100` or `h200`.
+    pub h100_or_h200: bool,
+    /// Compute capability 12.1 (DGX Spark GB10).
+    pub gb10: bool,
 }
 
 impl BatchRule {
-    /// Whether a GPU of `total_bytes` gets the large defaults.
-    pub const fn large(self, total_bytes: u64, a100: bool, h100_or_h200: bool) -> bool {
-        match self {
-            BatchRule::H100OrH200ByName => h100_or_h200,
-            BatchRule::SeventyGibNotA100 => total_bytes >= 70 * GIB && !a100,
+    /// `(max_num_batched_tokens, max_num_seqs)` for `vllm serve` on `gpu`.
+    ///
+    /// ```
+    /// use vramfit_core::methods::vllm::{BatchGpu, BatchRule};
+    /// let b200 = BatchGpu { total_bytes: 178 << 30, ..BatchGpu::default() };
+    /// assert_eq!(BatchRule::SeventyGibNotA100.defaults(b200), (8192, 1024));
+    /// assert_eq!(BatchRule::Tiers160.defaults(b200), (16384, 1024));
+    /// ```
+    pub const fn defaults(self, gpu: BatchGpu) -> (u64, u64) {
+        const HUGE: (u64, u64) = (16384, 1024);
+        const LARGE: (u64, u64) = (8192, 1024);
+        const SMALL: (u64, u64) = (2048, 256);
+        let seventy = gpu.total_bytes >= 70 * GIB;
+        let large = match self {
+            BatchRule::H100OrH200ByName => gpu.h100_or_h200,
+            BatchRule::SeventyGib => seventy,
+            BatchRule::SeventyGibNotA100 | BatchRule::Tiers160 => seventy && !gpu.a100,
+            BatchRule::Tiers160Gb10Small => seventy && !gpu.a100 && !gpu.gb10,
+        };
+        let huge = gpu.total_bytes >= 160 * GIB
+            && matches!(self, BatchRule::Tiers160 | BatchRule::Tiers160Gb10Small);
+        match (huge, large) {
+            (true, _) => HUGE,
+            (false, true) => LARGE,
+            (false, false) => SMALL,
         }
     }
 }
 
-/// Each source below is a release's own file, read at the commit named
-/// (`repository@commit path`, the function), or says *assumed* and from
-/// which read release it is carried.
-const UTIL_READ: &str = "read: vllm-project/vllm@c1d86421 vllm/config/cache.py, CacheConfig: \
-                         gpu_memory_utilization Field(default=0.9) (a 0.12-era tree: it has \
-                         kv_offloading_size); other families assumed unchanged";
-const BLOCK_READ: &str = "read: vllm-project/vllm@c1d86421 vllm/config/cache.py: block_size has \
-                          no static default, the platform sets it (16 on CUDA, \
-                          check_and_update_config); other families assumed 16";
-const BATCH_08: &str = "read: Farrrrland/vllm084@36ca3c65 (a copy of vLLM 0.8.4) \
-                        vllm/engine/arg_utils.py, EngineArgs._set_default_args_v1: \
-                        OPENAI_API_SERVER 8192 tokens and 1024 sequences when 'h100' or 'h200' \
-                        is in the device name, else 2048 and 256";
-const BATCH_011: &str = "read: vllm-project/vllm@99d7eb5d (0.11: it deprecates --cuda-graph-sizes \
-                         'in v0.13.0') vllm/engine/arg_utils.py, EngineArgs._set_default_args: \
-                         OPENAI_API_SERVER 8192 and 1024 when get_device_total_memory() >= 70 \
-                         GiB and 'a100' is not in the name (PR #17885), else 2048 and 256; \
-                         max_num_seqs = min(default, max_num_batched_tokens)";
-const BATCH_019: &str = "read: vLLM 0.19.0 vllm/engine/arg_utils.py (get_batch_defaults): the \
-                         0.11 rule";
-const BATCH_ASSUMED: &str = "assumed: the rule read at 0.11 and 0.19 (not read in this family); \
-                             logs agree: 2048 on an A100 80GB at 0.10.1 (vllm-logs.md rows 1-2), \
-                             8192 on an H100 at 0.10.0 (row 8)";
-const GRAPHS_BEFORE: &str = "vLLM's own start-up line (gpu_worker.py at 0.27.1): 'CUDA graph \
-                             memory profiling is enabled (default since v0.21.0)', quoted in \
-                             gpustack/runner#251; 'Estimated CUDA graph memory' before 'Available \
-                             KV cache memory' at 0.22.1, 0.25.1, 0.26.1 (vllm-logs.md rows 7, 5, \
-                             10); the feature itself: vllm-project/vllm#30515 (off by default)";
-const GRAPHS_AFTER: &str = "read: vllm-project/vllm@35d5cda1 vllm/v1/worker/gpu_worker.py, \
-                            determine_available_memory: KV = requested_memory − \
-                            non_kv_cache_memory, no graph estimate (a pre-0.21 tree); logs: KV \
-                            memory = requested − (weights + peak + non-torch) at 0.10–0.19 \
-                            (vllm-0.19-h100.csv; vllm-logs.md rows 1, 2, 6, 8, 9)";
+/// What a release's profile counts as memory not for the KV cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KvBudget {
+    /// `KV = M_total · u − (torch peak + non-torch)`, the non-torch memory
+    /// being all the device's memory outside PyTorch after profiling (the
+    /// CUDA context and other processes included) (0.8.0–0.9.0).
+    WholeDevice,
+    /// `KV = ⌈M_total · u⌉ − (weights + torch peak growth + non-torch
+    /// growth since the start-up snapshot)` (0.9.1–0.26).
+    GrowthSinceStart,
+    /// `KV = ⌈M_total · u⌉ − (free memory consumed since the start-up
+    /// snapshot + torch peak above what stays allocated)`: PyTorch's
+    /// cached blocks count (0.27 on).
+    FreeMemoryConsumed,
+}
 
-const fn family(minor: u32, graphs_before_kv: bool) -> ReleaseFacts {
-    let (rule, rule_source) = match minor {
-        8 => (BatchRule::H100OrH200ByName, BATCH_08),
-        11 => (BatchRule::SeventyGibNotA100, BATCH_011),
-        19 => (BatchRule::SeventyGibNotA100, BATCH_019),
-        _ => (BatchRule::SeventyGibNotA100, BATCH_ASSUMED),
-    };
+/// Whether the CUDA-graph pool is profiled and set aside before the KV
+/// cache (`VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GraphEstimate {
+    /// No estimate (0.8–0.17).
+    NotProfiled,
+    /// Estimated and printed, not taken off by default (0.18–0.19).
+    ProfiledOnly,
+    /// Estimated and taken off the KV cache by default (0.20 on; the
+    /// release's own start-up line says "default since v0.21.0", its
+    /// `envs.py` sets it from 0.20.0).
+    SetAside,
+}
+
+type Src<T> = (T, &'static str);
+
+const fn row(
+    (major, minor, patch): (u32, u32, u32),
+    util: Src<u32>,
+    block: &'static str,
+    batch: Src<BatchRule>,
+    budget: Src<KvBudget>,
+    graphs: Src<GraphEstimate>,
+) -> ReleaseFacts {
     ReleaseFacts {
-        first: VllmRelease::new(0, minor, 0),
+        first: VllmRelease::new(major, minor, patch),
         gpu_memory_utilization: Sourced {
-            value: 9000,
-            source: UTIL_READ,
+            value: util.0,
+            source: util.1,
         },
         block_size: Sourced {
             value: 16,
-            source: BLOCK_READ,
-        },
-        batch_defaults: Sourced {
-            value: ((8192, 1024), (2048, 256)),
-            source: rule_source,
+            source: block,
         },
         batch_rule: Sourced {
-            value: rule,
-            source: rule_source,
+            value: batch.0,
+            source: batch.1,
         },
-        graphs_before_kv: Sourced {
-            value: graphs_before_kv,
-            source: match graphs_before_kv {
-                true => GRAPHS_BEFORE,
-                false => GRAPHS_AFTER,
-            },
+        kv_budget: Sourced {
+            value: budget.0,
+            source: budget.1,
+        },
+        graph_estimate: Sourced {
+            value: graphs.0,
+            source: graphs.1,
         },
     }
 }
 
 /// The release families from 0.8 (the first whose default engine is V1)
-/// to [`VllmRelease::NEWEST`], oldest first.
+/// to [`VllmRelease::NEWEST`], oldest first, one per minor release.
 pub const FAMILIES: &[ReleaseFacts] = &[
-    family(8, false),
-    family(9, false),
-    family(10, false),
-    family(11, false),
-    family(12, false),
-    family(13, false),
-    family(14, false),
-    family(15, false),
-    family(16, false),
-    family(17, false),
-    family(18, false),
-    family(19, false),
-    family(20, false),
-    family(21, true),
-    family(22, true),
-    family(23, true),
-    family(24, true),
-    family(25, true),
-    family(26, true),
-    family(27, true),
-    family(28, true),
-    family(29, true),
+    row(
+        (0, 8, 0),
+        (9000, "read: vLLM 0.8.0 vllm/engine/arg_utils.py:126: default 0.90"),
+        "read: vLLM 0.8.0 vllm/platforms/cuda.py:145: 16 on CUDA",
+        (BatchRule::H100OrH200ByName, "read: vLLM 0.8.0 vllm/engine/arg_utils.py:1693: the large batch defaults when the device name holds h100 or h200"),
+        (KvBudget::WholeDevice, "read: vLLM 0.8.0 vllm/v1/worker/gpu_worker.py:182: non-KV = torch peak since the profile began + all non-torch memory of the device after it"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.8.0 vllm/v1/worker/gpu_worker.py:182 (KV = total * u - (torch peak + non-torch now), no graph estimate)"),
+    ),
+    row(
+        (0, 9, 0),
+        (9000, "read: vLLM 0.9.0 vllm/config.py:1408: default 0.90"),
+        "read: vLLM 0.9.0 vllm/platforms/cuda.py:137: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.9.0 vllm/engine/arg_utils.py:1495: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::WholeDevice, "read: vLLM 0.9.0 vllm/v1/worker/gpu_worker.py:210: non-KV = torch peak since the profile began + all non-torch memory of the device after it"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.9.0 vllm/v1/worker/gpu_worker.py:210 (KV = total * u - (torch peak + non-torch now), no graph estimate)"),
+    ),
+    row(
+        (0, 10, 0),
+        (9000, "read: vLLM 0.10.0 vllm/config.py:1626: default 0.90"),
+        "read: vLLM 0.10.0 vllm/platforms/cuda.py:148: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.10.0 vllm/engine/arg_utils.py:1584: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.10.0 vllm/v1/worker/gpu_worker.py:246: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.10.0 vllm/v1/worker/gpu_worker.py:246 (KV = requested - non-KV, no graph estimate)"),
+    ),
+    row(
+        (0, 11, 0),
+        (9000, "read: vLLM 0.11.0 vllm/config/cache.py:43: default 0.90"),
+        "read: vLLM 0.11.0 vllm/platforms/cuda.py:127: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.11.0 vllm/engine/arg_utils.py:1605: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.11.0 vllm/v1/worker/gpu_worker.py:279: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.11.0 vllm/v1/worker/gpu_worker.py:279 (KV = requested - non-KV, no graph estimate)"),
+    ),
+    row(
+        (0, 12, 0),
+        (9000, "read: vLLM 0.12.0 vllm/config/cache.py:49: default 0.90"),
+        "read: vLLM 0.12.0 vllm/platforms/cuda.py:160: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.12.0 vllm/engine/arg_utils.py:1827: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.12.0 vllm/v1/worker/gpu_worker.py:341: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.12.0 vllm/v1/worker/gpu_worker.py:341 (KV = requested - non-KV, no graph estimate)"),
+    ),
+    row(
+        (0, 13, 0),
+        (9000, "read: vLLM 0.13.0 vllm/config/cache.py:49: default 0.90"),
+        "read: vLLM 0.13.0 vllm/platforms/cuda.py:161: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.13.0 vllm/engine/arg_utils.py:1797: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.13.0 vllm/v1/worker/gpu_worker.py:357: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.13.0 vllm/v1/worker/gpu_worker.py:357 (KV = requested - non-KV, no graph estimate)"),
+    ),
+    row(
+        (0, 14, 0),
+        (9000, "read: vLLM 0.14.0 vllm/config/cache.py:50: default 0.90"),
+        "read: vLLM 0.14.0 vllm/platforms/cuda.py:161: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.14.0 vllm/engine/arg_utils.py:1846: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.14.0 vllm/v1/worker/gpu_worker.py:341: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.14.0 vllm/v1/worker/gpu_worker.py:341 (KV = requested - non-KV, no graph estimate)"),
+    ),
+    row(
+        (0, 15, 0),
+        (9000, "read: vLLM 0.15.1 vllm/config/cache.py:51: default 0.90"),
+        "read: vLLM 0.15.1 vllm/platforms/cuda.py:161: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.15.1 vllm/engine/arg_utils.py:1837: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.15.1 vllm/v1/worker/gpu_worker.py:339: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.15.1 vllm/v1/worker/gpu_worker.py:339 (KV = requested - non-KV, no graph estimate)"),
+    ),
+    row(
+        (0, 16, 0),
+        (9000, "read: vLLM 0.16.0 vllm/config/cache.py:49: default 0.90"),
+        "read: vLLM 0.16.0 vllm/platforms/cuda.py:164: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.16.0 vllm/engine/arg_utils.py:1877: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.16.0 vllm/v1/worker/gpu_worker.py:356: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.16.0 vllm/v1/worker/gpu_worker.py:356 (KV = requested - non-KV, no graph estimate)"),
+    ),
+    row(
+        (0, 17, 0),
+        (9000, "read: vLLM 0.17.0 vllm/config/cache.py:49: default 0.90"),
+        "read: vLLM 0.17.0 vllm/platforms/cuda.py:179: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.17.0 vllm/engine/arg_utils.py:1974: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.17.0 vllm/v1/worker/gpu_worker.py:407: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.17.0 vllm/v1/worker/gpu_worker.py:407 (KV = requested - non-KV, no graph estimate)"),
+    ),
+    row(
+        (0, 18, 0),
+        (9000, "read: vLLM 0.18.0 vllm/config/cache.py:41: default 0.90"),
+        "read: vLLM 0.18.0 vllm/config/cache.py:34: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.18.0 vllm/engine/arg_utils.py:2008: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.18.0 vllm/v1/worker/gpu_worker.py:437: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::ProfiledOnly, "read: vLLM 0.18.0 vllm/v1/worker/gpu_worker.py:437 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1636: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 0"),
+    ),
+    row(
+        (0, 19, 0),
+        (9000, "read: vLLM 0.19.0 vllm/config/cache.py:41: default 0.90"),
+        "read: vLLM 0.19.0 vllm/config/cache.py:34: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.19.0 vllm/engine/arg_utils.py:2053: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.19.0 vllm/v1/worker/gpu_worker.py:417: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::ProfiledOnly, "read: vLLM 0.19.0 vllm/v1/worker/gpu_worker.py:417 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1655: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 0"),
+    ),
+    row(
+        (0, 20, 0),
+        (9200, "read: vLLM 0.20.0 vllm/config/cache.py:66: default 0.92"),
+        "read: vLLM 0.20.0 vllm/config/cache.py:45: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.20.0 vllm/engine/arg_utils.py:2208: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.20.0 vllm/v1/worker/gpu_worker.py:421: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::SetAside, "read: vLLM 0.20.0 vllm/v1/worker/gpu_worker.py:421 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1725: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 21, 0),
+        (9200, "read: vLLM 0.21.0 vllm/config/cache.py:66: default 0.92"),
+        "read: vLLM 0.21.0 vllm/config/cache.py:45: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.21.0 vllm/engine/arg_utils.py:2246: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.21.0 vllm/v1/worker/gpu_worker.py:443: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::SetAside, "read: vLLM 0.21.0 vllm/v1/worker/gpu_worker.py:443 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1769: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 22, 0),
+        (9200, "read: vLLM 0.22.1 vllm/config/cache.py:66: default 0.92"),
+        "read: vLLM 0.22.1 vllm/config/cache.py:45: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.22.1 vllm/engine/arg_utils.py:2311: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.22.1 vllm/v1/worker/gpu_worker.py:447: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::SetAside, "read: vLLM 0.22.1 vllm/v1/worker/gpu_worker.py:447 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1955: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 23, 0),
+        (9200, "read: vLLM 0.23.0 vllm/config/cache.py:67: default 0.92"),
+        "read: vLLM 0.23.0 vllm/config/cache.py:46: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.23.0 vllm/engine/arg_utils.py:2316: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.23.0 vllm/v1/worker/gpu_worker.py:461: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::SetAside, "read: vLLM 0.23.0 vllm/v1/worker/gpu_worker.py:461 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1979: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 24, 0),
+        (9200, "read: vLLM 0.24.0 vllm/config/cache.py:67: default 0.92"),
+        "read: vLLM 0.24.0 vllm/config/cache.py:46: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.24.0 vllm/engine/arg_utils.py:2404: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.24.0 vllm/v1/worker/gpu_worker.py:489: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::SetAside, "read: vLLM 0.24.0 vllm/v1/worker/gpu_worker.py:489 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1895: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 25, 0),
+        (9200, "read: vLLM 0.25.1 vllm/config/cache.py:68: default 0.92"),
+        "read: vLLM 0.25.1 vllm/config/cache.py:47: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.25.1 vllm/engine/arg_utils.py:2426: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.25.1 vllm/v1/worker/gpu_worker.py:519: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::SetAside, "read: vLLM 0.25.1 vllm/v1/worker/gpu_worker.py:519 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1932: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 26, 0),
+        (9200, "read: vLLM 0.26.0 vllm/config/cache.py:68: default 0.92"),
+        "read: vLLM 0.26.0 vllm/config/cache.py:47: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.26.0 vllm/engine/arg_utils.py:2460: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.26.0 vllm/v1/worker/gpu_worker.py:541: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::SetAside, "read: vLLM 0.26.0 vllm/v1/worker/gpu_worker.py:541 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:1987: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 27, 0),
+        (9200, "read: vLLM 0.27.0 vllm/config/cache.py:68: default 0.92"),
+        "read: vLLM 0.27.0 vllm/config/cache.py:47: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.27.0 vllm/engine/arg_utils.py:2544: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::FreeMemoryConsumed, "read: vLLM 0.27.0 vllm/v1/worker/gpu_worker.py:544; vllm/utils/mem_utils.py:317: non-KV = free memory consumed since the start-up snapshot + transient torch peak"),
+        (GraphEstimate::SetAside, "read: vLLM 0.27.0 vllm/v1/worker/gpu_worker.py:544 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:2019: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 28, 0),
+        (9200, "read: vLLM 0.28.0 vllm/config/cache.py:69: default 0.92"),
+        "read: vLLM 0.28.0 vllm/config/cache.py:48: 16 on CUDA",
+        (BatchRule::Tiers160, "read: vLLM 0.28.0 vllm/engine/arg_utils.py:2582: 16384 tokens on 160 GiB or more, else the 70 GiB, not-A100 rule"),
+        (KvBudget::FreeMemoryConsumed, "read: vLLM 0.28.0 vllm/v1/worker/gpu_worker.py:559; vllm/utils/mem_utils.py:317: non-KV = free memory consumed since the start-up snapshot + transient torch peak"),
+        (GraphEstimate::SetAside, "read: vLLM 0.28.0 vllm/v1/worker/gpu_worker.py:559 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:2094: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 29, 0),
+        (9200, "read: vLLM 0.29.0 vllm/config/cache.py:111: default 0.92"),
+        "read: vLLM 0.29.0 vllm/config/cache.py:79: 16 on CUDA",
+        (BatchRule::Tiers160, "read: vLLM 0.29.0 vllm/engine/arg_utils.py:2698: 16384 tokens on 160 GiB or more, else the 70 GiB, not-A100 rule"),
+        (KvBudget::FreeMemoryConsumed, "read: vLLM 0.29.0 vllm/v1/worker/gpu_worker.py:606; vllm/utils/mem_utils.py:317: non-KV = free memory consumed since the start-up snapshot + transient torch peak"),
+        (GraphEstimate::SetAside, "read: vLLM 0.29.0 vllm/v1/worker/gpu_worker.py:606 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:2106: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 30, 0),
+        (9200, "read: vLLM 0.30.0 vllm/config/cache.py:103: default 0.92"),
+        "read: vLLM 0.30.0 vllm/config/cache.py:71: 16 on CUDA",
+        (BatchRule::Tiers160, "read: vLLM 0.30.0 vllm/engine/arg_utils.py:2730: 16384 tokens on 160 GiB or more, else the 70 GiB, not-A100 rule"),
+        (KvBudget::FreeMemoryConsumed, "read: vLLM 0.30.0 vllm/v1/worker/gpu_worker.py:621; vllm/utils/mem_utils.py:312: non-KV = free memory consumed since the start-up snapshot + transient torch peak"),
+        (GraphEstimate::SetAside, "read: vLLM 0.30.0 vllm/v1/worker/gpu_worker.py:621 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:2110: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 31, 0),
+        (9200, "read: vLLM 0.31.0 vllm/config/cache.py:103: default 0.92"),
+        "read: vLLM 0.31.0 vllm/config/cache.py:71: 16 on CUDA",
+        (BatchRule::Tiers160, "read: vLLM 0.31.0 vllm/engine/arg_utils.py:2858: 16384 tokens on 160 GiB or more, else the 70 GiB, not-A100 rule"),
+        (KvBudget::FreeMemoryConsumed, "read: vLLM 0.31.0 vllm/v1/worker/gpu_worker.py:673; vllm/utils/mem_utils.py:312: non-KV = free memory consumed since the start-up snapshot + transient torch peak"),
+        (GraphEstimate::SetAside, "read: vLLM 0.31.0 vllm/v1/worker/gpu_worker.py:673 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:2163: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 32, 0),
+        (9200, "read: vLLM 0.32.0 vllm/config/cache.py:102: default 0.92"),
+        "read: vLLM 0.32.0 vllm/config/cache.py:72: 16 on CUDA",
+        (BatchRule::Tiers160, "read: vLLM 0.32.0 vllm/engine/arg_utils.py:2923: 16384 tokens on 160 GiB or more, else the 70 GiB, not-A100 rule"),
+        (KvBudget::FreeMemoryConsumed, "read: vLLM 0.32.0 vllm/v1/worker/gpu_worker.py:740; vllm/utils/mem_utils.py:312: non-KV = free memory consumed since the start-up snapshot + transient torch peak"),
+        (GraphEstimate::SetAside, "read: vLLM 0.32.0 vllm/v1/worker/gpu_worker.py:740 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:2222: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+    row(
+        (0, 33, 0),
+        (9200, "read: vLLM 0.33.0 vllm/config/cache.py:215: default 0.92"),
+        "read: vLLM 0.33.0 vllm/config/cache.py:185: 16 on CUDA",
+        (BatchRule::Tiers160Gb10Small, "read: vLLM 0.33.0 vllm/engine/arg_utils.py:2963: the 160 GiB tier, then the 70 GiB rule, neither A100 nor compute capability 12.1 (GB10)"),
+        (KvBudget::FreeMemoryConsumed, "read: vLLM 0.33.0 vllm/v1/worker/gpu_worker.py:753; vllm/utils/mem_utils.py:312: non-KV = free memory consumed since the start-up snapshot + transient torch peak"),
+        (GraphEstimate::SetAside, "read: vLLM 0.33.0 vllm/v1/worker/gpu_worker.py:753 (KV = requested - non-KV - the estimate where the flag is set); vllm/envs.py:2220: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1"),
+    ),
+];
+
+/// Rows where a fact changes inside a family, from the patch release
+/// named.
+pub const PATCHES: &[ReleaseFacts] = &[
+    row(
+        (0, 8, 5),
+        (9000, "read: vLLM 0.8.5.post1 vllm/config.py:1308: default 0.90"),
+        "read: vLLM 0.8.5.post1 vllm/platforms/cuda.py:143: 16 on CUDA",
+        (BatchRule::SeventyGib, "read: vLLM 0.8.5.post1 vllm/engine/arg_utils.py:1596: the large batch defaults on 70 GiB or more"),
+        (KvBudget::WholeDevice, "read: vLLM 0.8.5.post1 vllm/v1/worker/gpu_worker.py:208: non-KV = torch peak since the profile began + all non-torch memory of the device after it"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.8.5.post1 vllm/v1/worker/gpu_worker.py:208 (KV = total * u - (torch peak + non-torch now), no graph estimate)"),
+    ),
+    row(
+        (0, 9, 1),
+        (9000, "read: vLLM 0.9.1 vllm/config.py:1464: default 0.90"),
+        "read: vLLM 0.9.1 vllm/platforms/cuda.py:140: 16 on CUDA",
+        (BatchRule::SeventyGibNotA100, "read: vLLM 0.9.1 vllm/engine/arg_utils.py:1554: the large batch defaults on 70 GiB or more unless the name holds a100"),
+        (KvBudget::GrowthSinceStart, "read: vLLM 0.9.1 vllm/v1/worker/gpu_worker.py:218: non-KV = weights + torch peak growth + non-torch growth since the start-up snapshot"),
+        (GraphEstimate::NotProfiled, "read: vLLM 0.9.1 vllm/v1/worker/gpu_worker.py:218 (KV = requested - non-KV, no graph estimate)"),
+    ),
 ];
 
 /// The compute capabilities vLLM treats as sharing the system's memory
@@ -176,9 +432,12 @@ pub const FAMILIES: &[ReleaseFacts] = &[
 /// GH200 (9.0) is not in the list: its GPU memory is its own HBM.
 pub const UNIFIED_MEMORY: Sourced<&[(u32, u32)]> = Sourced {
     value: &[(8, 7), (11, 0), (12, 1)],
-    source: "read: vllm-project/vllm@a6d5c390 vllm/utils/mem_utils.py, MemorySnapshot.measure \
-             (shared_sysmem_device_mem_sms); the release it entered is not read (the Thor log \
-             of 0.10.2, vllm-logs.md row 3, starts on 0.85 of the system's memory)",
+    source: "read: vLLM 0.11.1 vllm/utils/mem_utils.py:86 and 0.19.0 vllm/utils/mem_utils.py:105 \
+             (MemorySnapshot.measure: these three capabilities take psutil's available memory); \
+             0.20.0 vllm/utils/mem_utils.py:109 asks the device instead (is_integrated_gpu, \
+             vllm/platforms/cuda.py:552: CUDA's is_integrated property, the same three boards, \
+             GH200 not); before 0.11.1 nothing (the Thor log of 0.10.2, vllm-logs.md row 3, \
+             starts on 0.85 of the system's memory)",
 };
 
 /// Whether vLLM reads this compute capability's free memory from the
@@ -221,7 +480,8 @@ impl std::fmt::Display for ReleaseError {
 /// use vramfit_core::methods::vllm::{release_facts, VllmRelease};
 /// let old = release_facts(VllmRelease::new(0, 19, 0)).unwrap();
 /// let new = release_facts(VllmRelease::new(0, 22, 1)).unwrap();
-/// assert!(!old.graphs_before_kv.value && new.graphs_before_kv.value);
+/// assert!(!old.graphs_before_kv() && new.graphs_before_kv());
+/// assert_eq!(new.gpu_memory_utilization.value, 9200);
 /// assert!(release_facts(VllmRelease::new(0, 7, 3)).is_err());
 /// ```
 pub fn facts(release: VllmRelease) -> Result<&'static ReleaseFacts, ReleaseError> {
@@ -231,8 +491,9 @@ pub fn facts(release: VllmRelease) -> Result<&'static ReleaseFacts, ReleaseError
     }
     FAMILIES
         .iter()
-        .rev()
-        .find(|f| f.first <= release)
+        .chain(PATCHES)
+        .filter(|f| f.first <= release)
+        .max_by_key(|f| f.first)
         .ok_or(ReleaseError::BeforeV1 { release })
 }
 
@@ -240,38 +501,78 @@ pub fn facts(release: VllmRelease) -> Result<&'static ReleaseFacts, ReleaseError
 mod tests {
     use super::*;
 
+    fn at(major: u32, minor: u32, patch: u32) -> &'static ReleaseFacts {
+        facts(VllmRelease::new(major, minor, patch)).unwrap()
+    }
+
     #[test]
     fn families_are_ordered_and_cover_every_minor() {
         for pair in FAMILIES.windows(2) {
             assert_eq!(pair[1].first.minor, pair[0].first.minor + 1);
+            assert_eq!(pair[1].first.patch, 0);
         }
         assert_eq!(FAMILIES[0].first, VllmRelease::new(0, 8, 0));
         assert_eq!(
             FAMILIES[FAMILIES.len() - 1].first.family(),
             VllmRelease::NEWEST.family()
         );
+        // Every fact names the release file and line it was read at.
+        for f in FAMILIES.iter().chain(PATCHES) {
+            for source in [
+                f.gpu_memory_utilization.source,
+                f.block_size.source,
+                f.batch_rule.source,
+                f.kv_budget.source,
+                f.graph_estimate.source,
+            ] {
+                assert!(source.starts_with("read: vLLM 0."), "{source}");
+                assert!(source.contains(".py:"), "{source}");
+            }
+        }
     }
 
     #[test]
-    fn the_large_batch_rule_is_by_name_at_0_8_and_by_memory_later() {
-        let at = |minor| {
-            facts(VllmRelease::new(0, minor, 0))
-                .unwrap()
-                .batch_rule
-                .value
+    fn a_patch_row_holds_from_its_patch_inside_the_family() {
+        assert_eq!(at(0, 8, 4).batch_rule.value, BatchRule::H100OrH200ByName);
+        assert_eq!(at(0, 8, 5).batch_rule.value, BatchRule::SeventyGib);
+        assert_eq!(at(0, 9, 0).kv_budget.value, KvBudget::WholeDevice);
+        assert_eq!(at(0, 9, 1).kv_budget.value, KvBudget::GrowthSinceStart);
+        assert_eq!(at(0, 9, 2).kv_budget.value, KvBudget::GrowthSinceStart);
+        assert_eq!(at(0, 10, 0).first, VllmRelease::new(0, 10, 0));
+    }
+
+    #[test]
+    fn the_batch_rule_by_release() {
+        let gpu = |gib: u64, a100, h100| BatchGpu {
+            total_bytes: gib << 30,
+            a100,
+            h100_or_h200: h100,
+            gb10: false,
         };
-        // An RTX PRO 6000 (95 GiB, not an H100): small at 0.8, large from 0.9.
-        let pro6000 = 95 * (1 << 30);
-        assert!(!at(8).large(pro6000, false, false));
-        assert!(at(11).large(pro6000, false, false));
-        // An H100 is large either way; an A100 80GB never.
-        assert!(at(8).large(80 << 30, false, true) && at(19).large(80 << 30, false, true));
-        assert!(!at(8).large(80 << 30, true, false) && !at(19).large(80 << 30, true, false));
-        assert!(facts(VllmRelease::new(0, 11, 2))
-            .unwrap()
-            .batch_rule
-            .source
-            .starts_with("read"));
+        let rule = |minor, patch| at(0, minor, patch).batch_rule.value;
+        // An RTX PRO 6000 (95 GiB, not an H100): small at 0.8.0, large at 0.8.5.
+        assert_eq!(rule(8, 0).defaults(gpu(95, false, false)), (2048, 256));
+        assert_eq!(rule(8, 5).defaults(gpu(95, false, false)), (8192, 1024));
+        // An A100 80GB: large at 0.8.5 only.
+        assert_eq!(rule(8, 5).defaults(gpu(79, true, false)), (8192, 1024));
+        assert_eq!(rule(19, 0).defaults(gpu(79, true, false)), (2048, 256));
+        // A B200 (178 GiB): 16384 tokens from 0.28.
+        assert_eq!(rule(27, 0).defaults(gpu(178, false, false)), (8192, 1024));
+        assert_eq!(rule(28, 0).defaults(gpu(178, false, false)), (16384, 1024));
+        // A GB10 (119.7 GiB, compute capability 12.1): small only at 0.33.
+        let gb10 = BatchGpu {
+            gb10: true,
+            ..gpu(119, false, false)
+        };
+        assert_eq!(rule(32, 0).defaults(gb10), (8192, 1024));
+        assert_eq!(rule(33, 0).defaults(gb10), (2048, 256));
+    }
+
+    #[test]
+    fn utilization_is_0_92_from_0_20() {
+        assert_eq!(at(0, 19, 1).gpu_memory_utilization.value, 9000);
+        assert_eq!(at(0, 20, 0).gpu_memory_utilization.value, 9200);
+        assert_eq!(at(0, 33, 0).gpu_memory_utilization.value, 9200);
     }
 
     #[test]
@@ -281,12 +582,20 @@ mod tests {
     }
 
     #[test]
-    fn graphs_move_before_the_cache_at_0_21() {
-        let at = |minor| facts(VllmRelease::new(0, minor, 0)).unwrap();
-        assert!(!at(20).graphs_before_kv.value);
-        assert!(at(21).graphs_before_kv.value);
+    fn graphs_move_before_the_cache_at_0_20() {
+        assert_eq!(
+            at(0, 17, 1).graph_estimate.value,
+            GraphEstimate::NotProfiled
+        );
+        assert_eq!(
+            at(0, 18, 0).graph_estimate.value,
+            GraphEstimate::ProfiledOnly
+        );
+        assert!(!at(0, 19, 1).graphs_before_kv());
+        assert!(at(0, 20, 0).graphs_before_kv());
+        assert_eq!(at(0, 27, 0).kv_budget.value, KvBudget::FreeMemoryConsumed);
         assert!(matches!(
-            facts(VllmRelease::new(0, 30, 0)),
+            facts(VllmRelease::new(0, 34, 0)),
             Err(ReleaseError::Newer { .. })
         ));
     }

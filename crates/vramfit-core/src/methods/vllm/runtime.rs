@@ -61,7 +61,7 @@ pub struct RuntimeTerms {
     /// NCCL growth per GPU beyond four.
     pub nccl_per_rank_beyond4: u64,
     /// "Estimated CUDA graph memory" of the releases that set it aside
-    /// before the KV cache (0.21 on).
+    /// before the KV cache (0.20 on).
     pub graph_estimate: u64,
     /// A machine's own difference, fitted on its log (0 in the table).
     pub offset: i64,
@@ -140,7 +140,7 @@ impl RuntimeTerms {
     /// # Formula
     ///
     /// `reserve = graph_estimate` when the release profiles the graphs
-    /// before the cache (0.21 on, [`super::ReleaseFacts::graphs_before_kv`])
+    /// before the cache (0.20 on, [`super::ReleaseFacts::graphs_before_kv`])
     /// and graphs are captured, else 0. `graph_estimate` = 0.14 GiB: the
     /// three logs that print it (0.13, 0.14, 0.15 GiB on a GB10, an H100
     /// and an A100, `data/engines/vllm-logs.md` rows 5, 7, 10). vLLM

@@ -223,6 +223,9 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         sm_count: gpu.sm_count.max(1),
         a100: gpu.a100,
         h100_or_h200: gpu.h100_or_h200,
+        gb10: gpu
+            .compute_capability
+            .is_some_and(|c| (c.major, c.minor) == (12, 1)),
         gemm_workspace_bytes: super::gemm_workspaces(hopper),
         release: e.vllm_version.unwrap_or(super::VllmRelease::DEFAULT),
         runtime: runtime.terms,
