@@ -19,7 +19,7 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 22] = [
+pub(crate) const WRAPPERS: [Wrapper; 23] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
     wrap("gemma4", "text_config", "gemma4_text", "Gemma4Config"),
@@ -72,12 +72,18 @@ pub(crate) const WRAPPERS: [Wrapper; 22] = [
         "internlm2",
         "OpenGVLab InternVLChatConfig (checkpoint code)",
     ),
+    wrap(
+        "minimax_m3_vl",
+        "text_config",
+        "minimax_m3",
+        "MiniMaxAI/MiniMax-M3 MiniMaxM3VLConfig (checkpoint code)",
+    ),
 ];
 
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
 /// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
+pub(crate) const REFUSED_TYPES: [(&str, &str); 2] = [
     (
         "kimi_k3",
         "Kimi-K3's text model is a kimi_linear model with attention residuals \
@@ -93,12 +99,6 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
          head counts, head-wise output gates, MoE layers from moe_layers_enum, MTP layers \
          listed in layer_types) and a Perception Encoder vision tower; vramfit has no reader \
          for either yet (the step3p5 layout is public in mlx-lm's step3p5.py and SGLang)",
-    ),
-    (
-        "minimax_m3_vl",
-        "MiniMax-M3's text model (minimax_m3) is read, but the wrapper's vision tower \
-         (vLLM vllm/models/minimax_m3/common/vision_tower.py, MiniMaxVLVisionModel, and its \
-         projector) is not sized yet: a count of the text model alone would leave it out",
     ),
 ];
 

@@ -49,6 +49,9 @@ pub enum VisionKind {
     InternVit,
     /// Gemma-4's encoder (2-D position table, gated MLP, q/k norms).
     Gemma4,
+    /// MiniMax-M3-VL's CLIP-style ViT (3-D rotary positions) with its
+    /// projector and patch-merge MLP.
+    MiniMaxVit,
 }
 
 /// The vision tower of a vision-language model.

@@ -5,6 +5,7 @@
 
 mod encoders;
 mod gemma4;
+mod minimax;
 mod native;
 mod qwen;
 mod wrappers;
@@ -161,6 +162,7 @@ pub(crate) fn build(
         "llama4" => native::llama4(cfg, text)?,
         "internvl" => native::internvl(cfg, text)?,
         "internvl_chat" => native::internvl_chat(cfg, text)?,
+        "minimax_m3_vl" => minimax::minimax_m3_vl(cfg, text)?,
         _ => return Ok(None),
     };
     Ok(Some(tower))
