@@ -66,6 +66,7 @@ pub enum Family {
     Cohere,
     Cohere2,
     Dbrx,
+    Orion,
     Granite,
     GraniteMoe,
     GraniteMoeShared,

@@ -66,6 +66,7 @@ impl Family {
             Family::Cohere => "Command R (Cohere)",
             Family::Cohere2 => "Command R7B (Cohere 2)",
             Family::Dbrx => "DBRX",
+            Family::Orion => "Orion",
             Family::Granite => "Granite",
             Family::GraniteMoe => "Granite MoE",
             Family::GraniteMoeShared => "Granite MoE (shared experts)",

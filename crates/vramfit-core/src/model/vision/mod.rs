@@ -172,6 +172,9 @@ pub(crate) fn read(
     dtype: Dtype,
     quant: Option<&Quantization>,
 ) -> Result<Reading, ConfigError> {
+    if r.get_outer("model_type").and_then(Value::as_str) == Some("phi3_v") {
+        return phi3_v(r, text_hidden, dtype, quant);
+    }
     elsewhere::refuse_towers_elsewhere(r)?;
     let Some(vision) = r.get_outer("vision_config") else {
         // A wrapper's config without its vision_config (a copy trimmed to
@@ -216,6 +219,39 @@ pub(crate) fn read(
             "model_type `{model_type}`: vramfit does not count this vision tower"
         )));
     };
+    counted(tower, &cfg, model_type, dtype, quant)
+}
+
+/// Phi-3-vision: the image embedding is configured under `img_processor`
+/// and `embd_layer` rather than `vision_config` (see
+/// [`towers::phi3_v`]).
+fn phi3_v(
+    r: &Reader,
+    text_hidden: u64,
+    dtype: Dtype,
+    quant: Option<&Quantization>,
+) -> Result<Reading, ConfigError> {
+    let Some(processor) = r.get_outer("img_processor") else {
+        return Ok(Reading::NotCounted(
+            "model_type `phi3_v` has a vision tower but the config has no img_processor".into(),
+        ));
+    };
+    let processor = processor
+        .as_object()
+        .ok_or_else(|| ConfigError::wrong_type("img_processor", "object"))?;
+    let cfg = config::Keys::new(processor, r);
+    let tower = towers::phi3_v(&cfg, r, text_hidden)?;
+    counted(tower, &cfg, "phi3_v".to_string(), dtype, quant)
+}
+
+/// The spec of a tower built from `cfg`, or why it is not counted.
+fn counted(
+    tower: towers::Tower,
+    cfg: &config::Keys,
+    model_type: String,
+    dtype: Dtype,
+    quant: Option<&Quantization>,
+) -> Result<Reading, ConfigError> {
     let missing = cfg.missing();
     if !missing.is_empty() {
         return Ok(Reading::NotCounted(format!(

@@ -7,6 +7,7 @@ mod encoders;
 mod gemma4;
 mod minimax;
 mod native;
+mod phi3v;
 mod qwen;
 mod wrappers;
 
@@ -15,6 +16,7 @@ use super::VisionKind;
 use crate::model::error::ConfigError;
 use crate::model::quant::VisionTensor;
 use encoders::Vit;
+pub(crate) use phi3v::phi3_v;
 
 /// A tower: its tensors, split into encoder and projector.
 pub(crate) struct Tower {

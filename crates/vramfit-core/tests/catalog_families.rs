@@ -1,0 +1,104 @@
+//! Model types of the catalog read from a serving engine's implementation
+//! (their modelling code is the checkpoint's own, and vLLM ports it):
+//! each against a count written out by hand from that code, on the
+//! catalog's config (`data/configs/`, sources in `data/models.json`).
+
+use vramfit_core::model::{parse_config, AttentionKind, Family, ModelSpec, Reading};
+
+fn catalog(file: &str) -> String {
+    let path = format!("{}/data/configs/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn read(file: &str) -> ModelSpec {
+    parse_config(&catalog(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn edited(file: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut c: serde_json::Value = serde_json::from_str(&catalog(file)).unwrap();
+    edit(&mut c);
+    c.to_string()
+}
+
+/// Orion-14B-Base, from vLLM's `orion.py`: Llama's tensors with
+/// LayerNorms (weight and bias) in place of RMSNorms.
+#[test]
+fn orion_is_llama_with_biased_layer_norms() {
+    const FILE: &str = "OrionStarAI__Orion-14B-Base.json";
+    let (h, i, layers, heads, vocab) = (5120u64, 15360u64, 40u64, 40u64, 84_608u64);
+    let d = h / heads;
+    let s = read(FILE);
+    assert_eq!((s.reading, s.family), (Reading::Exact, Family::Orion));
+    let attention = 4 * h * heads * d;
+    let mlp = 3 * h * i;
+    let norms = 2 * 2 * h;
+    let total = 2 * vocab * h + layers * (attention + mlp + norms) + 2 * h;
+    assert_eq!(s.params_total, total);
+    assert_eq!(s.params_total, 14_498_703_360);
+    // The paper's and the model name's "14B" (arXiv 2401.12246).
+    assert_eq!((s.params_total + 500_000_000) / 1_000_000_000, 14);
+    assert!(s.attention.iter().all(|k| *k == AttentionKind::Full));
+    // Multi-head attention: 40 key and value heads of 128 in 40 layers,
+    // bf16.
+    assert_eq!(s.kv_bytes_per_token(16_000), layers * 2 * heads * d * 2);
+    assert_eq!(s.kv_bytes_per_token(16_000), 819_200);
+    // vLLM's Orion MLP is SiLU only.
+    let gelu = edited(FILE, |c| c["hidden_act"] = "gelu".into());
+    let e = parse_config(&gelu).unwrap_err();
+    assert!(e.to_string().contains("hidden_act"), "{e}");
+    // A tied head drops one V × H matrix.
+    let tied = edited(FILE, |c| c["tie_word_embeddings"] = true.into());
+    assert_eq!(parse_config(&tied).unwrap().params_total, total - vocab * h);
+}
+
+/// Phi-3.5-vision-instruct, from vLLM's `phi3v.py` and the checkpoint's
+/// `image_embedding_phi3_v.py`: the Phi-3.5-mini text model, a CLIP
+/// ViT-L/14-336 and the HD transform's separators and two-layer projector.
+#[test]
+fn phi3_vision_counts_the_clip_tower_and_the_hd_projector() {
+    const FILE: &str = "microsoft__Phi-3.5-vision-instruct.json";
+    let (h, i, layers, vocab) = (3072u64, 8192u64, 32u64, 32_064u64);
+    let s = read(FILE);
+    assert_eq!((s.reading, s.family), (Reading::Exact, Family::Phi3));
+    // Phi-3: fused qkv (3H), o, fused gate/up (2I), down, two RMSNorms.
+    let layer = h * 3 * h + h * h + h * 2 * i + i * h + 2 * h;
+    let text = 2 * vocab * h + layers * layer + h;
+    assert_eq!(s.params_total, text);
+    // floschne/gimmick's Hub count of microsoft/phi-3.5-mini-instruct.
+    assert_eq!(s.params_total, 3_821_079_552);
+    let (c, ci, cl, positions) = (1024u64, 4096u64, 24u64, 577u64);
+    let clip_layer = 4 * (c * c + c) + (ci * c + ci) + (c * ci + c) + 4 * c;
+    let clip = c + c * 3 * 14 * 14 + positions * c + 2 * c + cl * clip_layer + 2 * c;
+    let projector = 2 * 4 * c + (4 * c * h + h) + (h * h + h);
+    let v = s.vision.as_ref().expect("the image embedding is counted");
+    assert_eq!((v.encoder_params, v.projector_params), (clip, projector));
+    assert_eq!(v.encoder_params, 303_507_456);
+    // The Hub's safetensors count of microsoft/Phi-3.5-vision-instruct, as
+    // floschne/gimmick records it (the model card's "4.2B").
+    assert_eq!(s.checkpoint.params, 4_146_621_440);
+    // Sliding window of 262,144 on every layer, longer than the context:
+    // 32 heads of 96, K and V, bf16.
+    assert_eq!(s.kv_bytes_per_token(16_000), layers * 2 * h * 2);
+    // Layouts vLLM does not build are refused by name.
+    for (edit, key) in [
+        (
+            edited(FILE, |c| {
+                c["embd_layer"]["projection_cls"] = "linear".into()
+            }),
+            "projection_cls",
+        ),
+        (
+            edited(FILE, |c| {
+                c["embd_layer"]["hd_transform_order"] = "glb_sub".into()
+            }),
+            "hd_transform_order",
+        ),
+        (
+            edited(FILE, |c| c["img_processor"]["image_dim_out"] = 768.into()),
+            "image_dim_out",
+        ),
+    ] {
+        let e = parse_config(&edit).expect_err(key);
+        assert!(e.to_string().contains(key), "{key}: {e}");
+    }
+}
