@@ -102,3 +102,51 @@ fn phi3_vision_counts_the_clip_tower_and_the_hd_projector() {
         assert!(e.to_string().contains(key), "{key}: {e}");
     }
 }
+
+/// Phi-4-reasoning-vision-15B, from Microsoft's `modeling_phi4_visionr.py`:
+/// a Phi-3-layout text model with Phi-4's sizes, a SigLIP-2 NaFlex
+/// encoder (patch 16 from the tower's name, 256 positions, the
+/// attention-pooling head) and an `mlp2x_gelu` projector.
+#[test]
+fn phi4_reasoning_vision_counts_the_siglip2_tower_and_projector() {
+    const FILE: &str = "microsoft__Phi-4-reasoning-vision-15B.json";
+    let (h, i, layers, kv, d, vocab) = (5120u64, 17920u64, 40u64, 10u64, 128u64, 100_352u64);
+    let s = read(FILE);
+    assert_eq!((s.reading, s.family), (Reading::Exact, Family::Phi3));
+    let layer = h * (h + 2 * kv * d) + h * h + h * 2 * i + i * h + 2 * h;
+    assert_eq!(s.params_total, 2 * vocab * h + layers * layer + h);
+    let (vh, vi, vl, patch, positions) = (1152u64, 4304u64, 27u64, 16u64, 256u64);
+    let siglip_layer = 4 * (vh * vh + vh) + (vi * vh + vi) + (vh * vi + vh) + 4 * vh;
+    let head = vh + 3 * vh * vh + 3 * vh + vh * vh + vh + 2 * vh + (vi * vh + vi) + (vh * vi + vh);
+    let encoder =
+        (vh * 3 * patch * patch + vh) + positions * vh + vl * siglip_layer + 2 * vh + head;
+    let projector = (h * vh + h) + (h * h + h);
+    let v = s.vision.as_ref().expect("the SigLIP-2 tower is counted");
+    assert_eq!((v.encoder_params, v.projector_params), (encoder, projector));
+    // The Hub's safetensors total (llmfit's `parameters_raw`, in the
+    // catalog): to the parameter.
+    assert_eq!(s.checkpoint.params, 15_119_518_144);
+    // Grouped-query attention (10 key/value heads of 128) in 40 layers,
+    // bf16; the config's sliding_window is null.
+    assert_eq!(s.kv_bytes_per_token(16_000), layers * 2 * kv * d * 2);
+    for (edit, key) in [
+        (
+            edited(FILE, |c| {
+                c["mm_vision_tower"] = "google/siglip-so400m-patch14-384".into()
+            }),
+            "mm_vision_tower",
+        ),
+        (edited(FILE, |c| c["use_s2"] = true.into()), "use_s2"),
+        (
+            edited(FILE, |c| c["mm_projector_type"] = "qformer".into()),
+            "mm_projector_type",
+        ),
+    ] {
+        let e = parse_config(&edit).expect_err(key);
+        assert!(e.to_string().contains(key), "{key}: {e}");
+    }
+    // A linear projector is one biased matrix.
+    let linear = edited(FILE, |c| c["mm_projector_type"] = "linear".into());
+    let v = parse_config(&linear).unwrap().vision.unwrap();
+    assert_eq!(v.projector_params, h * vh + h);
+}

@@ -3,6 +3,8 @@
 //! port. Orion (OrionStarAI's Orion-14B): a Llama layout whose norms are
 //! LayerNorms with a bias. Phi-3-vision (`phi3_v`): a Phi-3 text model;
 //! its CLIP tower and HD projector are counted in `vision/towers/phi3v.rs`.
+//! Phi-4-reasoning-vision (`phi4-siglip`): a Phi-3-layout text model and a
+//! SigLIP-2 tower (`vision/towers/phi4.rs`), from Microsoft's own code.
 
 use super::super::error::ConfigError;
 use super::super::family::{Family, Norm, Rules};
@@ -10,7 +12,7 @@ use super::super::shape::Keys;
 use super::llama::shape;
 use super::{dense_full, Architecture};
 
-pub(super) const ALL: &[&Architecture] = &[&ORION, &PHI3_V];
+pub(super) const ALL: &[&Architecture] = &[&ORION, &PHI3_V, &PHI4_SIGLIP];
 
 /// Orion's `hidden_act`: vLLM's `OrionMLP` raises on anything but `silu`,
 /// and the checkpoint code's MLP is the same gated SiLU.
@@ -78,6 +80,27 @@ pub(super) const PHI3_V: Architecture = Architecture {
     counts: "the phi3 text model (fused qkv_proj and gate_up_proj, 2 RMSNorms per layer, head \
              unless tied, sliding_window on every layer when set); the CLIP tower and HD \
              projector counted as the vision tower",
+    defaults: &[],
+    nested_defaults: &[],
+    layer_keys: &[],
+    read: |r| (super::others::PHI3.read)(r),
+};
+
+/// Phi-4-reasoning-vision (`phi4-siglip`): `Phi4VisionR` is a
+/// `Phi3Config` and `Phi4ForCausalLMV` a `Phi3ForCausalLM` whose model
+/// (`Phi4VisionRModel`, a `Phi3Model`) also holds the vision tower and
+/// projector; the text model is read by the `phi3` reader. Source:
+/// microsoft/Phi-4-reasoning-vision-15B
+/// `huggingface-transformers/modeling_phi4_visionr.py` @ e71388f2.
+pub(super) const PHI4_SIGLIP: Architecture = Architecture {
+    family: Family::Phi3,
+    model_types: &["phi4-siglip"],
+    classes: &["Phi4ForCausalLMV"],
+    source: "microsoft/Phi-4-reasoning-vision-15B modeling_phi4_visionr.py (Phi4VisionR, \
+             Phi4VisionRModel, Phi4ForCausalLMV: Phi3Config, Phi3Model, Phi3ForCausalLM); the \
+             text model as transformers models/phi3",
+    counts: "the phi3 text model (fused qkv_proj and gate_up_proj, 2 RMSNorms per layer, untied \
+             head); the SigLIP-2 NaFlex tower and mm_projector counted as the vision tower",
     defaults: &[],
     nested_defaults: &[],
     layer_keys: &[],

@@ -172,8 +172,10 @@ pub(crate) fn read(
     dtype: Dtype,
     quant: Option<&Quantization>,
 ) -> Result<Reading, ConfigError> {
-    if r.get_outer("model_type").and_then(Value::as_str) == Some("phi3_v") {
-        return phi3_v(r, text_hidden, dtype, quant);
+    match r.get_outer("model_type").and_then(Value::as_str) {
+        Some("phi3_v") => return phi3_v(r, text_hidden, dtype, quant),
+        Some("phi4-siglip") => return phi4_siglip(r, text_hidden, dtype, quant),
+        _ => {}
     }
     elsewhere::refuse_towers_elsewhere(r)?;
     let Some(vision) = r.get_outer("vision_config") else {
@@ -242,6 +244,29 @@ fn phi3_v(
     let cfg = config::Keys::new(processor, r);
     let tower = towers::phi3_v(&cfg, r, text_hidden)?;
     counted(tower, &cfg, "phi3_v".to_string(), dtype, quant)
+}
+
+/// Phi-4-reasoning-vision: a `vision_config` beside the LLaVA-style
+/// `mm_vision_tower` and `mm_projector_type` the tower's loader reads (see
+/// [`towers::phi4_siglip`]).
+fn phi4_siglip(
+    r: &Reader,
+    text_hidden: u64,
+    dtype: Dtype,
+    quant: Option<&Quantization>,
+) -> Result<Reading, ConfigError> {
+    let Some(vision) = r.get_outer("vision_config") else {
+        return Ok(Reading::NotCounted(
+            "model_type `phi4-siglip` has a vision tower but the config has no vision_config"
+                .into(),
+        ));
+    };
+    let vision = vision
+        .as_object()
+        .ok_or_else(|| ConfigError::wrong_type("vision_config", "object"))?;
+    let cfg = config::Keys::new(vision, r);
+    let tower = towers::phi4_siglip(&cfg, text_hidden)?;
+    counted(tower, &cfg, "phi4-siglip".to_string(), dtype, quant)
 }
 
 /// The spec of a tower built from `cfg`, or why it is not counted.

@@ -8,6 +8,7 @@ mod gemma4;
 mod minimax;
 mod native;
 mod phi3v;
+mod phi4;
 mod qwen;
 mod wrappers;
 
@@ -17,6 +18,7 @@ use crate::model::error::ConfigError;
 use crate::model::quant::VisionTensor;
 use encoders::Vit;
 pub(crate) use phi3v::phi3_v;
+pub(crate) use phi4::phi4_siglip;
 
 /// A tower: its tensors, split into encoder and projector.
 pub(crate) struct Tower {
