@@ -150,3 +150,55 @@ fn phi4_reasoning_vision_counts_the_siglip2_tower_and_projector() {
     let v = parse_config(&linear).unwrap().vision.unwrap();
     assert_eq!(v.projector_params, h * vh + h);
 }
+
+/// RWKV-5 World 3B, from mlc-llm's `rwkv5_model.py`: recurrent blocks
+/// (time mixing with a 64 × 64 state per head, squared-ReLU channel
+/// mixing), no KV cache per token, a fixed state per sequence.
+#[test]
+fn rwkv5_counts_time_and_channel_mixing_and_a_fixed_state() {
+    const FILE: &str = "RWKV__rwkv-5-world-3b.json";
+    let (h, layers, vocab, d) = (2560u64, 32u64, 65_536u64, 64u64);
+    let heads = h / d;
+    // intermediate_size null: ⌊3.5 · 2560⌋ rounded down to 32.
+    let i = 8960u64;
+    let s = read(FILE);
+    assert_eq!((s.reading, s.family), (Reading::Exact, Family::Rwkv5));
+    let time_mixing = 2 * heads * d + 4 * h + 5 * h * h + 2 * h;
+    let channel_mixing = 2 * h + 2 * i * h + h * h;
+    let block = time_mixing + channel_mixing + 2 * 2 * h;
+    // The head is counted although the config says tie_word_embeddings:
+    // the engine loads the checkpoint's own head.weight.
+    let total = 2 * vocab * h + 2 * h + layers * block + 2 * h;
+    assert_eq!(s.params_total, total);
+    assert_eq!(s.params_total, 3_062_999_040);
+    // The model name's "3B".
+    assert_eq!((s.params_total + 500_000_000) / 1_000_000_000, 3);
+    // Nothing grows with the context; the state is two token shifts of H
+    // at bf16 and a float32 64 × 64 state per head, per block.
+    assert_eq!(s.kv_bytes_per_token(16_000), 0);
+    let state_bytes = layers * (2 * h * 2 + heads * d * d * 4);
+    assert_eq!(state_bytes, 21_299_200);
+    assert_eq!(s.kv_cache_bytes(1, 1, 16_000), state_bytes);
+    assert_eq!(s.kv_cache_bytes(100_000, 3, 16_000), 3 * state_bytes);
+    // A float32 checkpoint holds the whole state at its own width.
+    let f32 = edited(FILE, |c| c["torch_dtype"] = "float32".into());
+    let s32 = parse_config(&f32).unwrap();
+    assert_eq!(
+        s32.kv_cache_bytes(1, 1, 16_000),
+        layers * (2 * h * 4 + heads * d * d * 4)
+    );
+    // Other versions and widths are refused by name.
+    for (edit, key) in [
+        (
+            edited(FILE, |c| c["model_version"] = "5_1".into()),
+            "model_version",
+        ),
+        (
+            edited(FILE, |c| c["attention_hidden_size"] = 2048.into()),
+            "attention_hidden_size",
+        ),
+    ] {
+        let e = parse_config(&edit).expect_err(key);
+        assert!(e.to_string().contains(key), "{key}: {e}");
+    }
+}

@@ -169,6 +169,18 @@ fn minimax_m3_without_sparse_layers_is_plain_gqa() {
 /// tensor.
 const VL_FILE: &str = "MiniMaxAI__MiniMax-M3-VL.json";
 
+fn vl_fixture() -> String {
+    let path = format!(
+        "{}/tests/fixtures/vision/{VL_FILE}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn read_vl() -> vramfit_core::model::ModelSpec {
+    parse_config(&vl_fixture()).unwrap_or_else(|e| panic!("{VL_FILE}: {e}"))
+}
+
 // The VL config's vision sizes.
 const VH: u64 = 1280;
 const VI: u64 = 5120;
@@ -179,7 +191,7 @@ const MERGE: u64 = 2;
 
 #[test]
 fn minimax_m3_vl_counts_the_tower_and_matches_the_checkpoint() {
-    let s = read(VL_FILE);
+    let s = read_vl();
     assert_eq!(s.reading, Reading::Exact);
     let text = read(FILE);
     // Conv3d patch embedding (no bias), pre_layrnorm, CLIP-style layers
@@ -211,11 +223,11 @@ fn minimax_m3_vl_counts_the_tower_and_matches_the_checkpoint() {
 #[test]
 fn minimax_m3_vl_projector_keys_are_read() {
     let edited_vl = |edit: &dyn Fn(&mut serde_json::Value)| {
-        let mut c: serde_json::Value = serde_json::from_str(&fixture(VL_FILE)).unwrap();
+        let mut c: serde_json::Value = serde_json::from_str(&vl_fixture()).unwrap();
         edit(&mut c);
         parse_config(&c.to_string()).unwrap().vision.unwrap()
     };
-    let base = read(VL_FILE).vision.unwrap();
+    let base = read_vl().vision.unwrap();
     // Without biases: six bias vectors of the text width fewer.
     let no_bias = edited_vl(&|c| {
         c["multimodal_projector_bias"] = false.into();

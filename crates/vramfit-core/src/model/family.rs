@@ -67,6 +67,7 @@ pub enum Family {
     Cohere2,
     Dbrx,
     Orion,
+    Rwkv5,
     Granite,
     GraniteMoe,
     GraniteMoeShared,

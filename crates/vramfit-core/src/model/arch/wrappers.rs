@@ -83,7 +83,7 @@ pub(crate) const WRAPPERS: [Wrapper; 23] = [
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
 /// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
+pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
     (
         "kimi_k3",
         "Kimi-K3's text model is a kimi_linear model with attention residuals \
@@ -107,14 +107,6 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 4] = [
          gate (g_proj), and the checkpoints' module names (shared_expert, which their FP8 \
          ignore lists match, against transformers' shared_experts) are not read yet: a reading \
          with one head count would miscount every sliding layer",
-    ),
-    (
-        "rwkv5",
-        "RWKV-5 (Eagle) is public as the checkpoint's own modeling_rwkv5.py and mlc-llm's \
-         rwkv5_model.py (time mixing with a per-head 64 x 64 state, squared-ReLU channel \
-         mixing), but vramfit has no reader for its layers yet, and the engines keep its \
-         recurrent state in float32 whatever the weights' dtype, which the per-sequence state \
-         is not yet sized in",
     ),
 ];
 
