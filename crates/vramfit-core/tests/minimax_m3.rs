@@ -3,12 +3,14 @@
 //! model.py`, `nvidia/mtp.py`, `common/indexer.py`), on the config listed
 //! in `tests/fixtures/SOURCES.md`. No published count of the text model
 //! alone exists: the Hub's total (427.04B, as vLLM's recipe quotes it) is
-//! the `minimax_m3_vl` checkpoint's, whose vision tower is not read.
+//! the `minimax_m3_vl` checkpoint's, matched with its vision tower.
 
 mod support;
 
 use support::{fixture, read};
-use vramfit_core::model::{parse_config, AttentionKind, ConfigErrorKind, Family, Reading};
+use vramfit_core::model::{
+    parse_config, AttentionKind, ConfigErrorKind, Family, Includes, Reading,
+};
 
 const FILE: &str = "MiniMaxAI__MiniMax-M3.json";
 
@@ -55,8 +57,8 @@ fn minimax_m3_text_model_is_counted_tensor_by_tensor() {
     assert_eq!(s.params_total, 426_174_572_928);
     // The VL checkpoint's safetensors total, "427.04B" (vllm-project/
     // recipes MiniMax-M3.yaml): the text model leaves 0.87B for the vision
-    // tower and projector, which are not read, and no room for the MTP
-    // modules (52B), which the BF16 files do not store.
+    // tower and projectors (counted in the VL test below), and no room
+    // for the MTP modules (52B), which the BF16 files do not store.
     let hub = 427_040_000_000;
     assert!(s.params_total < hub && hub - s.params_total < 1_000_000_000);
     assert_eq!(s.params.total(), s.params_total);
@@ -161,15 +163,105 @@ fn minimax_m3_without_sparse_layers_is_plain_gqa() {
     assert!(matches!(e.kind, ConfigErrorKind::MissingKeys { .. }), "{e}");
 }
 
+/// The Hub checkpoint's own config (`minimax_m3_vl`): the same text
+/// model under `text_config`, and the vision tower vLLM builds
+/// (`vllm/models/minimax_m3/common/vision_tower.py`), counted tensor by
+/// tensor.
+const VL_FILE: &str = "MiniMaxAI__MiniMax-M3-VL.json";
+
+fn vl_fixture() -> String {
+    let path = format!(
+        "{}/tests/fixtures/vision/{VL_FILE}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn read_vl() -> vramfit_core::model::ModelSpec {
+    parse_config(&vl_fixture()).unwrap_or_else(|e| panic!("{VL_FILE}: {e}"))
+}
+
+// The VL config's vision sizes.
+const VH: u64 = 1280;
+const VI: u64 = 5120;
+const VL: u64 = 32;
+const PATCH: u64 = 14;
+const TEMPORAL: u64 = 2;
+const MERGE: u64 = 2;
+
 #[test]
-fn minimax_m3_vl_is_refused_for_its_vision_tower() {
+fn minimax_m3_vl_counts_the_tower_and_matches_the_checkpoint() {
+    let s = read_vl();
+    assert_eq!(s.reading, Reading::Exact);
+    let text = read(FILE);
+    // Conv3d patch embedding (no bias), pre_layrnorm, CLIP-style layers
+    // (LayerNorms, biased q/k/v/out, fc1, fc2); no position table and no
+    // post_layernorm.
+    let layer = 4 * VH + 4 * (VH * VH + VH) + (VI * VH + VI) + (VH * VI + VH);
+    let encoder = VH * 3 * TEMPORAL * PATCH * PATCH + 2 * VH + VL * layer;
+    // multi_modal_projector (1280 → 6144 → 6144) and patch_merge_mlp
+    // (2 × 2 merged 6144-wide tokens → 6144 → 6144), all biased.
+    let projector = (H * VH + H) + (H * H + H) + (H * MERGE * MERGE * H + H) + (H * H + H);
+    let v = s.vision.as_ref().expect("vision tower counted");
+    assert_eq!((v.encoder_params, v.projector_params), (encoder, projector));
+    assert_eq!(v.params, 865_567_232);
+    assert_eq!(s.params_total, text.params_total);
+    assert_eq!(s.checkpoint.includes, Includes::TextModelAndVisionTower);
+    assert_eq!(s.checkpoint.params, text.params_total + v.params);
+    // The checkpoint's safetensors total as a public weight report of
+    // MiniMaxAI/MiniMax-M3 lists it (23,416 tensors, "427,040,140,160"),
+    // the Hub's 427.04B: to the parameter.
+    assert_eq!(s.checkpoint.params, 427_040_140_160);
+    // The tower adds no cache; the text model's KV per token is unchanged.
+    assert_eq!(
+        s.kv_bytes_per_token(16_000),
+        text.kv_bytes_per_token(16_000)
+    );
+    assert_eq!(s.mtp_params, text.mtp_params);
+}
+
+#[test]
+fn minimax_m3_vl_projector_keys_are_read() {
+    let edited_vl = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut c: serde_json::Value = serde_json::from_str(&vl_fixture()).unwrap();
+        edit(&mut c);
+        parse_config(&c.to_string()).unwrap().vision.unwrap()
+    };
+    let base = read_vl().vision.unwrap();
+    // Without biases: six bias vectors of the text width fewer.
+    let no_bias = edited_vl(&|c| {
+        c["multimodal_projector_bias"] = false.into();
+        c["patch_merge_bias"] = false.into();
+    });
+    assert_eq!(base.params - no_bias.params, 4 * H);
+    // A narrower projector hidden size narrows both MLPs.
+    let narrow = edited_vl(&|c| c["projector_hidden_size"] = 4096.into());
+    let mid = 4096;
+    let expected =
+        (mid * VH + mid) + (H * mid + H) + (mid * MERGE * MERGE * H + mid) + (H * mid + H);
+    assert_eq!(narrow.projector_params, expected);
+    // A temporal patch of 4 doubles the patch embedding.
+    let t4 = edited_vl(&|c| {
+        c["vision_config"]["img_token_compression_config"]["temporal_patch_size"] = 4.into()
+    });
+    assert_eq!(
+        t4.encoder_params - base.encoder_params,
+        VH * 3 * 2 * PATCH * PATCH
+    );
+}
+
+#[test]
+fn minimax_m3_vl_without_vision_config_is_flagged() {
     let text = serde_json::json!({
         "model_type": "minimax_m3_vl",
         "architectures": ["MiniMaxM3SparseForConditionalGeneration"],
         "text_config": serde_json::from_str::<serde_json::Value>(&fixture(FILE)).unwrap(),
     })
     .to_string();
-    let e = parse_config(&text).unwrap_err();
-    assert!(e.to_string().contains("minimax_m3_vl"), "{e}");
-    assert!(e.to_string().contains("vision tower"), "{e}");
+    let s = parse_config(&text).unwrap();
+    assert_eq!(
+        s.checkpoint.includes,
+        Includes::TextModelOnlyVisionNotCounted
+    );
+    assert!(s.vision_not_counted.unwrap().contains("minimax_m3_vl"));
 }

@@ -66,6 +66,8 @@ pub enum Family {
     Cohere,
     Cohere2,
     Dbrx,
+    Orion,
+    Rwkv5,
     Granite,
     GraniteMoe,
     GraniteMoeShared,

@@ -66,6 +66,8 @@ impl Family {
             Family::Cohere => "Command R (Cohere)",
             Family::Cohere2 => "Command R7B (Cohere 2)",
             Family::Dbrx => "DBRX",
+            Family::Orion => "Orion",
+            Family::Rwkv5 => "RWKV-5",
             Family::Granite => "Granite",
             Family::GraniteMoe => "Granite MoE",
             Family::GraniteMoeShared => "Granite MoE (shared experts)",

@@ -69,6 +69,18 @@ pub enum LinearMixer {
         head_dim: u64,
         conv_kernel: u64,
     },
+    /// RWKV-5 "Eagle" (`rwkv5`): time mixing with `heads` heads of
+    /// `head_size` (a `head_size × head_size` state per head) and squared-
+    /// ReLU channel mixing of width `intermediate`, both in the mixer.
+    /// `wkv_scale`: checkpoint-dtype elements per element of the wkv state,
+    /// which the engines hold in float32 whatever the weights' dtype
+    /// (`32 / bits`: 2 for bfloat16 weights).
+    Rwkv5 {
+        heads: u64,
+        head_size: u64,
+        intermediate: u64,
+        wkv_scale: u64,
+    },
 }
 
 impl LinearMixer {
@@ -82,6 +94,7 @@ impl LinearMixer {
     /// short conv:     C·(K − 1)
     /// lightning:      H·d·d
     /// Kimi delta:     h·d·d + 3·h·d·(K − 1)
+    /// RWKV-5:         2·h·d + h·d·d·w
     /// ```
     ///
     /// Symbols: `H_k`/`H_v` key/value heads and `d_k`/`d_v` their widths,
@@ -92,7 +105,12 @@ impl LinearMixer {
     /// `NemotronHMamba2Mixer`, `MambaMixer`, `Lfm2ShortConv`,
     /// `MiniMaxLightningAttention`; vLLM `models/kimi_linear.py`
     /// (`KimiDeltaAttention`: a `h × d × d` state and three convolution
-    /// windows, for q, k and v).
+    /// windows, for q, k and v). RWKV-5 keeps per layer the last token's
+    /// input to time mixing and to channel mixing (`h·d` each, the model
+    /// width, at the weights' dtype) and the wkv state `h·d·d` in float32,
+    /// counted as `w` checkpoint-dtype elements each (mlc-llm
+    /// `python/mlc_llm/model/rwkv5/rwkv5_model.py`, `create_rnn_state`:
+    /// `ATT_X`, `ATT_KV` float32, `FFN_X`).
     pub fn state_elements(&self) -> u64 {
         let conv_window = |k: u64| k.saturating_sub(1);
         match *self {
@@ -142,6 +160,13 @@ impl LinearMixer {
                 head_dim,
                 conv_window(conv_kernel),
             ])),
+            LinearMixer::Rwkv5 {
+                heads,
+                head_size,
+                wkv_scale,
+                ..
+            } => mul(&[2, heads, head_size])
+                .saturating_add(mul(&[heads, head_size, head_size, wkv_scale])),
         }
     }
 }

@@ -25,6 +25,7 @@ mod moe;
 mod more;
 mod nas;
 mod others;
+mod ported;
 mod qwen;
 mod wrappers;
 
@@ -77,6 +78,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
     llama::ALL
         .iter()
         .chain(qwen::ALL)
+        .chain(ported::ALL)
         .chain(others::ALL)
         .chain(gpt::ALL)
         .chain(gemma::ALL)

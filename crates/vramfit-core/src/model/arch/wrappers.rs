@@ -19,7 +19,7 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 22] = [
+pub(crate) const WRAPPERS: [Wrapper; 23] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
     wrap("gemma4", "text_config", "gemma4_text", "Gemma4Config"),
@@ -72,6 +72,12 @@ pub(crate) const WRAPPERS: [Wrapper; 22] = [
         "internlm2",
         "OpenGVLab InternVLChatConfig (checkpoint code)",
     ),
+    wrap(
+        "minimax_m3_vl",
+        "text_config",
+        "minimax_m3",
+        "MiniMaxAI/MiniMax-M3 MiniMaxM3VLConfig (checkpoint code)",
+    ),
 ];
 
 /// Model types vramfit knows of but does not read, and why: a Llama-style
@@ -95,10 +101,12 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
          for either yet (the step3p5 layout is public in mlx-lm's step3p5.py and SGLang)",
     ),
     (
-        "minimax_m3_vl",
-        "MiniMax-M3's text model (minimax_m3) is read, but the wrapper's vision tower \
-         (vLLM vllm/models/minimax_m3/common/vision_tower.py, MiniMaxVLVisionModel, and its \
-         projector) is not sized yet: a count of the text model alone would leave it out",
+        "laguna",
+        "Laguna's layout is public (transformers models/laguna, vLLM laguna.py) but its \
+         per-layer query head counts (num_attention_heads_per_layer), per-head softplus output \
+         gate (g_proj), and the checkpoints' module names (shared_expert, which their FP8 \
+         ignore lists match, against transformers' shared_experts) are not read yet: a reading \
+         with one head count would miscount every sliding layer",
     ),
 ];
 

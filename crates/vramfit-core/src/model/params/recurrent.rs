@@ -121,7 +121,57 @@ pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
             sink.vector(Group::Norms, "self_attn.o_norm", head_dim);
             sink.linear(attn, "self_attn.o_proj", h, width);
         }
+        LinearMixer::Rwkv5 {
+            heads,
+            head_size,
+            intermediate,
+            ..
+        } => rwkv5(h, (heads, head_size), intermediate, sink),
     }
+}
+
+/// RWKV-5 time mixing and channel mixing of one block.
+///
+/// ```text
+/// time mixing:    time_decay, time_faaaa h×d each; time_mix_key, _value,
+///                 _receptance, _gate H each; key, value, receptance, gate,
+///                 output H×H; ln_x GroupNorm weight and bias H each
+/// channel mixing: time_mix_key, time_mix_receptance H each; key I×H,
+///                 receptance H×H, value H×I
+/// ```
+///
+/// Source: mlc-llm `python/mlc_llm/model/rwkv5/rwkv5_model.py`
+/// (`RWKV5_Attention`, `RWKV5_FNN`), whose loader maps each to the
+/// checkpoint's `rwkv.blocks.N.attention.*` / `feed_forward.*` tensor.
+fn rwkv5(h: u64, (heads, head_size): (u64, u64), intermediate: u64, sink: &mut Sink) {
+    let attn = Group::Attention;
+    sink.emit(attn, "attention.time_decay", heads, head_size, 1, false);
+    sink.emit(attn, "attention.time_faaaa", heads, head_size, 1, false);
+    for mix in [
+        "attention.time_mix_key",
+        "attention.time_mix_value",
+        "attention.time_mix_receptance",
+        "attention.time_mix_gate",
+    ] {
+        sink.vector(attn, mix, h);
+    }
+    for proj in [
+        "attention.key",
+        "attention.value",
+        "attention.receptance",
+        "attention.gate",
+        "attention.output",
+    ] {
+        sink.linear(attn, proj, h, h);
+    }
+    sink.vector(Group::Norms, "attention.ln_x", h);
+    sink.vector(Group::Norms, "attention.ln_x.bias", h);
+    let mlp = Group::DenseMlp;
+    sink.vector(mlp, "feed_forward.time_mix_key", h);
+    sink.vector(mlp, "feed_forward.time_mix_receptance", h);
+    sink.linear(mlp, "feed_forward.key", intermediate, h);
+    sink.linear(mlp, "feed_forward.receptance", h, h);
+    sink.linear(mlp, "feed_forward.value", h, intermediate);
 }
 
 fn gated_delta_net(

@@ -82,6 +82,33 @@ impl<'a> Keys<'a> {
         Ok(default)
     }
 
+    /// A positive integer under `inner` of the object `vision_config.key`,
+    /// or the config class's `default` (recorded) when either is absent.
+    pub(crate) fn nested_or(
+        &self,
+        key: &str,
+        inner: &str,
+        default: u64,
+    ) -> Result<u64, ConfigError> {
+        let name = format!("vision_config.{key}.{inner}");
+        match self.get(key) {
+            None => {}
+            Some(Value::Object(m)) => {
+                if let Some(v) = m.get(inner).filter(|v| !v.is_null()) {
+                    return dim(&name, v);
+                }
+            }
+            Some(_) => {
+                return Err(ConfigError::wrong_type(
+                    &format!("vision_config.{key}"),
+                    "object",
+                ))
+            }
+        }
+        self.defaults.borrow_mut().push(name);
+        Ok(default)
+    }
+
     /// A side given as an integer or a `[height, width]` pair.
     pub(crate) fn need_pair(&self, key: &str) -> Result<(u64, u64), ConfigError> {
         match self.get(key) {

@@ -49,6 +49,9 @@ pub enum VisionKind {
     InternVit,
     /// Gemma-4's encoder (2-D position table, gated MLP, q/k norms).
     Gemma4,
+    /// MiniMax-M3-VL's CLIP-style ViT (3-D rotary positions) with its
+    /// projector and patch-merge MLP.
+    MiniMaxVit,
 }
 
 /// The vision tower of a vision-language model.
@@ -169,6 +172,11 @@ pub(crate) fn read(
     dtype: Dtype,
     quant: Option<&Quantization>,
 ) -> Result<Reading, ConfigError> {
+    match r.get_outer("model_type").and_then(Value::as_str) {
+        Some("phi3_v") => return phi3_v(r, text_hidden, dtype, quant),
+        Some("phi4-siglip") => return phi4_siglip(r, text_hidden, dtype, quant),
+        _ => {}
+    }
     elsewhere::refuse_towers_elsewhere(r)?;
     let Some(vision) = r.get_outer("vision_config") else {
         // A wrapper's config without its vision_config (a copy trimmed to
@@ -213,6 +221,62 @@ pub(crate) fn read(
             "model_type `{model_type}`: vramfit does not count this vision tower"
         )));
     };
+    counted(tower, &cfg, model_type, dtype, quant)
+}
+
+/// Phi-3-vision: the image embedding is configured under `img_processor`
+/// and `embd_layer` rather than `vision_config` (see
+/// [`towers::phi3_v`]).
+fn phi3_v(
+    r: &Reader,
+    text_hidden: u64,
+    dtype: Dtype,
+    quant: Option<&Quantization>,
+) -> Result<Reading, ConfigError> {
+    let Some(processor) = r.get_outer("img_processor") else {
+        return Ok(Reading::NotCounted(
+            "model_type `phi3_v` has a vision tower but the config has no img_processor".into(),
+        ));
+    };
+    let processor = processor
+        .as_object()
+        .ok_or_else(|| ConfigError::wrong_type("img_processor", "object"))?;
+    let cfg = config::Keys::new(processor, r);
+    let tower = towers::phi3_v(&cfg, r, text_hidden)?;
+    counted(tower, &cfg, "phi3_v".to_string(), dtype, quant)
+}
+
+/// Phi-4-reasoning-vision: a `vision_config` beside the LLaVA-style
+/// `mm_vision_tower` and `mm_projector_type` the tower's loader reads (see
+/// [`towers::phi4_siglip`]).
+fn phi4_siglip(
+    r: &Reader,
+    text_hidden: u64,
+    dtype: Dtype,
+    quant: Option<&Quantization>,
+) -> Result<Reading, ConfigError> {
+    let Some(vision) = r.get_outer("vision_config") else {
+        return Ok(Reading::NotCounted(
+            "model_type `phi4-siglip` has a vision tower but the config has no vision_config"
+                .into(),
+        ));
+    };
+    let vision = vision
+        .as_object()
+        .ok_or_else(|| ConfigError::wrong_type("vision_config", "object"))?;
+    let cfg = config::Keys::new(vision, r);
+    let tower = towers::phi4_siglip(&cfg, text_hidden)?;
+    counted(tower, &cfg, "phi4-siglip".to_string(), dtype, quant)
+}
+
+/// The spec of a tower built from `cfg`, or why it is not counted.
+fn counted(
+    tower: towers::Tower,
+    cfg: &config::Keys,
+    model_type: String,
+    dtype: Dtype,
+    quant: Option<&Quantization>,
+) -> Result<Reading, ConfigError> {
     let missing = cfg.missing();
     if !missing.is_empty() {
         return Ok(Reading::NotCounted(format!(

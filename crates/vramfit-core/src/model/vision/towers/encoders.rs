@@ -25,7 +25,7 @@ pub(crate) fn vit(cfg: &Keys) -> Result<Vit, ConfigError> {
 /// {q,k,v,out}_proj` (biased), `layer_norm2`, `mlp.fc1`, `mlp.fc2`.
 /// Source: transformers `modeling_siglip.py::SiglipEncoderLayer`,
 /// `modeling_clip.py::CLIPEncoderLayer`.
-fn encoder_layers(b: &mut Builder, prefix: &str, v: &Vit) {
+pub(super) fn encoder_layers(b: &mut Builder, prefix: &str, v: &Vit) {
     let (h, i) = (v.hidden, v.intermediate);
     for l in 0..v.layers {
         let p = format!("{prefix}encoder.layers.{l}");

@@ -5,7 +5,10 @@
 
 mod encoders;
 mod gemma4;
+mod minimax;
 mod native;
+mod phi3v;
+mod phi4;
 mod qwen;
 mod wrappers;
 
@@ -14,6 +17,8 @@ use super::VisionKind;
 use crate::model::error::ConfigError;
 use crate::model::quant::VisionTensor;
 use encoders::Vit;
+pub(crate) use phi3v::phi3_v;
+pub(crate) use phi4::phi4_siglip;
 
 /// A tower: its tensors, split into encoder and projector.
 pub(crate) struct Tower {
@@ -161,6 +166,7 @@ pub(crate) fn build(
         "llama4" => native::llama4(cfg, text)?,
         "internvl" => native::internvl(cfg, text)?,
         "internvl_chat" => native::internvl_chat(cfg, text)?,
+        "minimax_m3_vl" => minimax::minimax_m3_vl(cfg, text)?,
         _ => return Ok(None),
     };
     Ok(Some(tower))
