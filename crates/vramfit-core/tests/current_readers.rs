@@ -130,6 +130,7 @@ const STRUCTURAL: &[&str] = &[
     "Qwen__Qwen3.5-397B-A17B.json",
     "moonshotai__Kimi-K3.json",
     "stepfun-ai__Step-3.7-Flash.json",
+    "stepfun-ai__Step-3.7-Flash.text.reconstructed.json",
     "MiniMaxAI__MiniMax-M3.json",
 ];
 

@@ -26,6 +26,7 @@ mod more;
 mod nas;
 mod others;
 mod qwen;
+mod step;
 mod wrappers;
 
 pub(crate) use approx::approximate;
@@ -89,6 +90,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(mimo::ALL)
         .chain(kimi::ALL)
         .chain(minimax_m3::ALL)
+        .chain(step::ALL)
         .copied()
 }
 

@@ -89,10 +89,11 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
     ),
     (
         "step3p7",
-        "Step-3.7 wraps a Step-3.5 text model (step3p5: full and sliding layers with their own \
-         head counts, head-wise output gates, MoE layers from moe_layers_enum, MTP layers \
-         listed in layer_types) and a Perception Encoder vision tower; vramfit has no reader \
-         for either yet (the step3p5 layout is public in mlx-lm's step3p5.py and SGLang)",
+        "Step-3.7's text model (text_config, step3p5) is read, but the wrapper's vision tower \
+         (vision_config: a Perception Encoder ViT with layer scales and 2-D RoPE, two stride-2 \
+         convolution downsamplers and vit_large_projector; transformers \
+         models/step3p7 Step3p7VisionModel) is not sized yet: a count of the text model alone \
+         would leave it out",
     ),
     (
         "minimax_m3_vl",
