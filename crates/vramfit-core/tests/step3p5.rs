@@ -214,3 +214,32 @@ fn step3p5_without_the_gate_or_the_other_setting() {
     .unwrap_err();
     assert!(matches!(e.kind, ConfigErrorKind::MissingKeys { .. }), "{e}");
 }
+
+#[test]
+fn step3p5_fp8_export_is_read_as_block_wise_fp8() {
+    // StepFun's FP8 export is block-wise FP8 (E4M3 weights, one fp32
+    // `weight_scale_inv` per 128 × 128 block), stated the way vLLM's `fp8`
+    // method reads it. The exact export's `quantization_config` is not in
+    // the index; this is the scheme, not a copy of that file.
+    let text = edited(|c| {
+        c["quantization_config"] = serde_json::json!({
+            "quant_method": "fp8",
+            "fmt": "e4m3",
+            "activation_scheme": "dynamic",
+            "weight_block_size": [128, 128],
+        });
+    });
+    let s = parse_config(&text).unwrap();
+    assert!(s.quantization.is_some());
+    assert_eq!(s.params_total, read(FILE).params_total);
+    let experts = s.params.routed_experts;
+    assert_eq!(experts, MOE_LAYERS * EXPERTS * 3 * WIDTH * H);
+    assert_eq!(s.quantized_params.routed_experts, experts);
+    // gate and up 1280 × 4096, down 4096 × 1280: 10 × 32 blocks each.
+    let blocks = MOE_LAYERS * EXPERTS * 3 * (WIDTH / 128) * (H / 128);
+    assert_eq!(s.published_bytes.routed_experts, experts + 4 * blocks);
+    // A method vramfit does not know is refused by its name.
+    let text = edited(|c| c["quantization_config"] = serde_json::json!({"quant_method": "step_q"}));
+    let e = parse_config(&text).unwrap_err();
+    assert!(e.to_string().contains("step_q"), "{e}");
+}
