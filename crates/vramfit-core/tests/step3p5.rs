@@ -10,7 +10,9 @@
 mod support;
 
 use support::{fixture, read};
-use vramfit_core::model::{parse_config, AttentionKind, ConfigErrorKind, Family, Reading};
+use vramfit_core::model::{
+    parse_config, AttentionKind, ConfigErrorKind, Family, Reading, VisionKind,
+};
 
 const FILE: &str = "stepfun-ai__Step-3.7-Flash.text.reconstructed.json";
 
@@ -242,4 +244,67 @@ fn step3p5_fp8_export_is_read_as_block_wise_fp8() {
     let text = edited(|c| c["quantization_config"] = serde_json::json!({"quant_method": "step_q"}));
     let e = parse_config(&text).unwrap_err();
     assert!(e.to_string().contains("step_q"), "{e}");
+}
+
+/// Step-3.7-Flash as its checkpoint nests it: the text model above in
+/// `text_config` and a `vision_config` under the legacy keys the
+/// checkpoint uses (`width`, `layers`, `heads`, as transformers'
+/// `Step3p7VisionConfig.attribute_map` and mlx-vlm's loader read them),
+/// with the values transformers documents for stepfun-ai/Step-3.7-Flash
+/// (its class defaults: 1536, 47, 16, image 728, patch 14). Reconstructed,
+/// like the text model: no byte copy of the file is in the index.
+fn step3p7(vision: serde_json::Value) -> String {
+    serde_json::json!({
+        "architectures": ["Step3p7ForConditionalGeneration"],
+        "model_type": "step3p7",
+        "text_config": serde_json::from_str::<serde_json::Value>(&fixture(FILE)).unwrap(),
+        "vision_config": vision,
+    })
+    .to_string()
+}
+
+#[test]
+fn step3p7_counts_its_perception_encoder_and_projector() {
+    let text = step3p7(serde_json::json!({
+        "width": 1536, "layers": 47, "heads": 16, "image_size": 728, "patch_size": 14,
+        "hidden_act": "quick_gelu", "use_cls_token": false, "use_ln_post": false,
+        "ls_init_value": 0.1,
+    }));
+    let s = parse_config(&text).unwrap();
+    assert_eq!(s.params_total, read(FILE).params_total);
+    let v = s.vision.as_ref().expect("vision tower");
+    assert_eq!(v.kind, VisionKind::StepPerception);
+    let (d, layers, i, p, grid) = (1536u64, 47u64, 8960u64, 14u64, 728u64 / 14);
+    let block = 4 * d // ln_1, ln_2
+        + 3 * d * d + 3 * d // attn.in_proj
+        + d * d + d // attn.out_proj
+        + i * d + i + d * i + d // mlp.c_fc, mlp.c_proj
+        + 2 * d; // ls_1, ls_2
+    let encoder = d * 3 * p * p // conv1, no bias
+        + grid * grid * d // positional_embedding
+        + 2 * d // ln_pre
+        + layers * block
+        + (2 * d * d * 9 + 2 * d) // vit_downsampler1
+        + (4 * d * 2 * d * 9 + 4 * d); // vit_downsampler2
+    assert_eq!(v.encoder_params, encoder);
+    assert_eq!(v.encoder_params, 1_955_848_960);
+    // vit_large_projector: 4d → 4096, no bias (projector_bias false).
+    assert_eq!(v.projector_params, 4 * d * H);
+    assert_eq!(s.checkpoint.params, 198_937_145_152);
+    assert_eq!(s.checkpoint.params, s.params_total + encoder + 4 * d * H);
+    // transformers' own spelling reads the same.
+    let text = step3p7(serde_json::json!({
+        "hidden_size": 1536, "num_hidden_layers": 47, "num_attention_heads": 16,
+        "image_size": 728, "patch_size": 14, "mlp_ratio": 8960.0 / 1536.0,
+    }));
+    assert_eq!(
+        parse_config(&text).unwrap().checkpoint.params,
+        198_937_145_152
+    );
+    // A class token or a final norm, which transformers does not build:
+    // refused by name.
+    for key in ["use_cls_token", "use_ln_post"] {
+        let e = parse_config(&step3p7(serde_json::json!({ key: true }))).unwrap_err();
+        assert!(e.to_string().contains(key), "{key}: {e}");
+    }
 }

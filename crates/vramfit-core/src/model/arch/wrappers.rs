@@ -19,7 +19,7 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 22] = [
+pub(crate) const WRAPPERS: [Wrapper; 23] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
     wrap("gemma4", "text_config", "gemma4_text", "Gemma4Config"),
@@ -72,12 +72,13 @@ pub(crate) const WRAPPERS: [Wrapper; 22] = [
         "internlm2",
         "OpenGVLab InternVLChatConfig (checkpoint code)",
     ),
+    wrap("step3p7", "text_config", "step3p5", "Step3p7Config"),
 ];
 
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
 /// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
+pub(crate) const REFUSED_TYPES: [(&str, &str); 2] = [
     (
         "kimi_k3",
         "Kimi-K3's text model is a kimi_linear model with attention residuals \
@@ -86,14 +87,6 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
          MoonViT; the layout is public (SGLang sglang/srt/models/kimi_k3.py) but vramfit has \
          no reader for these parts yet, and no published count to check one against \
          (Kimi-Linear itself, without them, is read)",
-    ),
-    (
-        "step3p7",
-        "Step-3.7's text model (text_config, step3p5) is read, but the wrapper's vision tower \
-         (vision_config: a Perception Encoder ViT with layer scales and 2-D RoPE, two stride-2 \
-         convolution downsamplers and vit_large_projector; transformers \
-         models/step3p7 Step3p7VisionModel) is not sized yet: a count of the text model alone \
-         would leave it out",
     ),
     (
         "minimax_m3_vl",

@@ -49,6 +49,9 @@ pub enum VisionKind {
     InternVit,
     /// Gemma-4's encoder (2-D position table, gated MLP, q/k norms).
     Gemma4,
+    /// Step-3.7's Perception Encoder ViT (layer scales, 2-D RoPE) with two
+    /// convolution downsamplers.
+    StepPerception,
 }
 
 /// The vision tower of a vision-language model.

@@ -7,6 +7,7 @@ mod encoders;
 mod gemma4;
 mod native;
 mod qwen;
+mod step;
 mod wrappers;
 
 use super::config::Keys;
@@ -161,6 +162,7 @@ pub(crate) fn build(
         "llama4" => native::llama4(cfg, text)?,
         "internvl" => native::internvl(cfg, text)?,
         "internvl_chat" => native::internvl_chat(cfg, text)?,
+        "step3p7" => step::step3p7(cfg, text)?,
         _ => return Ok(None),
     };
     Ok(Some(tower))
