@@ -308,3 +308,37 @@ fn step3p7_counts_its_perception_encoder_and_projector() {
         assert!(e.to_string().contains(key), "{key}: {e}");
     }
 }
+
+/// vLLM on Step-3.7-Flash: its Perception Encoder weighs in whole on each
+/// of 4 H200s (vramfit does not know how vLLM shards that tower), and the
+/// note says its dummy-image profile is left out, rather than that the
+/// tower is not counted.
+#[test]
+fn step3p7_on_vllm_counts_the_tower_and_says_the_profile_is_not() {
+    use vramfit_core::methods::engine::{EngineNote, EngineReport};
+    use vramfit_core::methods::{self, MethodId};
+    use vramfit_core::scenario::{ModelRef, ScenarioInput};
+    let config = step3p7(serde_json::json!({"width": 1536, "layers": 47, "heads": 16}));
+    let run = |config: String| {
+        let mut input = ScenarioInput {
+            model: Some(ModelRef::Config(config)),
+            gpus: 4,
+            context: 32_768,
+            ..ScenarioInput::default()
+        };
+        input.set_gpu("H200");
+        let r = methods::run(MethodId::Vllm, &input.validate().unwrap()).unwrap();
+        match r.engine {
+            Some(EngineReport::Vllm(v)) => v,
+            other => panic!("{other:?}"),
+        }
+    };
+    let with = run(config);
+    let without = run(fixture(FILE));
+    assert!(with.notes.contains(&EngineNote::VisionProfileNotCounted));
+    assert!(!with.notes.contains(&EngineNote::VisionTowerNotCounted));
+    // The tower and projector at 2 bytes, whole on the rank.
+    let tower = 1_981_014_784u64 * 2;
+    assert!(with.weights_bytes >= without.weights_bytes + tower);
+    assert!(with.weights_bytes - without.weights_bytes < tower + (1 << 22));
+}
