@@ -81,12 +81,15 @@ pub(crate) const WRAPPERS: [Wrapper; 23] = [
 pub(crate) const REFUSED_TYPES: [(&str, &str); 2] = [
     (
         "kimi_k3",
-        "Kimi-K3's text model is a kimi_linear model with attention residuals \
-         (attn_res_block_size), a gated latent-attention output, latent experts \
-         (routed_expert_hidden_size) and full-rank KDA gates, and its vision tower is a new \
-         MoonViT; the layout is public (SGLang sglang/srt/models/kimi_k3.py) but vramfit has \
-         no reader for these parts yet, and no published count to check one against \
-         (Kimi-Linear itself, without them, is read)",
+        "Kimi-K3's text model is a kimi_linear model with parts vramfit does not size yet: \
+         attention residuals over blocks of attn_res_block_size layers (SGLang \
+         sglang/srt/layers/attn_residual.py, AttnResidual), a gated latent-attention output \
+         (mla_use_output_gate), latent experts working in routed_expert_hidden_size with their \
+         own down/up projections and norm (latent_moe_use_norm; SGLang KimiK3MoE) and full-rank \
+         KDA output gates (use_full_rank_gate: g_proj in place of g_a_proj/g_b_proj); its \
+         vision tower is MoonViT3d (SGLang sglang/srt/models/kimi_k3_vl.py, KimiK3VisionTower, \
+         KimiK3MultiModalProjector), not sized either; no published count to check a reading \
+         against (Kimi-Linear itself, without these parts, is read)",
     ),
     (
         "minimax_m3_vl",
