@@ -130,6 +130,7 @@ const STRUCTURAL: &[&str] = &[
     "Qwen__Qwen3.5-397B-A17B.json",
     "moonshotai__Kimi-K3.json",
     "stepfun-ai__Step-3.7-Flash.json",
+    "stepfun-ai__Step-3.7-Flash.text.reconstructed.json",
     "MiniMaxAI__MiniMax-M3.json",
 ];
 
@@ -373,22 +374,32 @@ fn kimi_k3_keys_in_a_kimi_linear_config_are_refused() {
 
 #[test]
 fn architectures_not_derived_are_refused_with_their_reason() {
-    // Kimi-K3 (a kimi_linear text model in a kimi_k3 wrapper) and
-    // Step-3.7: refused by name and reason, and not read approximately
-    // either. (MiniMax-M3 is read: `tests/minimax_m3.rs`.)
-    for (file, model_type) in [
-        ("moonshotai__Kimi-K3.json", "kimi_k3"),
-        ("stepfun-ai__Step-3.7-Flash.json", "step3p7"),
-    ] {
-        let text = fixture(file);
-        let e = parse_config(&text).expect_err(file);
-        assert!(
-            matches!(&e.kind, ConfigErrorKind::Unsupported { .. }),
-            "{file}: {e}"
-        );
-        assert!(e.to_string().contains(model_type), "{file}: {e}");
-        assert!(parse_config_approximate(&text).is_err(), "{file}");
-    }
+    // Kimi-K3 (a kimi_linear text model in a kimi_k3 wrapper): refused by
+    // name and reason, and not read approximately either. (MiniMax-M3 and
+    // Step-3.7 are read: `tests/minimax_m3.rs`, `tests/step3p5.rs`.)
+    let (file, model_type) = ("moonshotai__Kimi-K3.json", "kimi_k3");
+    let text = fixture(file);
+    let e = parse_config(&text).expect_err(file);
+    assert!(
+        matches!(&e.kind, ConfigErrorKind::Unsupported { .. }),
+        "{file}: {e}"
+    );
+    assert!(e.to_string().contains(model_type), "{file}: {e}");
+    assert!(parse_config_approximate(&text).is_err(), "{file}");
+}
+
+#[test]
+fn step3p7_summary_without_the_keys_vllm_reads_is_refused() {
+    // aiconfigurator's summary of Step-3.7-Flash is flat and spells the
+    // experts `num_experts`: the step3p5 reader (vLLM's keys) refuses it
+    // naming the key it lacks rather than reading it as something else.
+    let text = fixture("stepfun-ai__Step-3.7-Flash.json");
+    let e = parse_config(&text).unwrap_err();
+    assert!(
+        matches!(&e.kind, ConfigErrorKind::MissingKeys { .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("moe_num_experts"), "{e}");
 }
 
 #[test]

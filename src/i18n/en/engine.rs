@@ -168,6 +168,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::KvFp8FromCheckpoint => "The checkpoint asks for an FP8 KV cache (kv_cache_quant_algo): vLLM caches keys and values in FP8 (1 byte) unless --kv-cache-dtype says otherwise.".into(),
         EngineNote::QuantizationNotModelled { method } => format!("Quantization “{method}” is not modelled: its layers are counted at the model dtype."),
         EngineNote::VisionTowerNotCounted => "The vision tower of this multimodal model is not counted.".into(),
+        EngineNote::VisionProfileNotCounted => "The vision tower’s weights are counted, whole on every GPU; the dummy images vLLM encodes while profiling it are not.".into(),
         EngineNote::VllmUnifiedMemory => "Unified memory: vLLM starts only if the system’s available memory covers what it requests; give what the system and other programs hold (--other-memory-gib).".into(),
         EngineNote::CudaGraphsBeyondMemory => "The CUDA graphs do not fit in what the utilization leaves: vLLM may run out of memory while capturing them.".into(),
         EngineNote::GgufDefault => "No GGUF type chosen: Q4_K_M, the most common download.".into(),

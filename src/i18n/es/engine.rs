@@ -168,6 +168,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::KvFp8FromCheckpoint => "El checkpoint pide una caché KV en FP8 (kv_cache_quant_algo): vLLM guarda claves y valores en FP8 (1 byte) salvo que --kv-cache-dtype diga otra cosa.".into(),
         EngineNote::QuantizationNotModelled { method } => format!("La cuantización «{method}» no está modelada: sus capas se cuentan en el tipo del modelo."),
         EngineNote::VisionTowerNotCounted => "No se cuenta la torre de visión de este modelo multimodal.".into(),
+        EngineNote::VisionProfileNotCounted => "Se cuentan los pesos de la torre de visión, enteros en cada GPU; no las imágenes ficticias que vLLM codifica al perfilarla.".into(),
         EngineNote::VllmUnifiedMemory => "Memoria unificada: vLLM solo arranca si la memoria disponible del sistema cubre lo que pide; indica lo que ocupan el sistema y otros programas (--other-memory-gib).".into(),
         EngineNote::CudaGraphsBeyondMemory => "Los grafos CUDA no caben en lo que deja la utilización: vLLM podría quedarse sin memoria al capturarlos.".into(),
         EngineNote::GgufDefault => "No se eligió tipo GGUF: Q4_K_M, la descarga más común.".into(),

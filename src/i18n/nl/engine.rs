@@ -168,6 +168,7 @@ fn note(n: &EngineNote) -> String {
         EngineNote::KvFp8FromCheckpoint => "Het checkpoint vraagt een KV-cache in FP8 (kv_cache_quant_algo): vLLM bewaart keys en values in FP8 (1 byte), tenzij --kv-cache-dtype iets anders zegt.".into(),
         EngineNote::QuantizationNotModelled { method } => format!("Kwantisatie „{method}” is niet gemodelleerd: de lagen worden geteld in het type van het model."),
         EngineNote::VisionTowerNotCounted => "De vision tower van dit multimodale model wordt niet meegeteld.".into(),
+        EngineNote::VisionProfileNotCounted => "De gewichten van de vision tower worden meegeteld, volledig op elke GPU; de dummyafbeeldingen die vLLM bij het profileren codeert niet.".into(),
         EngineNote::VllmUnifiedMemory => "Gedeeld geheugen: vLLM start alleen als het beschikbare geheugen van het systeem dekt wat het vraagt; geef op wat het systeem en andere programma’s innemen (--other-memory-gib).".into(),
         EngineNote::CudaGraphsBeyondMemory => "De CUDA-graphs passen niet in wat de benutting overlaat: vLLM kan zonder geheugen komen te zitten bij het vastleggen.".into(),
         EngineNote::GgufDefault => "Geen GGUF-type gekozen: Q4_K_M, de meest gedownloade.".into(),

@@ -180,6 +180,10 @@ pub enum EngineNote {
     QuantizationNotModelled { method: String },
     /// A multimodal model whose vision tower is not known: not counted.
     VisionTowerNotCounted,
+    /// A vision tower the reader counts but the engine's own tower rules
+    /// do not know: its weights counted whole on every GPU, its dummy
+    /// images not profiled.
+    VisionProfileNotCounted,
     /// The CUDA graphs do not fit in what the utilization leaves: vLLM may
     /// run out of memory while capturing them.
     CudaGraphsBeyondMemory,
@@ -270,6 +274,10 @@ impl std::fmt::Display for EngineNote {
             EngineNote::VisionTowerNotCounted => {
                 f.write_str("the vision tower of this multimodal model is not counted")
             }
+            EngineNote::VisionProfileNotCounted => f.write_str(
+                "the vision tower's weights are counted, whole on every GPU; the dummy images \
+                 vLLM encodes while profiling it are not",
+            ),
             EngineNote::VllmUnifiedMemory => f.write_str(
                 "unified memory: vLLM starts only if the system's available memory covers what \
                  it requests; what the system and other programs hold is --other-memory-gib",

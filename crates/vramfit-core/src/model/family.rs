@@ -255,6 +255,9 @@ pub(crate) struct Rules {
     pub moe_norms: u64,
     /// A stored scalar per layer (Gemma-4's `layer_scalar` buffer).
     pub layer_scalar: bool,
+    /// A head-wise output gate `g_proj: H_q×H`, one sigmoid per query
+    /// head (Step-3.5 `use_head_wise_attn_gate`).
+    pub head_gate: bool,
 }
 
 impl Rules {
@@ -289,6 +292,7 @@ impl Rules {
         router_scales: false,
         moe_norms: 0,
         layer_scalar: false,
+        head_gate: false,
     };
 
     /// The GPT-2 layout: LayerNorms with bias, biases on every projection,

@@ -106,6 +106,9 @@ pub(crate) struct Block {
     pub slot: Slot,
     /// Key/value heads of this layer's attention.
     pub kv_heads: Option<u64>,
+    /// Query heads of this layer's attention (Step-3.5's sliding layers,
+    /// `attention_other_setting`).
+    pub heads: Option<u64>,
     /// Width of this layer's dense MLP.
     pub width: Option<u64>,
     /// Window of this layer's sliding attention.
@@ -131,6 +134,7 @@ impl Block {
             mixer,
             slot,
             kv_heads: None,
+            heads: None,
             width: None,
             window: None,
             head_dim: None,
@@ -147,6 +151,8 @@ impl Block {
 pub(crate) struct LayerShape {
     pub mixer: Mixer,
     pub kv_heads: u64,
+    /// Query heads.
+    pub heads: u64,
     /// Width of the dense MLP (0 without one).
     pub ffn_width: u64,
     /// The MLP is a single linear map.
@@ -315,6 +321,7 @@ pub(crate) fn plan(
         layers.push(LayerShape {
             mixer: b.mixer,
             kv_heads: b.kv_heads.unwrap_or(shape.kv_heads),
+            heads: b.heads.unwrap_or(shape.heads),
             ffn_width: width,
             ffn_replaced: b.slot == Slot::Replaced,
             head_dim,

@@ -161,6 +161,10 @@ pub(crate) struct MtpLayout {
     /// Its decoder blocks, in order (one layer like the model's last when
     /// empty).
     pub blocks: Vec<super::layers::Block>,
+    /// Each block is one step of its own (Step-3.5: step `i` is layer
+    /// `L + i` of `layer_types`), rather than every step holding all of
+    /// them.
+    pub per_step: bool,
     /// Parameters each step stores beyond its blocks, norms, projection
     /// and vocabulary matrices (DeepSeek-V4's hyper-connection head:
     /// `N × N·H + N + 1`).

@@ -84,6 +84,7 @@ pub const CURRENT: &[&str] = &[
     "Qwen__Qwen3.5-397B-A17B.json",
     "moonshotai__Kimi-K3.json",
     "stepfun-ai__Step-3.7-Flash.json",
+    "stepfun-ai__Step-3.7-Flash.text.reconstructed.json",
     "MiniMaxAI__MiniMax-M3.json",
     "moonshotai__Kimi-Linear-48B-A3B-Instruct.json",
     "MiniMaxAI__MiniMax-M1.json",

@@ -185,6 +185,10 @@ pub enum VllmNote {
     /// A multimodal config whose vision tower is not known: its weights
     /// and dummy images are not counted.
     VisionTowerNotCounted,
+    /// A vision tower the reader counts (its weights, whole on every rank)
+    /// but whose vLLM dummy-input rules vramfit does not know: the
+    /// profile's encoder activations are not counted.
+    VisionProfileNotCounted,
 }
 
 impl std::fmt::Display for VllmNote {
@@ -197,6 +201,10 @@ impl std::fmt::Display for VllmNote {
             VllmNote::VisionTowerNotCounted => f.write_str(
                 "multimodal config whose vision tower vramfit does not know: its weights and \
                  dummy images are not counted",
+            ),
+            VllmNote::VisionProfileNotCounted => f.write_str(
+                "the vision tower's weights are counted, whole on every GPU; the dummy images \
+                 vLLM encodes while profiling it are not",
             ),
         }
     }
@@ -476,7 +484,10 @@ pub fn estimate(
 
     let head = &ranks[limiting];
     if extras.vision.is_none() && spec.nested_text_config {
-        notes.push(VllmNote::VisionTowerNotCounted);
+        notes.push(match spec.vision {
+            Some(_) => VllmNote::VisionProfileNotCounted,
+            None => VllmNote::VisionTowerNotCounted,
+        });
     }
     Ok(VllmEstimate {
         gpu_total_bytes,

@@ -254,6 +254,7 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
             method: method.clone(),
         },
         VllmNote::VisionTowerNotCounted => EngineNote::VisionTowerNotCounted,
+        VllmNote::VisionProfileNotCounted => EngineNote::VisionProfileNotCounted,
     }));
     if est
         .start_error

@@ -261,6 +261,7 @@ fn deepseek_v4(r: &Reader) -> Result<Blueprint, ConfigError> {
     if s.mtp_layers > 0 {
         s.mtp = Some(MtpLayout {
             vocab_matrices: 0,
+            per_step: false,
             blocks: mtp_blocks(r, n, s.mtp_layers, csa, hca)?,
             extra: hyper_head_params(s.hidden, need("hc_mult", MAX_HEADS)?),
         });

@@ -71,6 +71,7 @@ fn delta_net(r: &Reader, family: Family, moe_model: bool) -> Result<Blueprint, C
         .unwrap_or(0);
     s.mtp = Some(MtpLayout {
         vocab_matrices: u64::from(flag(r, "mtp_use_dedicated_embeddings", false)?),
+        per_step: false,
         blocks: vec![Block::new(Mixer::Full, Slot::Auto)],
         extra: 0,
     });
@@ -198,6 +199,7 @@ fn nemotron_h(r: &Reader) -> Result<Blueprint, ConfigError> {
             .unwrap_or(1);
         s.mtp = Some(MtpLayout {
             vocab_matrices: 0,
+            per_step: false,
             blocks: mtp_blocks,
             extra: 0,
         });

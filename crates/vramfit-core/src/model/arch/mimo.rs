@@ -24,6 +24,7 @@ fn mtp(r: &Reader) -> Result<(u64, MtpLayout), ConfigError> {
         .unwrap_or(0);
     let layout = MtpLayout {
         vocab_matrices: 0,
+        per_step: false,
         blocks: vec![Block::new(Mixer::Full, Slot::Auto)],
         extra: 0,
     };

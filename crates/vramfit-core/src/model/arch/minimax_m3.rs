@@ -251,6 +251,7 @@ fn minimax_m3(r: &Reader) -> Result<Blueprint, ConfigError> {
         block.indexer = Some(true);
         s.mtp = Some(MtpLayout {
             vocab_matrices: 0,
+            per_step: false,
             blocks: vec![block],
             extra: 0,
         });

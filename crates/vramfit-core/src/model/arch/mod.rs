@@ -27,6 +27,7 @@ mod nas;
 mod others;
 mod ported;
 mod qwen;
+mod step;
 mod wrappers;
 
 pub(crate) use approx::approximate;
@@ -91,6 +92,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(mimo::ALL)
         .chain(kimi::ALL)
         .chain(minimax_m3::ALL)
+        .chain(step::ALL)
         .copied()
 }
 

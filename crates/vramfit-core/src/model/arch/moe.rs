@@ -82,6 +82,7 @@ fn deepseek_with(
         // one layer with its norms and eh_proj, no vocabulary matrix.
         s.mtp = Some(MtpLayout {
             vocab_matrices: 0,
+            per_step: false,
             blocks: Vec::new(),
             extra: 0,
         });

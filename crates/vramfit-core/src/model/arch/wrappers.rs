@@ -19,7 +19,7 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 23] = [
+pub(crate) const WRAPPERS: [Wrapper; 24] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
     wrap("gemma4", "text_config", "gemma4_text", "Gemma4Config"),
@@ -78,27 +78,24 @@ pub(crate) const WRAPPERS: [Wrapper; 23] = [
         "minimax_m3",
         "MiniMaxAI/MiniMax-M3 MiniMaxM3VLConfig (checkpoint code)",
     ),
+    wrap("step3p7", "text_config", "step3p5", "Step3p7Config"),
 ];
 
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
 /// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 3] = [
+pub(crate) const REFUSED_TYPES: [(&str, &str); 2] = [
     (
         "kimi_k3",
-        "Kimi-K3's text model is a kimi_linear model with attention residuals \
-         (attn_res_block_size), a gated latent-attention output, latent experts \
-         (routed_expert_hidden_size) and full-rank KDA gates, and its vision tower is a new \
-         MoonViT; the layout is public (SGLang sglang/srt/models/kimi_k3.py) but vramfit has \
-         no reader for these parts yet, and no published count to check one against \
-         (Kimi-Linear itself, without them, is read)",
-    ),
-    (
-        "step3p7",
-        "Step-3.7 wraps a Step-3.5 text model (step3p5: full and sliding layers with their own \
-         head counts, head-wise output gates, MoE layers from moe_layers_enum, MTP layers \
-         listed in layer_types) and a Perception Encoder vision tower; vramfit has no reader \
-         for either yet (the step3p5 layout is public in mlx-lm's step3p5.py and SGLang)",
+        "Kimi-K3's text model is a kimi_linear model with parts vramfit does not size yet: \
+         attention residuals over blocks of attn_res_block_size layers (SGLang \
+         sglang/srt/layers/attn_residual.py, AttnResidual), a gated latent-attention output \
+         (mla_use_output_gate), latent experts working in routed_expert_hidden_size with their \
+         own down/up projections and norm (latent_moe_use_norm; SGLang KimiK3MoE) and full-rank \
+         KDA output gates (use_full_rank_gate: g_proj in place of g_a_proj/g_b_proj); its \
+         vision tower is MoonViT3d (SGLang sglang/srt/models/kimi_k3_vl.py, KimiK3VisionTower, \
+         KimiK3MultiModalProjector), not sized either; no published count to check a reading \
+         against (Kimi-Linear itself, without these parts, is read)",
     ),
     (
         "laguna",

@@ -100,13 +100,16 @@ pub(super) fn layer(
 /// `c = H_kv·d_v`: `q: a×H, k: b×H, v: c×H, o: H×H_q·d_v` (q doubled by an
 /// output gate in Qwen3-Next; no v where keys double as values, Gemma-4),
 /// biases `a + b + c` on q/k/v and `H` on o where the rules have them,
-/// `H_q` sink logits (gpt-oss, MiMo-V2's sliding layers), q/k norms.
+/// `H_q` sink logits (gpt-oss, MiMo-V2's sliding layers), q/k norms, and a
+/// head-wise gate `g_proj: H_q×H` (Step-3.5). `H_q` is this layer's query
+/// heads (Step-3.5's sliding layers have their own).
 fn grouped_query_attention(arch: &Arch, layer: &LayerShape, sink: &mut Sink) {
     let s = arch.shape;
     let r = s.rules;
     let (d, d_v) = (layer.head_dim, layer.v_head_dim);
     let gate = if r.gated_query { 2 } else { 1 };
-    let q = mul(&[s.heads, d, gate]);
+    let heads = layer.heads;
+    let q = mul(&[heads, d, gate]);
     let k = mul(&[layer.kv_heads, d]);
     let v = match layer.keys_as_values {
         true => 0,
@@ -127,10 +130,13 @@ fn grouped_query_attention(arch: &Arch, layer: &LayerShape, sink: &mut Sink) {
             sink.bias(r.qkv_bias && width > 0, attn, module, width);
         }
     }
-    let out_width = mul(&[s.heads, d_v]);
+    let out_width = mul(&[heads, d_v]);
     sink.linear(attn, "self_attn.o_proj", s.hidden, out_width);
     sink.bias(r.o_bias, attn, "self_attn.o_proj.bias", s.hidden);
-    sink.bias(layer.sinks, attn, "self_attn.sinks", s.heads);
+    sink.bias(layer.sinks, attn, "self_attn.sinks", heads);
+    if r.head_gate {
+        sink.linear(attn, "self_attn.g_proj", heads, s.hidden);
+    }
     match r.qk_norm {
         QkNorm::None => {}
         QkNorm::Shared(norm) => {
@@ -140,7 +146,7 @@ fn grouped_query_attention(arch: &Arch, layer: &LayerShape, sink: &mut Sink) {
             }
         }
         QkNorm::PerHead => {
-            sink.vector(Group::Norms, "self_attn.q_norm", mul(&[s.heads, d]));
+            sink.vector(Group::Norms, "self_attn.q_norm", mul(&[heads, d]));
             sink.vector(Group::Norms, "self_attn.k_norm", k);
         }
     }

@@ -425,6 +425,8 @@ pub(crate) fn mtp_params(arch: &Arch, plan: &Plan) -> u64 {
         f: &mut add,
         layer: Some(s.layers),
     };
+    // Blocks of every step together when each block is a step of its own.
+    let mut steps = s.mtp_layers;
     match s.mtp.as_ref().filter(|m| !m.blocks.is_empty()) {
         Some(m) => {
             let Some(step) = mtp_plan(arch, &m.blocks) else {
@@ -433,6 +435,9 @@ pub(crate) fn mtp_params(arch: &Arch, plan: &Plan) -> u64 {
             for ((attention, ffn), shape) in step.attention.iter().zip(&step.ffn).zip(&step.layers)
             {
                 layer::layer(arch, *attention, *ffn, shape, &mut sink);
+            }
+            if m.per_step {
+                steps = 1;
             }
         }
         None => {
@@ -450,7 +455,7 @@ pub(crate) fn mtp_params(arch: &Arch, plan: &Plan) -> u64 {
         .saturating_add(mul(&[3, s.hidden]))
         .saturating_add(mul(&[2, s.hidden, s.hidden]))
         .saturating_add(own);
-    mul(&[s.mtp_layers, blocks_params.saturating_add(extra)])
+    mul(&[steps, blocks_params]).saturating_add(mul(&[s.mtp_layers, extra]))
 }
 
 /// The plan of one MTP step's blocks (full attention where they attend;

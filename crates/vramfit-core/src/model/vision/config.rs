@@ -126,6 +126,23 @@ impl<'a> Keys<'a> {
         }
     }
 
+    /// A positive finite number (integer or not), or the config class's
+    /// `default` (recorded).
+    pub(crate) fn number_or(&self, key: &str, default: f64) -> Result<f64, ConfigError> {
+        let name = format!("vision_config.{key}");
+        match self.get(key) {
+            None => {
+                self.defaults.borrow_mut().push(name);
+                Ok(default)
+            }
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(f) if f.is_finite() && f > 0.0 && f <= MAX_DIM as f64 => Ok(f),
+                _ => Err(ConfigError::out_of_range(&name, n)),
+            },
+            Some(_) => Err(ConfigError::wrong_type(&name, "number")),
+        }
+    }
+
     /// A boolean, or the config class's `default`.
     pub(crate) fn flag(&self, key: &str, default: bool) -> Result<bool, ConfigError> {
         match self.get(key) {

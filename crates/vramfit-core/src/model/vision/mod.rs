@@ -52,6 +52,9 @@ pub enum VisionKind {
     /// MiniMax-M3-VL's CLIP-style ViT (3-D rotary positions) with its
     /// projector and patch-merge MLP.
     MiniMaxVit,
+    /// Step-3.7's Perception Encoder ViT (layer scales, 2-D RoPE) with two
+    /// convolution downsamplers.
+    StepPerception,
 }
 
 /// The vision tower of a vision-language model.

@@ -10,6 +10,7 @@ mod native;
 mod phi3v;
 mod phi4;
 mod qwen;
+mod step;
 mod wrappers;
 
 use super::config::Keys;
@@ -167,6 +168,7 @@ pub(crate) fn build(
         "internvl" => native::internvl(cfg, text)?,
         "internvl_chat" => native::internvl_chat(cfg, text)?,
         "minimax_m3_vl" => minimax::minimax_m3_vl(cfg, text)?,
+        "step3p7" => step::step3p7(cfg, text)?,
         _ => return Ok(None),
     };
     Ok(Some(tower))
