@@ -156,6 +156,16 @@ fn llamacpp(l: &LlamacppReport) -> String {
         "compute buffers",
         format!("{}{calibrated}", gib(l.compute_buffer_bytes)),
     );
+    if l.blas_compute_bytes > 0 {
+        out += &row(
+            "host compute buffers",
+            format!(
+                "{} CPU backend + {} BLAS",
+                gib(l.host_compute_bytes),
+                gib(l.blas_compute_bytes)
+            ),
+        );
+    }
     out += &row("output buffer", gib(l.output_buffer_bytes));
     out += &row("on the GPU", gib(l.gpu_bytes));
     out += &row("in host memory", gib(l.host_bytes));
@@ -223,11 +233,15 @@ fn devices(l: &LlamacppReport) -> String {
     if let Some(h) = &l.host {
         let locked = if h.locked { ", locked" } else { "" };
         out += &format!(
-            "  host: model {} ({}{locked}), KV {}, compute {}, output {}, total {}\n",
+            "  host: model {} ({}{locked}), KV {}, compute {}{}, output {}, total {}\n",
             gib(h.weights),
             h.weights_buffer,
             gib(h.kv_cache),
             gib(h.compute),
+            match h.blas_compute {
+                0 => String::new(),
+                b => format!(" + BLAS {}", gib(b)),
+            },
             gib(h.output),
             gib(h.total)
         );

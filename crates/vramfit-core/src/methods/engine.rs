@@ -103,6 +103,12 @@ pub struct LlamacppReport {
     pub v_bytes: u64,
     /// GPU and host compute buffers together.
     pub compute_buffer_bytes: u64,
+    /// The CPU backend's compute buffer (host memory: `CUDA_Host`, or `CPU`
+    /// on Metal).
+    pub host_compute_bytes: u64,
+    /// The BLAS backend's compute buffer (host memory, `CPU`; 0 without a
+    /// BLAS backend: macOS builds have one by default).
+    pub blas_compute_bytes: u64,
     /// Where the compute buffers are calibrated from the user's own load
     /// log (`--calibrate LOG`): the terms fitted on it, which scaled the
     /// replay; absent: ggml's allocator replayed as it is.
