@@ -194,7 +194,11 @@ fn llamacpp(l: &LlamacppReport) -> String {
             "{} of {} host RAM{}",
             Bytes(p.host_needed_bytes).display(UNIT),
             Bytes(p.host_ram_bytes).display(UNIT),
-            if p.host_ram_assumed { " (assumed)" } else { "" }
+            match (p.host_ram_assumed, p.unified_memory) {
+                (true, _) => " (assumed)",
+                (false, true) => " (unified memory: the GPU's part and the host's together)",
+                (false, false) => "",
+            }
         ),
     );
     out += &row("most layers that fit", l.max_gpu_layers.to_string());

@@ -293,6 +293,42 @@ fn llamacpp_splits_layers_between_gpu_and_host() {
 }
 
 #[test]
+fn on_unified_memory_the_host_and_the_gpu_share_one_memory() {
+    // Qwen3-32B Q8_0 on an M3 Pro with 36 GB, -ngl 40 of 65, 16,384 tokens:
+    // the GPU side fits Metal's 27 GB share and the host side would fit a
+    // separate 32 GB host, but both come out of the same 36 GB.
+    let mac = on("Qwen/Qwen3-32B", |i| {
+        i.set_weight_format(WeightFormat::Q8_0);
+        i.set_gpu("Apple M3 Pro (36GB)");
+        i.context = 16_384;
+        i.engine.n_gpu_layers = Some(40);
+    });
+    let r = run(MethodId::Llamacpp, &mac).unwrap();
+    let l = llamacpp_report(&r);
+    let p = &l.plan;
+    assert!(p.unified_memory && !p.host_ram_assumed);
+    assert_eq!(p.host_ram_bytes, 36 * GIB);
+    assert_eq!(p.host_needed_bytes, l.host_bytes + l.gpu_bytes);
+    assert!(l.host_bytes < 32_000_000_000 && l.gpu_bytes < 27 * GIB);
+    assert_eq!(p.host_short_by_bytes, p.host_needed_bytes - 36 * GIB);
+    assert!(p.host_short_by_bytes > 0);
+    assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
+    // A separate host of 32 GB (an RTX 4090 beside it) holds the same host side.
+    let mut pc = mac.clone();
+    pc.set_gpu("RTX 4090");
+    let lp = run(MethodId::Llamacpp, &pc).unwrap();
+    let lp = llamacpp_report(&lp);
+    assert!(!lp.plan.unified_memory);
+    assert_eq!(lp.plan.host_needed_bytes, lp.host_bytes);
+    assert_eq!(lp.plan.host_short_by_bytes, 0);
+    // Fewer layers on the GPU do not help: the sum stays above 36 GB.
+    let mut fewer = mac.clone();
+    fewer.engine.n_gpu_layers = Some(20);
+    let rf = run(MethodId::Llamacpp, &fewer).unwrap();
+    assert!(llamacpp_report(&rf).plan.host_short_by_bytes > 0);
+}
+
+#[test]
 fn llamacpp_takes_gguf_and_cache_types() {
     let input = on("meta-llama/Llama-3.1-8B", |i| {
         i.set_gguf_type(FileType::IQ4_XS);

@@ -62,6 +62,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     let plan = super::plan::LlamacppPlan::new(
         s,
         &ring_host,
+        ring_gpu.total,
         e.gpu_layers,
         e.layers_total,
         run.inputs.n_cpu_moe,
