@@ -481,3 +481,40 @@ fn engine_knobs_round_trip_and_stay_out_when_default() {
     let back: Request = serde_json::from_str(&text).unwrap();
     assert_eq!(back, request);
 }
+
+#[test]
+fn an_apus_bios_vram_is_an_input_and_sets_its_gtt_limit() {
+    use vramfit_core::methods::engine::engine_gpu;
+    use vramfit_core::scenario::{EngineField, EngineProblem};
+    // Radeon 780M with 32 GiB: 0.5 GiB assumed + half of the other 31.5.
+    let apu = on("Qwen/Qwen3-8B", |i| {
+        i.set_weight_format(WeightFormat::Q4KM);
+        i.set_gpu("AMD Ryzen 7 8700G (Radeon 780M, 32GB)");
+    });
+    let s = apu.validate().unwrap();
+    let g = engine_gpu(&s, true);
+    assert_eq!(g.total_bytes, (1 << 29) + (31 * GIB + (1 << 29)) / 2);
+    assert!(g.notes.iter().any(|n| matches!(
+        n,
+        EngineNote::GttLimitUsed { vram_bytes, .. } if *vram_bytes == 1 << 29
+    )));
+    // 8 GiB dedicated in the BIOS: 8 + 12 = 20 GiB.
+    let mut eight = apu.clone();
+    EngineField::BiosVramGib.set(&mut eight.engine, Some(8.0));
+    let g8 = engine_gpu(&eight.validate().unwrap(), true);
+    assert_eq!(g8.total_bytes, 20 * GIB);
+    // The method fits against it, and the unified host check counts both sides.
+    let r = run(MethodId::Llamacpp, &eight).unwrap();
+    let l = llamacpp_report(&r);
+    assert!(l.plan.unified_memory);
+    assert_eq!(l.plan.host_ram_bytes, 32 * GIB);
+    assert_eq!(l.plan.host_needed_bytes, l.gpu_bytes + l.host_bytes);
+    // Range-checked, empty is the assumption.
+    assert_eq!(EngineField::BiosVramGib.parse(""), Ok(None));
+    assert_eq!(EngineField::BiosVramGib.parse("0,5"), Ok(Some(0.5)));
+    assert!(matches!(
+        EngineField::BiosVramGib.parse("0.01").unwrap_err().problem,
+        EngineProblem::OutOfRange { .. }
+    ));
+    assert!(EngineField::BiosVramGib.parse("600").is_err());
+}

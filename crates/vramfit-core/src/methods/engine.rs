@@ -340,8 +340,8 @@ impl std::fmt::Display for EngineNote {
                 gtt_bytes,
             } => write!(
                 f,
-                "AMD APU: the GPU's limit is the BIOS's VRAM ({:.2} GiB assumed) plus Linux's \
-                 default GTT ({:.2} GiB, half of the rest)",
+                "AMD APU: the GPU's limit is the BIOS's VRAM ({:.2} GiB; --bios-vram-gib, 0.50 \
+                 assumed) plus Linux's default GTT ({:.2} GiB, half of the rest)",
                 *vram_bytes as f64 / GIB_F,
                 *gtt_bytes as f64 / GIB_F
             ),
@@ -554,7 +554,7 @@ pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
         Some(g) if unified_limit && apu::shared_row(&g.name).is_some() => {
             match apu::shared_row(&g.name).map(|r| r.limit) {
                 Some(apu::SharedLimit::AmdGtt) => {
-                    let vram = apu::AMD_DEFAULT_BIOS_VRAM;
+                    let vram = apu::bios_vram(s.engine.bios_vram_bytes);
                     let total = apu::amd_gpu_visible(g.capacity_bytes, vram);
                     notes.push(EngineNote::GttLimitUsed {
                         vram_bytes: vram,

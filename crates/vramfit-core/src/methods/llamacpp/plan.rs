@@ -81,7 +81,9 @@ impl LlamacppPlan {
         layers_total: u64,
         experts_on_host_layers: u64,
     ) -> LlamacppPlan {
-        let unified = s.gpu.is_some_and(|g| g.unified_memory);
+        let unified = s.gpu.is_some_and(|g| {
+            g.unified_memory || crate::catalog::gpus::apu::shared_row(&g.name).is_some()
+        });
         let given = s.host_ram_bytes.get();
         let ram = match (given, unified) {
             (0, true) => s.gpu_memory.nominal.get(),

@@ -335,7 +335,9 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     if let Some(note) = super::placement::wired_note(&gpu, e.all_layers_gpu.total) {
         notes.push(note);
     }
-    if let Some(note) = super::placement::gtt_note(&gpu, e.all_layers_gpu.total) {
+    if let Some(note) =
+        super::placement::gtt_note(&gpu, e.all_layers_gpu.total, s.engine.bios_vram_bytes)
+    {
         notes.push(note);
     }
     let host_total = devices.as_ref().map_or(e.host.total, |d| d.plan.host.total);
