@@ -84,6 +84,7 @@ usage:
                    [--gpu 'RTX 3090 + RTX 3060'] [--tensor-split 3,1] [--split-mode layer|row|none]
                    [--main-gpu N] [--override-tensor PATTERN=CPU|CUDA1 ...] [--cpu-moe]
                    [--no-mmap] [--mlock]                                     (llamacpp)
+                   [--bios-vram-gib X]        (an AMD APU's BIOS VRAM; 0.5 assumed)
                    [--mmproj FILE]     (a GGUF MODEL's vision projector, on the GPU)
                    (--calibrate LOG also takes a llama.cpp load log: its settings and GPU)
                    [--backend cuda|metal|vulkan|rocm|cpu] [--host-bandwidth-gbs X]

@@ -156,6 +156,16 @@ fn llamacpp(l: &LlamacppReport) -> String {
         "compute buffers",
         format!("{}{calibrated}", gib(l.compute_buffer_bytes)),
     );
+    if l.blas_compute_bytes > 0 {
+        out += &row(
+            "host compute buffers",
+            format!(
+                "{} CPU backend + {} BLAS",
+                gib(l.host_compute_bytes),
+                gib(l.blas_compute_bytes)
+            ),
+        );
+    }
     out += &row("output buffer", gib(l.output_buffer_bytes));
     out += &row("on the GPU", gib(l.gpu_bytes));
     out += &row("in host memory", gib(l.host_bytes));
@@ -184,7 +194,11 @@ fn llamacpp(l: &LlamacppReport) -> String {
             "{} of {} host RAM{}",
             Bytes(p.host_needed_bytes).display(UNIT),
             Bytes(p.host_ram_bytes).display(UNIT),
-            if p.host_ram_assumed { " (assumed)" } else { "" }
+            match (p.host_ram_assumed, p.unified_memory) {
+                (true, _) => " (assumed)",
+                (false, true) => " (unified memory: the GPU's part and the host's together)",
+                (false, false) => "",
+            }
         ),
     );
     out += &row("most layers that fit", l.max_gpu_layers.to_string());
@@ -223,11 +237,15 @@ fn devices(l: &LlamacppReport) -> String {
     if let Some(h) = &l.host {
         let locked = if h.locked { ", locked" } else { "" };
         out += &format!(
-            "  host: model {} ({}{locked}), KV {}, compute {}, output {}, total {}\n",
+            "  host: model {} ({}{locked}), KV {}, compute {}{}, output {}, total {}\n",
             gib(h.weights),
             h.weights_buffer,
             gib(h.kv_cache),
             gib(h.compute),
+            match h.blas_compute {
+                0 => String::new(),
+                b => format!(" + BLAS {}", gib(b)),
+            },
             gib(h.output),
             gib(h.total)
         );

@@ -293,6 +293,42 @@ fn llamacpp_splits_layers_between_gpu_and_host() {
 }
 
 #[test]
+fn on_unified_memory_the_host_and_the_gpu_share_one_memory() {
+    // Qwen3-32B Q8_0 on an M3 Pro with 36 GB, -ngl 40 of 65, 16,384 tokens:
+    // the GPU side fits Metal's 27 GB share and the host side would fit a
+    // separate 32 GB host, but both come out of the same 36 GB.
+    let mac = on("Qwen/Qwen3-32B", |i| {
+        i.set_weight_format(WeightFormat::Q8_0);
+        i.set_gpu("Apple M3 Pro (36GB)");
+        i.context = 16_384;
+        i.engine.n_gpu_layers = Some(40);
+    });
+    let r = run(MethodId::Llamacpp, &mac).unwrap();
+    let l = llamacpp_report(&r);
+    let p = &l.plan;
+    assert!(p.unified_memory && !p.host_ram_assumed);
+    assert_eq!(p.host_ram_bytes, 36 * GIB);
+    assert_eq!(p.host_needed_bytes, l.host_bytes + l.gpu_bytes);
+    assert!(l.host_bytes < 32_000_000_000 && l.gpu_bytes < 27 * GIB);
+    assert_eq!(p.host_short_by_bytes, p.host_needed_bytes - 36 * GIB);
+    assert!(p.host_short_by_bytes > 0);
+    assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
+    // A separate host of 32 GB (an RTX 4090 beside it) holds the same host side.
+    let mut pc = mac.clone();
+    pc.set_gpu("RTX 4090");
+    let lp = run(MethodId::Llamacpp, &pc).unwrap();
+    let lp = llamacpp_report(&lp);
+    assert!(!lp.plan.unified_memory);
+    assert_eq!(lp.plan.host_needed_bytes, lp.host_bytes);
+    assert_eq!(lp.plan.host_short_by_bytes, 0);
+    // Fewer layers on the GPU do not help: the sum stays above 36 GB.
+    let mut fewer = mac.clone();
+    fewer.engine.n_gpu_layers = Some(20);
+    let rf = run(MethodId::Llamacpp, &fewer).unwrap();
+    assert!(llamacpp_report(&rf).plan.host_short_by_bytes > 0);
+}
+
+#[test]
 fn llamacpp_takes_gguf_and_cache_types() {
     let input = on("meta-llama/Llama-3.1-8B", |i| {
         i.set_gguf_type(FileType::IQ4_XS);
@@ -444,4 +480,41 @@ fn engine_knobs_round_trip_and_stay_out_when_default() {
     assert!(text.contains(r#""engine":{"#), "{text}");
     let back: Request = serde_json::from_str(&text).unwrap();
     assert_eq!(back, request);
+}
+
+#[test]
+fn an_apus_bios_vram_is_an_input_and_sets_its_gtt_limit() {
+    use vramfit_core::methods::engine::engine_gpu;
+    use vramfit_core::scenario::{EngineField, EngineProblem};
+    // Radeon 780M with 32 GiB: 0.5 GiB assumed + half of the other 31.5.
+    let apu = on("Qwen/Qwen3-8B", |i| {
+        i.set_weight_format(WeightFormat::Q4KM);
+        i.set_gpu("AMD Ryzen 7 8700G (Radeon 780M, 32GB)");
+    });
+    let s = apu.validate().unwrap();
+    let g = engine_gpu(&s, true);
+    assert_eq!(g.total_bytes, (1 << 29) + (31 * GIB + (1 << 29)) / 2);
+    assert!(g.notes.iter().any(|n| matches!(
+        n,
+        EngineNote::GttLimitUsed { vram_bytes, .. } if *vram_bytes == 1 << 29
+    )));
+    // 8 GiB dedicated in the BIOS: 8 + 12 = 20 GiB.
+    let mut eight = apu.clone();
+    EngineField::BiosVramGib.set(&mut eight.engine, Some(8.0));
+    let g8 = engine_gpu(&eight.validate().unwrap(), true);
+    assert_eq!(g8.total_bytes, 20 * GIB);
+    // The method fits against it, and the unified host check counts both sides.
+    let r = run(MethodId::Llamacpp, &eight).unwrap();
+    let l = llamacpp_report(&r);
+    assert!(l.plan.unified_memory);
+    assert_eq!(l.plan.host_ram_bytes, 32 * GIB);
+    assert_eq!(l.plan.host_needed_bytes, l.gpu_bytes + l.host_bytes);
+    // Range-checked, empty is the assumption.
+    assert_eq!(EngineField::BiosVramGib.parse(""), Ok(None));
+    assert_eq!(EngineField::BiosVramGib.parse("0,5"), Ok(Some(0.5)));
+    assert!(matches!(
+        EngineField::BiosVramGib.parse("0.01").unwrap_err().problem,
+        EngineProblem::OutOfRange { .. }
+    ));
+    assert!(EngineField::BiosVramGib.parse("600").is_err());
 }

@@ -85,3 +85,32 @@ fn every_log_with_a_model_is_estimated_and_its_kv_compared() {
     let a9 = rows.iter().find(|r| r.log.id == "A9").unwrap();
     assert_eq!(a9.device_kv.len(), 4);
 }
+
+/// Log A5 (Qwen3-235B-A22B Q6_K, no layer offloaded, a BLAS build): three
+/// compute buffers, CUDA0 742.00, CPU 304.75 (the BLAS backend's) and
+/// CUDA_Host 65.01 MiB (the CPU backend's). BLAS takes every large product
+/// on a host weight (not the experts' `MUL_MAT_ID`), so the logits
+/// (512 × 151,936 × 4 B = 296.75 MiB) are in its buffer, not the GPU's.
+#[test]
+fn a_blas_build_has_two_host_compute_buffers_each_replayed() {
+    let rows = logs::compare().unwrap();
+    let a5 = rows.iter().find(|r| r.log.id == "A5").unwrap();
+    let (host, blas) = a5.host_buffers.expect("A5 prints two host buffers");
+    assert_eq!(blas.printed, 30_475 * (1 << 20) / 100);
+    assert_eq!(blas.predicted, 512 * 151_936 * 4);
+    assert_eq!(host.printed, 6_501 * (1 << 20) / 100);
+    assert_eq!(host.predicted, 58_726_400); // 56.01 MiB
+    assert!(blas.error_ppm().unsigned_abs() <= 30_000, "{blas:?}");
+    assert!(host.error_ppm().unsigned_abs() <= COMPUTE_PPM, "{host:?}");
+    let both = a5.host_compute.unwrap();
+    assert_eq!(both.predicted, host.predicted + blas.predicted);
+    assert!(both.error_ppm().unsigned_abs() <= 50_000, "{both:?}");
+    // The GPU's buffer keeps the staged experts and their activations.
+    let gpu = a5.gpu_compute.unwrap();
+    assert!(gpu.error_ppm().unsigned_abs() <= 30_000, "{gpu:?}");
+    // No other log prints a BLAS buffer.
+    assert!(rows
+        .iter()
+        .filter(|r| r.log.id != "A5")
+        .all(|r| r.host_buffers.is_none()));
+}

@@ -305,6 +305,11 @@ fn knob(field: EngineField) -> FieldText {
             "GiB",
             "Held by other processes (the OS and apps, on unified memory) when vLLM starts.",
         ),
+        EngineField::BiosVramGib => (
+            "BIOS VRAM",
+            "GiB",
+            "AMD APU: the memory the BIOS dedicates to the GPU (0.5 assumed); the GTT adds half of the rest.",
+        ),
         EngineField::Ubatch => (
             "Micro-batch",
             "tokens",

@@ -278,6 +278,11 @@ fn knob(field: EngineField) -> FieldText {
             "GiB",
             "La que ocupan otros procesos (el sistema y las apps, en memoria unificada) al arrancar vLLM.",
         ),
+        EngineField::BiosVramGib => (
+            "VRAM de la BIOS",
+            "GiB",
+            "APU de AMD: la memoria que la BIOS reserva para la GPU (se supone 0,5); el GTT añade la mitad del resto.",
+        ),
         EngineField::Ubatch => (
             "Microlote",
             "tokens",

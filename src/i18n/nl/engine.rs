@@ -274,6 +274,11 @@ fn knob(field: EngineField) -> FieldText {
             "GiB",
             "Wat andere processen (het systeem en apps, bij gedeeld geheugen) vasthouden als vLLM start.",
         ),
+        EngineField::BiosVramGib => (
+            "BIOS-VRAM",
+            "GiB",
+            "AMD-APU: het geheugen dat het BIOS voor de GPU reserveert (0,5 aangenomen); de GTT voegt de helft van de rest toe.",
+        ),
         EngineField::Ubatch => (
             "Microbatch",
             "tokens",

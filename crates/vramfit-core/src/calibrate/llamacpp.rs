@@ -190,6 +190,15 @@ impl LlamacppLog {
             .sum())
     }
 
+    /// The build has a BLAS backend: a `CPU` compute buffer printed beside
+    /// a GPU's host buffer type (`CUDA_Host`), which the CPU backend's own
+    /// buffer is whenever the GPU has one (`llama_context`: the GPUs, the
+    /// ACCEL devices such as BLAS, then the CPU; each prints its buffer).
+    pub fn has_blas(&self) -> bool {
+        let has = |f: &dyn Fn(&str) -> bool| self.compute_buffers.iter().any(|b| f(&b.device));
+        has(&|d| d == "CPU") && has(&|d| d.ends_with("_Host"))
+    }
+
     /// K and V of every cache line together.
     pub fn kv_sum(&self) -> (Mib, Mib) {
         let k = self.kv.iter().map(|l| l.k.0).sum();
@@ -417,6 +426,7 @@ pub fn inputs(log: &LlamacppLog, base: LlamaCppInputs) -> LlamaCppInputs {
         flash_attn: log.flash_attn.unwrap_or(base.flash_attn),
         n_gpu_layers: log.offloaded.map(|(n, _)| n).or(base.n_gpu_layers),
         swa_full: log.swa_full,
+        blas: base.blas || log.has_blas(),
         ..base
     }
 }
@@ -509,7 +519,7 @@ pub fn compare(log: &LlamacppLog, e: &LlamaCppEstimate) -> Vec<Comparison> {
         "compute buffer, host",
         &log.compute_buffers,
         Some(true),
-        e.host.compute,
+        e.host.compute + e.host.blas_compute,
     );
     row(
         "output buffer",

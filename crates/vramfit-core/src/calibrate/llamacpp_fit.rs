@@ -67,7 +67,7 @@ pub fn fit(log: &LlamacppLog, e: &LlamaCppEstimate) -> LlamacppCalibration {
         (on_side && replayed > 0 && off).then_some((printed, replayed))
     };
     let (gpu_p, gpu_r) = side(false, e.gpu.compute).unwrap_or((0, 0));
-    let host = side(true, e.host.compute);
+    let host = side(true, e.host.compute + e.host.blas_compute);
     LlamacppCalibration {
         gpu_compute_printed_bytes: gpu_p,
         gpu_compute_replayed_bytes: gpu_r,

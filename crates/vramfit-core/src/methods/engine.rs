@@ -103,6 +103,12 @@ pub struct LlamacppReport {
     pub v_bytes: u64,
     /// GPU and host compute buffers together.
     pub compute_buffer_bytes: u64,
+    /// The CPU backend's compute buffer (host memory: `CUDA_Host`, or `CPU`
+    /// on Metal).
+    pub host_compute_bytes: u64,
+    /// The BLAS backend's compute buffer (host memory, `CPU`; 0 without a
+    /// BLAS backend: macOS builds have one by default).
+    pub blas_compute_bytes: u64,
     /// Where the compute buffers are calibrated from the user's own load
     /// log (`--calibrate LOG`): the terms fitted on it, which scaled the
     /// replay; absent: ggml's allocator replayed as it is.
@@ -342,8 +348,8 @@ impl std::fmt::Display for EngineNote {
                 gtt_bytes,
             } => write!(
                 f,
-                "AMD APU: the GPU's limit is the BIOS's VRAM ({:.2} GiB assumed) plus Linux's \
-                 default GTT ({:.2} GiB, half of the rest)",
+                "AMD APU: the GPU's limit is the BIOS's VRAM ({:.2} GiB; --bios-vram-gib, 0.50 \
+                 assumed) plus Linux's default GTT ({:.2} GiB, half of the rest)",
                 *vram_bytes as f64 / GIB_F,
                 *gtt_bytes as f64 / GIB_F
             ),
@@ -556,7 +562,7 @@ pub fn engine_gpu(s: &Scenario, unified_limit: bool) -> EngineGpu {
         Some(g) if unified_limit && apu::shared_row(&g.name).is_some() => {
             match apu::shared_row(&g.name).map(|r| r.limit) {
                 Some(apu::SharedLimit::AmdGtt) => {
-                    let vram = apu::AMD_DEFAULT_BIOS_VRAM;
+                    let vram = apu::bios_vram(s.engine.bios_vram_bytes);
                     let total = apu::amd_gpu_visible(g.capacity_bytes, vram);
                     notes.push(EngineNote::GttLimitUsed {
                         vram_bytes: vram,

@@ -51,6 +51,12 @@ pub struct EngineKnobs {
     /// processes hold when vLLM starts (default 0): vLLM refuses to start
     /// when what is free is less than it requests.
     pub other_memory_gib: f64,
+    /// An AMD APU's dedicated VRAM as its BIOS sets it, GiB
+    /// (`--bios-vram-gib`, 1/16 to 512); `None`: 512 MiB assumed
+    /// ([`crate::catalog::gpus::apu::AMD_DEFAULT_BIOS_VRAM`]). The GPU sees
+    /// it plus the GTT, half of the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bios_vram_gib: Option<f64>,
     /// How tensor-parallel GPUs are linked (`--interconnect`); `None`:
     /// what the GPU's catalog entry implies (PCIe for consumer,
     /// workstation and inference cards and "PCIe" models, else NVLink).
@@ -132,6 +138,7 @@ impl Default for EngineKnobs {
             block_size: 16,
             enforce_eager: false,
             other_memory_gib: 0.0,
+            bios_vram_gib: None,
             interconnect: None,
             vllm_version: None,
             vllm_calibration: None,
@@ -167,6 +174,8 @@ pub enum EngineField {
     Ubatch,
     /// vLLM: memory other processes hold at start-up (GiB).
     OtherMemoryGib,
+    /// An AMD APU's BIOS VRAM carve-out (GiB).
+    BiosVramGib,
 }
 
 impl EngineField {
@@ -186,7 +195,7 @@ impl EngineField {
     ];
 
     /// Every numeric knob.
-    pub const ALL: [EngineField; 8] = [
+    pub const ALL: [EngineField; 9] = [
         EngineField::GpuMemoryUtilization,
         EngineField::MaxNumBatchedTokens,
         EngineField::MaxNumSeqs,
@@ -195,6 +204,7 @@ impl EngineField {
         EngineField::NCpuMoe,
         EngineField::Ubatch,
         EngineField::OtherMemoryGib,
+        EngineField::BiosVramGib,
     ];
 
     /// The knob's key under `engine` in JSON and in `data-testid`s.
@@ -208,6 +218,7 @@ impl EngineField {
             EngineField::NCpuMoe => "n_cpu_moe",
             EngineField::Ubatch => "ubatch",
             EngineField::OtherMemoryGib => "other_memory_gib",
+            EngineField::BiosVramGib => "bios_vram_gib",
         }
     }
 
@@ -222,6 +233,7 @@ impl EngineField {
             EngineField::NCpuMoe => "--n-cpu-moe",
             EngineField::Ubatch => "--ubatch",
             EngineField::OtherMemoryGib => "--other-memory-gib",
+            EngineField::BiosVramGib => "--bios-vram-gib",
         }
     }
 
@@ -236,6 +248,9 @@ impl EngineField {
             EngineField::NCpuMoe => (0.0, 10_000.0),
             EngineField::Ubatch => (1.0, 1_000_000.0),
             EngineField::OtherMemoryGib => (0.0, 1_000_000.0),
+            // Firmware offers 64 MiB to 96 GiB (Strix Halo); 512 GiB bounds
+            // any APU's memory.
+            EngineField::BiosVramGib => (0.0625, 512.0),
         }
     }
 
@@ -243,7 +258,10 @@ impl EngineField {
     pub const fn optional(self) -> bool {
         matches!(
             self,
-            EngineField::MaxNumBatchedTokens | EngineField::MaxNumSeqs | EngineField::NGpuLayers
+            EngineField::MaxNumBatchedTokens
+                | EngineField::MaxNumSeqs
+                | EngineField::NGpuLayers
+                | EngineField::BiosVramGib
         )
     }
 
@@ -251,7 +269,9 @@ impl EngineField {
     pub const fn integer(self) -> bool {
         !matches!(
             self,
-            EngineField::GpuMemoryUtilization | EngineField::OtherMemoryGib
+            EngineField::GpuMemoryUtilization
+                | EngineField::OtherMemoryGib
+                | EngineField::BiosVramGib
         )
     }
 
@@ -268,6 +288,7 @@ impl EngineField {
             EngineField::NCpuMoe => whole(knobs.n_cpu_moe),
             EngineField::Ubatch => whole(knobs.ubatch),
             EngineField::OtherMemoryGib => Some(knobs.other_memory_gib),
+            EngineField::BiosVramGib => knobs.bios_vram_gib,
         }
     }
 
@@ -290,6 +311,7 @@ impl EngineField {
             EngineField::OtherMemoryGib => {
                 knobs.other_memory_gib = value.unwrap_or(default.other_memory_gib)
             }
+            EngineField::BiosVramGib => knobs.bios_vram_gib = value,
         }
     }
 
@@ -419,6 +441,8 @@ pub struct EngineSettings {
     pub enforce_eager: bool,
     /// Memory other processes hold at start-up, bytes.
     pub other_memory_bytes: u64,
+    /// An AMD APU's BIOS VRAM, bytes; `None`: assumed.
+    pub bios_vram_bytes: Option<u64>,
     pub interconnect: Option<super::Interconnect>,
     pub vllm_version: Option<super::VllmRelease>,
     pub vllm_calibration: Option<super::VllmCalibration>,
@@ -448,6 +472,7 @@ impl Default for EngineSettings {
             block_size: 16,
             enforce_eager: false,
             other_memory_bytes: 0,
+            bios_vram_bytes: None,
             interconnect: None,
             vllm_version: None,
             vllm_calibration: None,
@@ -511,6 +536,9 @@ impl EngineKnobs {
                 crate::units::DisplayUnit::Gib,
             )
             .get(),
+            bios_vram_bytes: self
+                .bios_vram_gib
+                .map(|g| crate::units::Bytes::from_unit(g, crate::units::DisplayUnit::Gib).get()),
             interconnect: self.interconnect,
             vllm_version: self.vllm_version,
             vllm_calibration: self.vllm_calibration,

@@ -49,6 +49,14 @@ pub const SHARED: &[SharedRow] = &[
                  amdgpu.gttsize is unset); lhl/strix-halo-testing llm-bench/README.md (GTT memory)",
     },
     SharedRow {
+        gpu: "AMD Ryzen 7 8700G (Radeon 780M, 32GB)",
+        limit: SharedLimit::AmdGtt,
+        source:
+            "Linux drivers/gpu/drm/ttm/ttm_tt.c (ttm_tt_mgr_init: pages_limit = num_pages / 2) \
+                 and drivers/gpu/drm/amd/amdgpu/amdgpu_ttm.c (gtt size = ttm pages limit when \
+                 amdgpu.gttsize is unset): the same amdgpu driver as Strix Halo's",
+    },
+    SharedRow {
         gpu: "NVIDIA DGX Spark (GB10)",
         limit: SharedLimit::CudaUnifiedTotal,
         source: "NVIDIA DGX Spark user guide: CPU and GPU share 128 GB LPDDR5X; cudaMemGetInfo \
@@ -60,6 +68,15 @@ pub const SHARED: &[SharedRow] = &[
 /// 512 MiB, the smallest setting firmware offers and a common default
 /// (assumed; vendors differ).
 pub const AMD_DEFAULT_BIOS_VRAM: u64 = 512 << 20;
+
+/// The BIOS VRAM of an AMD APU: the one given (`--bios-vram-gib`), else
+/// [`AMD_DEFAULT_BIOS_VRAM`].
+pub const fn bios_vram(given: Option<u64>) -> u64 {
+    match given {
+        Some(v) => v,
+        None => AMD_DEFAULT_BIOS_VRAM,
+    }
+}
 
 /// The row of a catalog GPU, if its memory is shared.
 pub fn shared_row(name: &str) -> Option<&'static SharedRow> {

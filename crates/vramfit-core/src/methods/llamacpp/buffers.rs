@@ -75,8 +75,12 @@ pub struct Buffers {
     pub gpu_phases: ComputePhases,
     /// GPU compute buffer (printed `CUDA0 compute buffer size`).
     pub gpu_compute_bytes: u64,
-    /// Host compute buffer (`CUDA_Host` / `CPU compute buffer size`).
+    /// Host compute buffer: the CPU backend's (`CUDA_Host` / `CPU compute
+    /// buffer size`).
     pub host_compute_bytes: u64,
+    /// The BLAS backend's compute buffer (`CPU compute buffer size` printed
+    /// beside `CUDA_Host`), 0 without one ([`graph::Placement::blas`]).
+    pub blas_compute_bytes: u64,
     /// Host output buffer (`output buffer size`): logits of one token per
     /// sequence.
     pub output_bytes: u64,
@@ -127,21 +131,25 @@ pub(crate) fn weight_map(
     m
 }
 
-/// Every GPU's compute buffer (with its phases) and the host's, and the
-/// output buffer; with a load log's `calibration`, each side's replay
-/// scaled as the log measured it ([`LlamacppCalibration`]'s formula).
+/// Every GPU's compute buffer (with its phases), the host's (the CPU
+/// backend's, then the BLAS backend's), and the output buffer; with a load
+/// log's `calibration`, each side's replay scaled as the log measured it
+/// ([`LlamacppCalibration`]'s formula; both host buffers by the host's
+/// ratio, which the log measured over both).
 pub(crate) fn reserve(
     layout: &Layout,
     ctx: &ContextSize,
     swa_cells: u64,
     placement: &Placement,
     calibration: Option<&LlamacppCalibration>,
-) -> (Vec<Buffers>, u64) {
+) -> (Vec<Buffers>, u64, u64) {
     let r = graph::reserve(layout, ctx, swa_cells, placement);
     let n = placement.n_gpu;
     let gpu = |b: u64| calibration.map_or(b, |c| c.gpu(b));
     let host = r.bytes.get(n).copied().unwrap_or(0);
     let host = calibration.map_or(host, |c| c.host(host));
+    let blas = r.bytes.get(n + 1).copied().unwrap_or(0);
+    let blas = calibration.map_or(blas, |c| c.host(blas));
     let output_bytes = output_buffer_bytes(layout.n_vocab, ctx.n_seq_max);
     let gpus = (0..n)
         .map(|g| {
@@ -156,9 +164,10 @@ pub(crate) fn reserve(
                 },
                 gpu_compute_bytes: gpu(r.bytes[g]),
                 host_compute_bytes: host,
+                blas_compute_bytes: blas,
                 output_bytes,
             }
         })
         .collect();
-    (gpus, host)
+    (gpus, host, blas)
 }

@@ -64,7 +64,12 @@ pub struct HostPlan {
     pub locked: bool,
     pub weights: u64,
     pub kv_cache: u64,
+    /// The CPU backend's compute buffer (`CUDA_Host`, or `CPU` where the
+    /// GPU has no host buffer type: Metal).
     pub compute: u64,
+    /// The BLAS backend's compute buffer (`CPU`, beside the first), 0
+    /// without one.
+    pub blas_compute: u64,
     pub output: u64,
     pub total: u64,
 }
@@ -282,7 +287,7 @@ pub(crate) fn plan(
     let out_dev = layer_dev.last().copied().flatten();
     let device = |t: &super::GgufTensor| tensor_device(t, &layer_dev, d, inputs.n_cpu_moe);
     let names = buffers::weight_map(&p.tensors, &device, l.tied, out_dev);
-    let (gpus, host_compute) = buffers::reserve(
+    let (gpus, host_compute, blas_compute) = buffers::reserve(
         l,
         &context,
         kv.swa_cells,
@@ -294,6 +299,7 @@ pub(crate) fn plan(
             flash_attn: inputs.flash_attn,
             mla_per_head: p.layouts.mla == super::build::MlaCache::PerHead,
             n_copies: pipeline_copies(d, &layer_dev, inputs.n_cpu_moe),
+            blas: inputs.blas,
         },
         inputs.calibration.as_ref(),
     );
@@ -304,7 +310,14 @@ pub(crate) fn plan(
         dev.total = sum([dev.weights, dev.k_cache, dev.v_cache, dev.compute]);
     }
     host.compute = host_compute;
-    host.total = sum([host.weights, host.kv_cache, host.compute, host.output]);
+    host.blas_compute = blas_compute;
+    host.total = sum([
+        host.weights,
+        host.kv_cache,
+        host.compute,
+        host.blas_compute,
+        host.output,
+    ]);
     Ok(Plan { devices, host })
 }
 

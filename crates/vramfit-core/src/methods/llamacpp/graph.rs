@@ -80,7 +80,27 @@ pub(crate) struct Placement<'a> {
     /// The scheduler's copies of each input (`n_copies`: 4 =
     /// `GGML_SCHED_MAX_COPIES` with pipeline parallelism, else 1).
     pub n_copies: u64,
+    /// The build has a BLAS backend (`GGML_BLAS`: on by default on macOS,
+    /// Accelerate; `-DGGML_BLAS=ON` elsewhere), placed between the GPUs and
+    /// the CPU backend: see [`BLAS_MIN`].
+    pub blas: bool,
 }
+
+/// The BLAS backend takes a product on a host weight when all three of its
+/// sizes are at least 32 (`ggml-blas.cpp`, `supports_op`: `ne0`, `ne1`,
+/// `ne10` ≥ `min_batch` 32; `MUL_MAT` only, not `MUL_MAT_ID`). The
+/// scheduler gives an op on a weight to the first backend that takes both
+/// the weight's buffer and the op (`ggml_backend_sched_backend_from_buffer`);
+/// BLAS takes any host buffer, so the product is BLAS's, and `op_offload`,
+/// which only moves ops from the last backend (the CPU), never sees it. Its
+/// compute buffer is the CPU buffer type (`CPU compute buffer size`, printed
+/// beside the CPU backend's `CUDA_Host` one): the products' outputs and the
+/// copies of their inputs.
+///
+/// ```text
+/// BLAS(op) ⇔ weight on the host ∧ op = MUL_MAT ∧ T ≥ 32 ∧ out ≥ 32 ∧ in ≥ 32
+/// ```
+const BLAS_MIN: u64 = 32;
 
 /// The phase a node belongs to (for the reported phases).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +132,8 @@ struct Node {
 /// the end of each phase's nodes.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Reserved {
-    /// Per GPU, then the host last.
+    /// Per GPU, then the host (the CPU backend), then BLAS where the build
+    /// has it.
     pub bytes: Vec<u64>,
     /// Per GPU: the bytes of its copies of the graph inputs (masks,
     /// positions), then the high-water marks at the end of the attention,
@@ -128,9 +149,24 @@ struct Builder<'a> {
     weight_ids: HashMap<String, usize>,
     phase: Phase,
     fused_up: bool,
+    /// The BLAS backend's index (after the host), if the build has one.
+    blas: Option<usize>,
 }
 
 impl Builder<'_> {
+    /// Where an op over `x` runs when it runs where `x` is: BLAS runs
+    /// products only, so the rest of a BLAS product's users run on the CPU
+    /// backend (`ggml_backend_sched_split_graph`, pass 3: an unassigned
+    /// node goes to the backend that supports it and most of its inputs'
+    /// buffers).
+    fn at(&self, x: usize) -> usize {
+        let b = self.nodes[x].backend;
+        match Some(b) == self.blas {
+            true => self.host,
+            false => b,
+        }
+    }
+
     fn push(&mut self, n: Node) -> usize {
         self.nodes.push(n);
         self.nodes.len() - 1
@@ -189,19 +225,35 @@ impl Builder<'_> {
 
     /// An element-wise op: runs where its first input is, over it.
     fn ew(&mut self, x: usize, others: &[usize]) -> usize {
-        let (b, bytes) = (self.nodes[x].backend, self.nodes[x].bytes);
+        let (b, bytes) = (self.at(x), self.nodes[x].bytes);
         let mut srcs = vec![x];
         srcs.extend_from_slice(others);
         self.op(b, bytes, &srcs, true)
     }
 
     /// A product with the weight `name` writing `values` per token; runs
-    /// where the weight is, a host weight's on the first GPU when
-    /// offloading. `None` where the file has no such weight.
+    /// where the weight is, a host weight's on BLAS where it takes it
+    /// ([`BLAS_MIN`]), else on the first GPU when offloading. `None` where
+    /// the file has no such weight. `extra` (the selected experts) makes it
+    /// a `MUL_MAT_ID`.
     fn mm(&mut self, name: &str, x: usize, values: u64, extra: &[usize]) -> Option<usize> {
         let w = self.weight(name)?;
         let mut b = self.nodes[w].backend;
-        if b == self.host && self.p.op_offload && self.p.n_gpu > 0 && self.t >= OFFLOAD_MIN_BATCH {
+        let width = self.nodes[x].bytes / act(F32, self.t, 1).max(1);
+        let blas = self.blas.filter(|_| {
+            b == self.host
+                && extra.is_empty()
+                && self.t >= BLAS_MIN
+                && values >= BLAS_MIN
+                && width >= BLAS_MIN
+        });
+        if let Some(i) = blas {
+            b = i;
+        } else if b == self.host
+            && self.p.op_offload
+            && self.p.n_gpu > 0
+            && self.t >= OFFLOAD_MIN_BATCH
+        {
             b = 0;
         }
         let mut srcs = vec![w, x];
@@ -233,6 +285,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
         weight_ids: HashMap::new(),
         phase: Phase::Inputs,
         fused_up: matches!(l.arch, super::arch::Arch::Phi3 | super::arch::Arch::Glm4),
+        blas: p.blas.then_some(host + 1),
     };
     let h = l.n_embd;
     let n_full = ctx.n_ctx_seq;
@@ -353,19 +406,14 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
                 let vb = b
                     .mm(&name("attn_v_b"), att, nh * m.v_head_dim, &[])
                     .unwrap_or(att);
-                b.op(
-                    b.nodes[vb].backend,
-                    act(F32, t, nh * m.v_head_dim),
-                    &[vb],
-                    false,
-                )
+                b.op(b.at(vb), act(F32, t, nh * m.v_head_dim), &[vb], false)
             }
             None => {
                 let d = l.head_dim;
                 let kvw = l.n_head_kv * d;
                 let (q, k, v) = match b.mm(&name("attn_qkv"), xn, nh * d + 2 * kvw, &[]) {
                     Some(qkv) => {
-                        let bk = b.nodes[qkv].backend;
+                        let bk = b.at(qkv);
                         let q = b.op(bk, act(F32, t, nh * d), &[qkv], false);
                         (q, qkv, qkv)
                     }
@@ -387,7 +435,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
         if i + 1 == n_layer {
             // build_inp_out_ids: the outputs' rows of the hidden state and
             // the residual.
-            let bk = b.nodes[a].backend;
+            let bk = b.at(a);
             a = b.op(bk, act(F32, t, h), &[a, out_ids], false);
             res = b.op(bk, act(F32, t, h), &[res, out_ids], false);
         }
@@ -404,7 +452,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
                 let k = l.n_expert_used.max(1);
                 let logits = b.mm(&name("ffn_gate_inp"), xn, e, &[]).unwrap_or(xn);
                 let probs = b.ew(logits, &[]);
-                let bk = b.nodes[probs].backend;
+                let bk = b.at(probs);
                 let sel = b.op(bk, act(4, t, e), &[probs], false);
                 let wts = b.op(bk, act(F32, t, k), &[probs, sel], false);
                 let up = b.mm(&name("ffn_up_exps"), xn, k * n_ff_exp, &[sel]);
@@ -421,7 +469,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
                     .mm(&name("ffn_down_exps"), par, k * h, &[sel])
                     .unwrap_or(par);
                 let down = b.ew(down, &[wts]);
-                let bk = b.nodes[down].backend;
+                let bk = b.at(down);
                 let mut moe = b.op(bk, act(F32, t, h), &[down], false);
                 for _ in 2..k {
                     moe = b.ew(moe, &[down]);
@@ -451,7 +499,8 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
     if let Some(logits) = b.mm(head, xn, l.n_vocab, &[]) {
         b.nodes[logits].output = true;
     }
-    allocate(split(b.nodes, host), p.n_gpu, p.n_copies)
+    let n_backends = host + 1 + usize::from(p.blas);
+    allocate(split(b.nodes, host), p.n_gpu, n_backends, p.n_copies)
 }
 
 /// The attention core over the cache: flash attention, or the scores,
@@ -501,7 +550,7 @@ fn dense(
             b.ew(g, &[up])
         }
         None if b.fused_up => {
-            let bk = b.nodes[up].backend;
+            let bk = b.at(up);
             b.op(bk, act(F32, b.t, n_ff), &[up], false)
         }
         None => b.ew(up, &[]),
@@ -519,10 +568,14 @@ struct SplitNodes {
 
 /// The scheduler's splits (`ggml_backend_sched_split_graph`): a new split
 /// where the backend changes and before each product on a weight copied
-/// from another backend; each tensor read on another backend copied there
-/// once (the copy then serves every later split on that backend). Returns
+/// from another backend; each tensor read on another backend (other than
+/// between the host's own two, CPU and BLAS) copied there once (the copy then serves every later split on that backend). Returns
 /// the nodes with the copies appended, and the order they are allocated in.
-fn split(mut nodes: Vec<Node>, _host: usize) -> (Vec<Node>, Vec<usize>) {
+fn split(mut nodes: Vec<Node>, host: usize) -> (Vec<Node>, Vec<usize>) {
+    // The CPU and BLAS backends read each other's buffers and the host
+    // weights in place (both take any host buffer type:
+    // `ggml_backend_sched_buffer_supported`): no copies between them.
+    let reads = |from: usize, on: usize| from == on || (from >= host && on >= host);
     let mut splits: Vec<SplitNodes> = Vec::new();
     let mut cur: Option<usize> = None;
     let mut copies: HashMap<(usize, usize), usize> = HashMap::new();
@@ -535,7 +588,7 @@ fn split(mut nodes: Vec<Node>, _host: usize) -> (Vec<Node>, Vec<usize>) {
         let foreign_weight = nodes[i]
             .srcs
             .iter()
-            .any(|s| nodes[*s].weight && nodes[*s].backend != be);
+            .any(|s| nodes[*s].weight && !reads(nodes[*s].backend, be));
         let new = match cur {
             Some(c) => {
                 c != be || (foreign_weight && splits.last().is_some_and(|s| !s.copies.is_empty()))
@@ -553,7 +606,7 @@ fn split(mut nodes: Vec<Node>, _host: usize) -> (Vec<Node>, Vec<usize>) {
         let mut new_srcs = Vec::with_capacity(srcs.len());
         for s in srcs {
             let sb = nodes[s].backend;
-            if sb == be {
+            if reads(sb, be) {
                 new_srcs.push(s);
                 continue;
             }
@@ -610,8 +663,12 @@ fn split(mut nodes: Vec<Node>, _host: usize) -> (Vec<Node>, Vec<usize>) {
 /// ```text
 /// pinned(backend) = n_copies · Σ bytes of its graph inputs and input copies
 /// ```
-fn allocate((nodes, order): (Vec<Node>, Vec<usize>), n_gpu: usize, n_copies: u64) -> Reserved {
-    let n_backends = n_gpu + 1;
+fn allocate(
+    (nodes, order): (Vec<Node>, Vec<usize>),
+    n_gpu: usize,
+    n_backends: usize,
+    n_copies: u64,
+) -> Reserved {
     let mut alloc: Vec<DynAllocator> = (0..n_backends)
         .map(|b| DynAllocator::new(if b < n_gpu { GPU_ALIGN } else { HOST_ALIGN }))
         .collect();

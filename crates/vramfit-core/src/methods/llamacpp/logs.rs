@@ -93,6 +93,11 @@ pub struct Setup {
     /// The file was quantized with an importance matrix (its
     /// `quantize.imatrix.*` keys).
     pub imatrix: bool,
+    /// The build has a BLAS backend: the log prints a `CPU` compute buffer
+    /// beside the CPU backend's `CUDA_Host` one (the backends' list in
+    /// `llama_context`: the GPUs, the ACCEL devices such as BLAS, then the
+    /// CPU, whose compute buffer is the first GPU's host buffer type).
+    pub blas: bool,
 }
 
 const fn setup(id: &'static str, config: Option<&'static str>) -> Setup {
@@ -109,6 +114,7 @@ const fn setup(id: &'static str, config: Option<&'static str>) -> Setup {
         gpus_mib: &[],
         overrides: &[],
         imatrix: false,
+        blas: false,
     }
 }
 
@@ -157,7 +163,11 @@ pub const SETUPS: [Setup; 10] = [
         overrides: &[r"blk\.1[4-9]\.ffn.*=CPU", r"blk\.[2-9][0-9]\.ffn.*=CPU"],
         ..setup("A3", Some(QWEN3_235B))
     },
-    setup("A5", Some(QWEN3_235B)),
+    // CUDA0 742.00, CPU 304.75, CUDA_Host 65.01 MiB: a BLAS build.
+    Setup {
+        blas: true,
+        ..setup("A5", Some(QWEN3_235B))
+    },
     setup("A7", Some(LLAMA_3_1_8B)),
     Setup {
         own_tensor_types: true,
@@ -378,6 +388,7 @@ impl LoadLog {
             output_layer_first: !s.output_layer_last,
             build: self.build.or(s.build),
             imatrix: s.imatrix,
+            blas: s.blas,
             ..defaults
         }
     }
@@ -411,7 +422,11 @@ pub struct LogComparison {
     pub gpu_model: Option<Pair>,
     pub host_model: Option<Pair>,
     pub gpu_compute: Option<Pair>,
+    /// Both host compute buffers together.
     pub host_compute: Option<Pair>,
+    /// Where the log prints two host compute buffers: the CPU backend's
+    /// (`CUDA_Host`) and the BLAS backend's (`CPU`), each.
+    pub host_buffers: Option<(Pair, Pair)>,
     pub output: Option<Pair>,
     /// Why the compute buffers are not compared, if not.
     pub compute_not_expressed: Option<&'static str>,
@@ -442,6 +457,7 @@ fn compare_one(log: LoadLog) -> Result<LogComparison, String> {
         host_model: None,
         gpu_compute: None,
         host_compute: None,
+        host_buffers: None,
         output: None,
         compute_not_expressed: s.compute_not_expressed,
         runner: s.runner,
@@ -496,7 +512,11 @@ fn fill_devices(out: &mut LogComparison, s: &Setup, plan: &super::devices::Plan)
     if s.compute_not_expressed.is_none() {
         out.device_compute = pairs(&out.log.device_compute, &|d| d.compute);
         out.gpu_compute = pair(out.log.gpu_compute, total(&|d| d.compute));
-        out.host_compute = pair(out.log.host_compute, plan.host.compute);
+        out.host_compute = pair(
+            out.log.host_compute,
+            plan.host.compute + plan.host.blas_compute,
+        );
+        out.host_buffers = host_buffers(&out.log, plan.host.compute, plan.host.blas_compute);
         if !s.own_tensor_types {
             out.gpu_model = pair(out.log.gpu_model, total(&|d| d.weights));
             out.host_model = pair(out.log.host_model, plan.host.weights);
@@ -526,7 +546,41 @@ fn fill(out: &mut LogComparison, s: &Setup, e: &LlamaCppEstimate) {
             out.host_model = pair(l.host_model, e.host.weights);
         }
         out.gpu_compute = pair(l.gpu_compute, e.gpu.compute);
-        out.host_compute = pair(l.host_compute, e.host.compute);
+        out.host_compute = pair(l.host_compute, e.host.compute + e.host.blas_compute);
+        out.host_buffers = host_buffers(l, e.host.compute, e.host.blas_compute);
+    }
+}
+
+/// The log's two host compute buffers, where it prints two (a `*_Host`
+/// one: the CPU backend's; a `CPU` one: BLAS's), beside the prediction.
+fn host_buffers(l: &LoadLog, cpu: u64, blas: u64) -> Option<(Pair, Pair)> {
+    let find =
+        |f: &dyn Fn(&str) -> bool| l.device_compute.iter().find(|(n, _)| f(n)).map(|(_, b)| *b);
+    let host = find(&|n| n.ends_with("_Host"))?;
+    let own = find(&|n| n == "CPU")?;
+    Some((
+        Pair {
+            printed: host,
+            predicted: cpu,
+        },
+        Pair {
+            printed: own,
+            predicted: blas,
+        },
+    ))
+}
+
+/// The host compute cell: both buffers together, then each where the log
+/// prints two.
+fn host_cell(r: &LogComparison) -> String {
+    match r.host_buffers {
+        Some((host, blas)) => format!(
+            "{} = host buffer type {} + BLAS (`CPU`) {}",
+            cell(r.host_compute),
+            cell(Some(host)),
+            cell(Some(blas))
+        ),
+        None => cell(r.host_compute),
     }
 }
 
@@ -588,7 +642,7 @@ pub fn markdown(rows: &[LogComparison]) -> String {
             cell(r.gpu_kv),
             cell(r.host_kv),
             cell(r.gpu_compute),
-            cell(r.host_compute),
+            host_cell(r),
             cell(r.gpu_model),
             cell(r.host_model),
             cell(r.output),

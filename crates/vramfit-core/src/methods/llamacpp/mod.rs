@@ -124,6 +124,10 @@ pub struct LlamaCppInputs {
     /// 2025, PR #18148); `false` reproduces earlier releases, where the
     /// output layer moved last ([`layer_split`]).
     pub output_layer_first: bool,
+    /// The build has a BLAS backend (`GGML_BLAS`: on by default on macOS,
+    /// off elsewhere): large products on host weights run on it, in a
+    /// compute buffer of its own ([`graph::Placement::blas`]).
+    pub blas: bool,
     /// `bNNNN`: the llama.cpp build, for the cache layouts that changed
     /// between builds ([`build`]); `None` takes the newest.
     pub build: Option<build::Build>,
@@ -152,6 +156,7 @@ impl Default for LlamaCppInputs {
             op_offload: true,
             imatrix: false,
             output_layer_first: true,
+            blas: false,
             build: None,
             calibration: None,
         }
@@ -178,8 +183,12 @@ pub struct DeviceBytes {
     pub k_cache: u64,
     /// Its V part.
     pub v_cache: u64,
-    /// Compute buffer.
+    /// Compute buffer (on the host side: the CPU backend's, `CUDA_Host`,
+    /// or `CPU` where the GPU has no host buffer type).
     pub compute: u64,
+    /// The BLAS backend's compute buffer (host side only; `CPU compute
+    /// buffer size` beside `CUDA_Host`), 0 without one.
+    pub blas_compute: u64,
     /// The phases the GPU's compute buffer is the largest of (zero on the
     /// host side).
     #[serde(skip)]
@@ -437,7 +446,7 @@ pub(crate) fn footprint(
     };
     let names = buffers::weight_map(&p.tensors, &device, l.tied, output_on_gpu.then_some(0));
     let layer_dev: Vec<Option<usize>> = gpu_layer.iter().map(|g| g.then_some(0)).collect();
-    let (gpus, _) = buffers::reserve(
+    let (gpus, _, _) = buffers::reserve(
         l,
         &context,
         kv.swa_cells,
@@ -449,6 +458,7 @@ pub(crate) fn footprint(
             flash_attn: inputs.flash_attn,
             mla_per_head: p.layouts.mla == build::MlaCache::PerHead,
             n_copies: 1,
+            blas: inputs.blas,
         },
         inputs.calibration.as_ref(),
     );
@@ -470,6 +480,7 @@ pub(crate) fn footprint(
         k_cache: k,
         v_cache: v,
         compute,
+        blas_compute: 0,
         output,
         total: crate::units::sum([weights, k, v, compute, output]),
         mapped: 0,
@@ -480,12 +491,19 @@ pub(crate) fn footprint(
             mapped: offload::mapped_span(&p.tensors, &|t| device(t).is_some()),
             ..side(weights.gpu, kv_gpu, buffers.gpu_compute_bytes, 0)
         },
-        host: side(
-            weights.host,
-            kv_host,
-            buffers.host_compute_bytes,
-            buffers.output_bytes,
-        ),
+        host: {
+            let h = side(
+                weights.host,
+                kv_host,
+                buffers.host_compute_bytes,
+                buffers.output_bytes,
+            );
+            DeviceBytes {
+                blas_compute: buffers.blas_compute_bytes,
+                total: h.total.saturating_add(buffers.blas_compute_bytes),
+                ..h
+            }
+        },
         gpu_layers: n_gpu_layers.min(l.n_layer.saturating_add(1)),
         context,
         kv,
@@ -623,7 +641,8 @@ fn estimate_prepared(
         compute_buffer_bytes: f
             .buffers
             .gpu_compute_bytes
-            .saturating_add(f.buffers.host_compute_bytes),
+            .saturating_add(f.buffers.host_compute_bytes)
+            .saturating_add(f.buffers.blas_compute_bytes),
         output_buffer_bytes: f.buffers.output_bytes,
         gpu_bytes: f.gpu.total,
         host_bytes: f.host.total,

@@ -185,6 +185,7 @@ pub(crate) fn wired_note(
 pub(crate) fn gtt_note(
     gpu: &crate::methods::engine::EngineGpu,
     needed: u64,
+    bios_vram_bytes: Option<u64>,
 ) -> Option<crate::methods::engine::EngineNote> {
     use crate::catalog::gpus::apu;
     let g = gpu.catalog?;
@@ -193,7 +194,7 @@ pub(crate) fn gtt_note(
     let fits =
         want > gpu.total_bytes && want <= g.capacity_bytes.saturating_sub(apu::APU_HOST_RESERVE);
     let (pages_limit, gttsize_mb) =
-        apu::amd_gtt_options(want.saturating_sub(apu::AMD_DEFAULT_BIOS_VRAM));
+        apu::amd_gtt_options(want.saturating_sub(apu::bios_vram(bios_vram_bytes)));
     fits.then_some(crate::methods::engine::EngineNote::RaiseGttLimit {
         pages_limit,
         gttsize_mb,

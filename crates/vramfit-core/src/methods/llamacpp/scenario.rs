@@ -62,6 +62,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     let plan = super::plan::LlamacppPlan::new(
         s,
         &ring_host,
+        ring_gpu.total,
         e.gpu_layers,
         e.layers_total,
         run.inputs.n_cpu_moe,
@@ -72,6 +73,8 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         k_bytes: e.k_bytes,
         v_bytes: e.v_bytes,
         compute_buffer_bytes: e.compute_buffer_bytes,
+        host_compute_bytes: e.host.compute,
+        blas_compute_bytes: e.host.blas_compute,
         compute_calibrated_from_log: run.inputs.calibration.map(Box::new),
         output_buffer_bytes: e.output_buffer_bytes,
         gpu_bytes: e.gpu_bytes,
@@ -277,6 +280,9 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         swa_full: runner.swa_full,
         build: s.engine.llamacpp_build.map(super::build::Build),
         calibration: s.engine.llamacpp_calibration,
+        // macOS builds link Accelerate's BLAS by default (`ggml/CMakeLists.txt`:
+        // `GGML_BLAS_DEFAULT ON` on Apple, off elsewhere).
+        blas: s.gpu.is_some_and(|g| g.vendor == "Apple"),
         ..defaults
     };
     // The model's trained context bounds each slot: the whole `-c` with one
@@ -329,7 +335,9 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     if let Some(note) = super::placement::wired_note(&gpu, e.all_layers_gpu.total) {
         notes.push(note);
     }
-    if let Some(note) = super::placement::gtt_note(&gpu, e.all_layers_gpu.total) {
+    if let Some(note) =
+        super::placement::gtt_note(&gpu, e.all_layers_gpu.total, s.engine.bios_vram_bytes)
+    {
         notes.push(note);
     }
     let host_total = devices.as_ref().map_or(e.host.total, |d| d.plan.host.total);
