@@ -7,6 +7,7 @@
 //! ```text
 //! host_needed = weights_host + kv_host + compute_host + output     (the plan's host side)
 //! host_ram    = R,            when the scenario gives host RAM (--host-ram-gb)
+//!             = M_unified − gpu_needed,  else on unified memory (Apple silicon)
 //!             = 32 GB,        else (an assumption, stated in the report)
 //! host_short  = max(0, host_needed − host_ram)
 //! fits        = gpu_needed ≤ M − 1 GiB  and  host_short = 0
@@ -18,6 +19,14 @@
 //! (`llama_model_loader`, `use_mmap`), so a host part larger than the RAM
 //! still loads, but every token then reads weights back from disk: the
 //! plan is counted as not fitting.
+//!
+//! On Apple silicon the GPU and the CPU share one memory (`M_unified`, the
+//! machine's: the catalog's nominal size, of which the GPU's default share,
+//! Metal's wired limit, is `M`): what the GPU side holds is not there for
+//! the host side, so the host RAM assumed is what the GPU side leaves.
+//! Qwen3-30B-A3B Q4_K_M (17.28 GiB) on an 8 GB M1: 10 layers on the GPU
+//! (4.25 GB), 15.47 GB for the host, of the 3.75 GB left: it does not fit
+//! (a 32 GB desktop's RAM would have said it does).
 //!
 //! Worked example (the test below): Qwen3-30B-A3B Q4_K_M, 16,384 tokens, on
 //! a 16 GiB card: 39 of 49 layers on the GPU (16.09 GB), 4.42 GB on the
@@ -46,8 +55,8 @@ pub struct LlamacppPlan {
     pub experts_on_host_layers: u64,
     /// What the plan keeps in host memory.
     pub host_needed_bytes: u64,
-    /// The host RAM checked against: the scenario's, else
-    /// [`ASSUMED_HOST_RAM`].
+    /// The host RAM checked against: the scenario's, else on unified
+    /// memory what the GPU side leaves of it, else [`ASSUMED_HOST_RAM`].
     pub host_ram_bytes: u64,
     /// Whether `host_ram_bytes` is the assumption.
     pub host_ram_assumed: bool,
@@ -56,18 +65,22 @@ pub struct LlamacppPlan {
 }
 
 impl LlamacppPlan {
-    /// The plan for a split of `layers_total` with `gpu_layers` on the GPU.
+    /// The plan for a split of `layers_total` with `gpu_layers` on the GPU
+    /// (whose side is `gpu`).
     pub fn new(
         s: &Scenario,
+        gpu: &DeviceBytes,
         host: &DeviceBytes,
         gpu_layers: u64,
         layers_total: u64,
         experts_on_host_layers: u64,
     ) -> LlamacppPlan {
         let given = s.host_ram_bytes.get();
-        let ram = match given {
-            0 => ASSUMED_HOST_RAM,
-            r => r,
+        let ram = match (given, s.gpu_memory.wired_limit) {
+            // Unified memory: what the GPU side leaves of the machine's.
+            (0, Some(_)) => s.gpu_memory.nominal.get().saturating_sub(gpu.total),
+            (0, None) => ASSUMED_HOST_RAM,
+            (r, _) => r,
         };
         LlamacppPlan {
             gpu_layers,

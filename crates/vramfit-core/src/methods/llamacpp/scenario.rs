@@ -61,6 +61,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
     ];
     let plan = super::plan::LlamacppPlan::new(
         s,
+        &ring_gpu,
         &ring_host,
         e.gpu_layers,
         e.layers_total,
