@@ -25,7 +25,7 @@
 //! Metal's wired limit, is `M`): what the GPU side holds is not there for
 //! the host side, so the host RAM assumed is what the GPU side leaves.
 //! Qwen3-30B-A3B Q4_K_M (17.28 GiB) on an 8 GB M1: 10 layers on the GPU
-//! (4.25 GB), 15.47 GB for the host, of the 3.75 GB left: it does not fit
+//! (4.25 GB), 15.47 GB for the host, of the 4.34 GB the 8 GiB leave: it does not fit
 //! (a 32 GB desktop's RAM would have said it does).
 //!
 //! Worked example (the test below): Qwen3-30B-A3B Q4_K_M, 16,384 tokens, on
