@@ -5,6 +5,7 @@
 pub mod chart;
 pub mod compact;
 pub mod engine;
+pub mod fetch_row;
 pub mod formats;
 pub mod gguf_file;
 pub mod gpu;

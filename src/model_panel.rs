@@ -6,10 +6,11 @@
 //! ([`crate::components::model_search`]); this step says whether the
 //! catalog arrived.
 
+use crate::components::fetch_row::{FetchRow, RowTexts};
 use crate::components::gguf_file::GgufFile;
 use crate::components::switch::{edit_announcing, notice};
 use crate::components::transfer::{import_text, TransferStatus};
-use crate::i18n::{format, use_lang};
+use crate::i18n::{format, use_lang, Lang};
 use crate::import::looks_like_export;
 use crate::model_part::CatalogStatus;
 use crate::net::{self, HubOutcome};
@@ -170,10 +171,6 @@ fn HubFetch(
             outcome.set(Some(loaded));
         });
     };
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        fetch();
-    };
     let message = move || {
         if busy.get() {
             Some(t().hub_loading.to_string())
@@ -188,30 +185,17 @@ fn HubFetch(
         })
     };
     view! {
-        <form class="vf-hub" on:submit=on_submit>
-            <label class="vf-field__label" for="vf-hub-id">{move || t().hub_label}</label>
-            <div class="vf-hub__row">
-                <input
-                    id="vf-hub-id"
-                    class="vf-select vf-hub__id"
-                    type="text"
-                    autocomplete="off"
-                    spellcheck="false"
-                    data-testid="hub-id"
-                    placeholder=move || t().hub_placeholder
-                    aria-describedby="vf-hub-status"
-                    prop:value=move || id.get()
-                    on:input=move |ev| id.set(event_target_value(&ev))
-                />
-                <button
-                    class="vf-button vf-button--secondary vf-hub__go"
-                    type="submit"
-                    data-testid="hub-fetch"
-                    disabled=move || busy.get()
-                >
-                    {move || t().hub_button}
-                </button>
-            </div>
+        <FetchRow
+            id="vf-hub-id"
+            kind="text"
+            field_test="hub-id"
+            button_test="hub-fetch"
+            described_by="vf-hub-status"
+            texts=hub_texts
+            value=id
+            busy
+            on_send=Callback::new(move |()| fetch())
+        >
             <p
                 id="vf-hub-status"
                 class="vf-status"
@@ -222,7 +206,17 @@ fn HubFetch(
             >
                 {message}
             </p>
-        </form>
+        </FetchRow>
+    }
+}
+
+/// The Hub row's words.
+fn hub_texts(lang: Lang) -> RowTexts {
+    let t = lang.t();
+    RowTexts {
+        label: t.hub_label,
+        placeholder: t.hub_placeholder,
+        button: t.hub_button,
     }
 }
 

@@ -4,9 +4,10 @@
 //! metadata become the model ([`ModelRef::Gguf`]), which the `llamacpp`
 //! method sizes exactly as the CLI does. In the `model` chunk.
 
+use crate::components::fetch_row::{FetchRow, RowTexts};
 use crate::components::switch::{edit_announcing, notice};
 use crate::gguf_read::{self, GgufLoadError, Loaded};
-use crate::i18n::{gguf, use_lang};
+use crate::i18n::{gguf, use_lang, Lang};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::future::Future;
@@ -71,11 +72,10 @@ pub fn GgufFile(
         over.set(false);
         read_files(ev.data_transfer().and_then(|d| d.files()));
     };
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
+    let on_send = Callback::new(move |()| {
         let wanted = url.get_untracked().trim().to_string();
         run(Box::pin(async move { gguf_read::load_url(&wanted).await }));
-    };
+    });
     let message = move || match busy.get() {
         true => Some(g().reading.to_string()),
         false => outcome.with(|o| {
@@ -113,32 +113,19 @@ pub fn GgufFile(
             />
             <p id="vf-gguf-drop-hint" class="vf-field__hint">{move || g().drop_hint}</p>
         </div>
-        <form class="vf-hub" on:submit=on_submit>
-            <label class="vf-field__label" for="vf-gguf-url">{move || g().url_label}</label>
-            <div class="vf-hub__row">
-                <input
-                    id="vf-gguf-url"
-                    class="vf-select vf-hub__id"
-                    type="url"
-                    autocomplete="off"
-                    spellcheck="false"
-                    data-testid="gguf-url"
-                    placeholder=move || g().url_placeholder
-                    aria-describedby="vf-gguf-url-hint vf-gguf-status"
-                    prop:value=move || url.get()
-                    on:input=move |ev| url.set(event_target_value(&ev))
-                />
-                <button
-                    class="vf-button vf-button--secondary vf-hub__go"
-                    type="submit"
-                    data-testid="gguf-read"
-                    disabled=move || busy.get()
-                >
-                    {move || g().url_button}
-                </button>
-            </div>
+        <FetchRow
+            id="vf-gguf-url"
+            kind="url"
+            field_test="gguf-url"
+            button_test="gguf-read"
+            described_by="vf-gguf-url-hint vf-gguf-status"
+            texts=url_texts
+            value=url
+            busy
+            on_send
+        >
             <p id="vf-gguf-url-hint" class="vf-field__hint">{move || g().url_hint}</p>
-        </form>
+        </FetchRow>
         <p
             id="vf-gguf-status"
             class="vf-status"
@@ -149,5 +136,15 @@ pub fn GgufFile(
         >
             {message}
         </p>
+    }
+}
+
+/// The URL row's words.
+fn url_texts(lang: Lang) -> RowTexts {
+    let g = gguf::texts(lang);
+    RowTexts {
+        label: g.url_label,
+        placeholder: g.url_placeholder,
+        button: g.url_button,
     }
 }

@@ -5,6 +5,7 @@
 //! compile error.
 
 use super::{FieldText, Interpretation};
+use vramfit_core::calibrate::vllm::LogFigure;
 use vramfit_core::command::CommandError;
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
 use vramfit_core::methods::speed::Limit;
@@ -121,7 +122,7 @@ pub struct EngineTexts {
     pub interconnect_usual: fn(&str) -> String,
     pub calibrate_label: &'static str,
     /// One of the figures the core compares (`calibrate::vllm::Compared`).
-    pub calibrate_figure: fn(&'static str) -> &'static str,
+    pub calibrate_figure: fn(LogFigure) -> &'static str,
     pub calibrate_figure_col: &'static str,
     pub calibrate_logged: &'static str,
     pub calibrate_predicted: &'static str,
@@ -129,10 +130,7 @@ pub struct EngineTexts {
     pub calibrate_applied: fn(&str) -> String,
     pub calibrate_clear: &'static str,
     /// The log lacks a line: vLLM's words, the figure they carry.
-    pub calibrate_missing: fn(&str, &str) -> String,
+    pub calibrate_missing: fn(&str, LogFigure) -> String,
     /// Read, but not fitted (the core's reason).
     pub calibrate_refused: fn(&str) -> String,
-    /// The command reader's reason or expected value (English, from the
-    /// core) in this language; an unknown one as it is.
-    pub command_words: fn(&'static str) -> String,
 }

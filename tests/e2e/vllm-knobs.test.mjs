@@ -69,9 +69,9 @@ test('vllm: a pasted start-up log calibrates the estimate; garbage names the mis
   await field.fill(await readFile(LOG, 'utf8'));
   await page.getByTestId('calibrate-table').waitFor();
   const row = (figure) => page.locator(`[data-testid="calibrate-row"][data-figure="${figure}"]`);
-  assert.match(await row('KV cache memory').getByTestId('calibrate-logged').innerText(), /13,84 GiB/);
+  assert.match(await row('kv_cache_memory').getByTestId('calibrate-logged').innerText(), /13,84 GiB/);
   assert.match(await row('weights').getByTestId('calibrate-logged').innerText(), /56,93 GiB/);
-  assert.match(await row('KV cache tokens').getByTestId('calibrate-logged').innerText(), /151.?216/);
+  assert.match(await row('kv_cache_tokens').getByTestId('calibrate-logged').innerText(), /151.?216/);
   assert.match(await page.getByTestId('calibrate-release').innerText(), /0\.26\.1/);
   assert.match(await page.getByTestId('calibrate-applied').innerText(), /Calibrado con tu registro \(memoria fuera de PyTorch/);
   // The log's release is the scenario's, and the estimate says it is calibrated.

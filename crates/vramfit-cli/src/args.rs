@@ -119,9 +119,11 @@ are: vLLM's --max-model-len, --tensor-parallel-size/-tp, --pipeline-parallel-siz
 -fa on|off|auto, -np/--parallel, -ub/--ubatch-size, -b/--batch-size. -tp N alone
 is N GPUs. --dtype (the compute dtype) and --quant (the weight format) are two
 knobs: their order never changes the answer. T: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1.
-Without --method, the most complete method that applies is used: serving,
-planner (real model), else allocator, range, quick; training, allocator
-(dense, unquantized), else planner, range, lesson.
+Without --method, one engine's own knobs (vLLM's --gpu-memory-utilization,
+--max-num-seqs, --enforce-eager, ...; llama.cpp's -ngl, --n-cpu-moe, -ctk,
+-fa, ...) choose that engine's method; else the most complete method that
+applies is used: serving, planner (real model), else allocator, range,
+quick; training, allocator (dense, unquantized), else planner, range, lesson.
 --sequences is the concurrent sequences of the whole deployment (--batch and
 --users are its earlier names). --gpus N alone spreads one copy of the model
 over N GPUs (TP within a node of 8, dividing the heads; PP for the rest);
@@ -465,6 +467,8 @@ fn estimate(
             chosen = Some(MethodId::Vllm);
         } else if llamacpp_log.is_some() {
             chosen = Some(MethodId::Llamacpp);
+        } else {
+            chosen = engine_of_knobs(&given);
         }
     }
     let mut request = Request::new(chosen.unwrap_or_default(), input);
@@ -493,6 +497,80 @@ fn estimate(
         calibration,
         calibrate: llamacpp_log,
     })
+}
+
+/// The engine whose own knobs the options set, where they are one
+/// engine's only: `vramfit estimate MODEL -ngl 20` is llama.cpp's
+/// estimate and `--gpu-memory-utilization 0.8` vLLM's, not a method that
+/// would leave the knob unread. Knobs of both engines, or of neither
+/// (the context, `-tp`, the formats: every method reads them), leave the
+/// choice to the request's preferred method.
+fn engine_of_knobs(given: &[Given]) -> Option<MethodId> {
+    let vllm_flags = [
+        Opt::EnforceEager.flag(),
+        Opt::VllmVersion.flag(),
+        Opt::Interconnect.flag(),
+        EngineField::OtherMemoryGib.flag(),
+    ];
+    let llamacpp_flags = [
+        Opt::CacheTypeK,
+        Opt::CacheTypeV,
+        Opt::FlashAttn,
+        Opt::NoFlashAttn,
+        Opt::Runner,
+        Opt::LlamacppBuild,
+        Opt::SwaFull,
+        Opt::KvUnified,
+        Opt::NoKvUnified,
+        Opt::TensorSplit,
+        Opt::SplitMode,
+        Opt::MainGpu,
+        Opt::OverrideTensor,
+        Opt::CpuMoe,
+        Opt::NoMmap,
+        Opt::Mlock,
+        Opt::Mmproj,
+    ]
+    .map(Opt::flag);
+    let (mut vllm, mut llamacpp) = (false, false);
+    for g in given {
+        match g {
+            Given::Vramfit(f, _) => {
+                vllm |= vllm_flags.contains(f) || EngineField::VLLM.iter().any(|e| e.flag() == *f);
+                llamacpp |= llamacpp_flags.contains(f)
+                    || EngineField::LLAMACPP.iter().any(|e| e.flag() == *f);
+            }
+            Given::Engine(s) => match s {
+                Setting::GpuMemoryUtilization(_)
+                | Setting::MaxNumSeqs(_)
+                | Setting::MaxNumBatchedTokens(_)
+                | Setting::BlockSize(_)
+                | Setting::EnforceEager => vllm = true,
+                Setting::NGpuLayers(_)
+                | Setting::CacheTypeK(_)
+                | Setting::CacheTypeV(_)
+                | Setting::FlashAttn(_)
+                | Setting::Parallel(_)
+                | Setting::Ubatch(_)
+                | Setting::Batch(_)
+                | Setting::NCpuMoe(_)
+                | Setting::KvUnified => llamacpp = true,
+                Setting::Model(_)
+                | Setting::HfRepo(_)
+                | Setting::Context(_)
+                | Setting::Tp(_)
+                | Setting::Pp(_)
+                | Setting::KvCacheDtype(_)
+                | Setting::Quantization(_)
+                | Setting::Dtype(_) => {}
+            },
+        }
+    }
+    match (vllm, llamacpp) {
+        (true, false) => Some(MethodId::Vllm),
+        (false, true) => Some(MethodId::Llamacpp),
+        _ => None,
+    }
 }
 
 /// vramfit's options and the engines', in the order given (an engine

@@ -7,6 +7,7 @@
 
 use vramfit_core::calibrate::llamacpp::{self, compare, LlamacppLog, Printer};
 use vramfit_core::calibrate::llamacpp_fit::fit;
+use vramfit_core::calibrate::vllm::FigureUnit;
 use vramfit_core::calibrate::{detect, vllm, LogEngine};
 use vramfit_core::methods::llamacpp::{estimate, estimate_file, FileType, LlamaCppInputs};
 use vramfit_core::request::Request;
@@ -67,9 +68,9 @@ pub fn apply_vllm(request: &mut Request, path: &str, text: &str) -> Result<Strin
     out += &format!("  {:<24}{:>14}{:>14}\n", "figure", "predicted", "logged");
     for f in &c.compared {
         let show = |v: f64| match f.unit {
-            "GiB" => format!("{v:.2} GiB"),
-            "tokens" => format!("{v:.0}"),
-            _ => format!("{v:.2}x"),
+            FigureUnit::Gib => format!("{v:.2} GiB"),
+            FigureUnit::Tokens => format!("{v:.0}"),
+            FigureUnit::Times => format!("{v:.2}x"),
         };
         let logged = f.logged.map_or("—".to_string(), show);
         out += &format!(

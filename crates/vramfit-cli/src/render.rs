@@ -202,7 +202,13 @@ fn llamacpp(l: &LlamacppReport) -> String {
         ),
     );
     out += &row("most layers that fit", l.max_gpu_layers.to_string());
-    let longest = l.max_context.map_or("none".to_string(), |c| c.to_string());
+    // The answers' own (`answers.max_context`): none where the host side
+    // does not fit, whatever the GPU side would hold.
+    let longest = match (l.max_context, p.host_short_by_bytes) {
+        (Some(c), 0) => c.to_string(),
+        (Some(_), _) => "none: the host side does not fit".to_string(),
+        (None, _) => "none".to_string(),
+    };
     out += &row("longest context that fits", longest);
     out += &devices(l);
     match p.host_short_by_bytes {

@@ -460,3 +460,38 @@ fn engine_words_that_cannot_be_read_are_named() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn one_engines_own_knobs_choose_its_method() {
+    let method = |extra: &[&str]| {
+        let mut args = vec![
+            "estimate",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--gpu",
+            "H100",
+        ];
+        args.extend(extra);
+        json(&args)["estimate"]["method"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // vLLM's knobs without --method: the vllm estimate, not one that
+    // would leave them unread.
+    assert_eq!(method(&["--gpu-memory-utilization", "0.8"]), "vllm");
+    assert_eq!(method(&["--max-num-seqs", "64", "--enforce-eager"]), "vllm");
+    // llama.cpp's.
+    assert_eq!(method(&["-ngl", "20"]), "llamacpp");
+    assert_eq!(method(&["-ctk", "q8_0", "-fa", "on"]), "llamacpp");
+    assert_eq!(method(&["--n-cpu-moe", "4"]), "llamacpp");
+    // Knobs every method reads, or both engines' at once: the preferred
+    // method, as with no knob.
+    let plain = method(&[]);
+    assert_eq!(method(&["--max-model-len", "16384", "-tp", "2"]), plain);
+    assert_eq!(
+        method(&["--gpu-memory-utilization", "0.8", "-ngl", "20"]),
+        plain
+    );
+    // --method still wins.
+    assert_eq!(method(&["-ngl", "20", "--method", "planner"]), "planner");
+}

@@ -76,10 +76,42 @@ fn experts_on_the_host_are_checked_against_the_host_ram() {
         out.contains("command: none: this plan would not start"),
         "{out}"
     );
+    // The engine's lines say no context fits, as the answers do.
+    assert!(
+        out.contains("longest context that fits     none: the host side does not fit"),
+        "{out}"
+    );
     // With 32 GB of RAM the same plan runs.
     let mut roomy = QWEN_MOE.to_vec();
     roomy.extend(["--n-cpu-moe", "48", "--host-ram-gb", "32"]);
     assert_ne!(json(&roomy)["estimate"]["verdict"]["status"], "no_cabe");
+}
+
+#[test]
+fn on_unified_memory_the_host_side_shares_the_machines_memory() {
+    // An 8 GB M1: the GPU side and the host side come out of the same 8 GiB.
+    let args = [
+        "estimate",
+        "Qwen/Qwen3-30B-A3B",
+        "--method",
+        "llamacpp",
+        "--gpu",
+        "Apple M1 (8GB)",
+        "--quant",
+        "q4_k_m",
+    ];
+    let doc = json(&args);
+    let e = &doc["estimate"];
+    let plan = &e["engine"]["plan"];
+    let gpu = e["total_bytes"].as_u64().unwrap();
+    let host = e["engine"]["host_bytes"].as_u64().unwrap();
+    assert_eq!(plan["host_ram_bytes"].as_u64(), Some(8u64 << 30));
+    assert_eq!(plan["host_needed_bytes"].as_u64(), Some(gpu + host));
+    assert_eq!(e["verdict"]["status"], "no_cabe");
+    assert!(doc["answers"]["max_context"].is_null());
+    let out = text(&args);
+    assert!(out.contains("8.59 GB host RAM"), "{out}");
+    assert!(!out.contains("(assumed)"), "{out}");
 }
 
 #[test]

@@ -329,6 +329,38 @@ fn on_unified_memory_the_host_and_the_gpu_share_one_memory() {
 }
 
 #[test]
+fn llamacpp_on_unified_memory_counts_the_gpu_side_against_the_same_memory() {
+    // Qwen3-30B-A3B Q4_K_M (17.28 GiB) on an 8 GB M1: the GPU's share
+    // (Metal's wired limit) holds 10 of 49 layers; the host side is what
+    // the GPU side leaves of the same 8 GB, not a desktop's 32 GB of RAM:
+    // it does not fit, and the M1 is no answer to "smallest GPU".
+    let m1 = on("Qwen/Qwen3-30B-A3B", |i| {
+        i.set_weight_format(WeightFormat::Q4KM);
+        i.set_gpu("Apple M1 (8GB)");
+    });
+    let r = run(MethodId::Llamacpp, &m1).unwrap();
+    let l = llamacpp_report(&r);
+    assert_eq!((l.gpu_layers, l.layers_total), (10, 49));
+    let machine = 8 * GIB;
+    assert!(l.plan.unified_memory && !l.plan.host_ram_assumed);
+    assert_eq!(l.plan.host_ram_bytes, machine);
+    assert_eq!(l.plan.host_needed_bytes, l.gpu_bytes + l.host_bytes);
+    assert_eq!(
+        l.plan.host_short_by_bytes,
+        l.plan.host_needed_bytes - l.plan.host_ram_bytes
+    );
+    assert_eq!(r.verdict.status, FitStatus::DoesNotFit);
+    // A 64 GB M4 Max holds it all, the GPU side within its share.
+    let mut max = m1.clone();
+    max.set_gpu("Apple M4 Max (64GB)");
+    let r = run(MethodId::Llamacpp, &max).unwrap();
+    assert_ne!(r.verdict.status, FitStatus::DoesNotFit);
+    let a = vramfit_core::advice::answers(MethodId::Llamacpp, &m1.validate().unwrap());
+    let smallest = a.smallest_gpu.unwrap();
+    assert!(!smallest.contains("(8GB)"), "{smallest}");
+}
+
+#[test]
 fn llamacpp_takes_gguf_and_cache_types() {
     let input = on("meta-llama/Llama-3.1-8B", |i| {
         i.set_gguf_type(FileType::IQ4_XS);

@@ -7,7 +7,9 @@
 use super::knobs::EngineNumber;
 use crate::i18n::{format, use_lang};
 use leptos::prelude::*;
-use vramfit_core::calibrate::vllm::{self as log_reader, Calibration, LogError, VllmLog};
+use vramfit_core::calibrate::vllm::{
+    self as log_reader, Calibration, FigureUnit, LogError, VllmLog,
+};
 use vramfit_core::catalog::gpus::{find_gpu, Gpu, GpuCategory, Interconnect};
 use vramfit_core::methods::vllm::{release_facts, unified_memory, VllmRelease, FAMILIES};
 use vramfit_core::request::Request;
@@ -209,10 +211,10 @@ fn CalibrateLog(input: RwSignal<Request>) -> impl IntoView {
         input.update(|i| i.scenario.engine.vllm_calibration = None);
     };
     let style = move || lang.get().t().number;
-    let shown = move |v: f64, unit: &str| match unit {
-        "GiB" => format!("{} GiB", format::decimal(&style(), v, 2)),
-        "tokens" => format::integer(&style(), v.round().max(0.0) as u64),
-        _ => format!("{}×", format::decimal(&style(), v, 2)),
+    let shown = move |v: f64, unit: FigureUnit| match unit {
+        FigureUnit::Gib => format!("{} GiB", format::decimal(&style(), v, 2)),
+        FigureUnit::Tokens => format::integer(&style(), v.round().max(0.0) as u64),
+        FigureUnit::Times => format!("{}×", format::decimal(&style(), v, 2)),
     };
     let scenario_release = move || {
         input
@@ -229,7 +231,7 @@ fn CalibrateLog(input: RwSignal<Request>) -> impl IntoView {
                 .map(|f| {
                     let logged = f.logged.map_or_else(|| "—".to_string(), |v| shown(v, f.unit));
                     view! {
-                        <tr data-testid="calibrate-row" data-figure=f.figure>
+                        <tr data-testid="calibrate-row" data-figure=f.figure.id()>
                             <th scope="row">{(e().calibrate_figure)(f.figure)}</th>
                             <td data-testid="calibrate-logged">{logged}</td>
                             <td data-testid="calibrate-predicted">{shown(f.predicted, f.unit)}</td>

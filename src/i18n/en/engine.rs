@@ -4,7 +4,8 @@ use super::NUMBER;
 use crate::i18n::engine::EngineTexts;
 use crate::i18n::format;
 use crate::i18n::{FieldText, Interpretation};
-use vramfit_core::command::CommandError;
+use vramfit_core::calibrate::vllm::LogFigure;
+use vramfit_core::command::{CommandError, Expected, Unmodelled};
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
 use vramfit_core::methods::speed::Limit;
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
@@ -154,7 +155,6 @@ pub static ENGINE: EngineTexts = EngineTexts {
         )
     },
     calibrate_refused: |why| format!("Not calibrated: {}", why),
-    command_words,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -336,13 +336,17 @@ fn command_error(e: &CommandError) -> String {
             engine,
             option,
             why,
-        } => format!("{} option `{option}` is not modelled: {why}", engine.name()),
+        } => format!(
+            "{} option `{option}` is not modelled: {}",
+            engine.name(),
+            unmodelled(*why)
+        ),
         CommandError::MissingValue { option } => format!("{option} needs a value"),
         CommandError::BadValue {
             option,
             value,
-            expected,
-        } => format!("{option} {value}: expected {expected}"),
+            expected: want,
+        } => format!("{option} {value}: expected {}", expected(*want)),
         CommandError::UnexpectedWord { word } => {
             format!("unexpected word `{word}`: one model only")
         }
@@ -355,22 +359,47 @@ fn command_error(e: &CommandError) -> String {
 }
 
 /// A figure the core compares a vLLM log on (or names in a missing-line
-/// message), by its core name.
-fn calibrate_figure(figure: &str) -> &str {
+/// message).
+fn calibrate_figure(figure: LogFigure) -> &'static str {
     match figure {
-        "weights" => "weights",
-        "activation peak" => "activation peak",
-        "non-torch memory" => "memory outside PyTorch",
-        "CUDA graphs set aside" => "CUDA graphs set aside",
-        "KV cache memory" => "KV cache memory",
-        "KV cache tokens" => "KV cache tokens",
-        "maximum concurrency" => "maximum concurrency",
-        "CUDA graphs captured" => "CUDA graphs captured",
-        other => other,
+        LogFigure::Weights => "weights",
+        LogFigure::ActivationPeak => "activation peak",
+        LogFigure::NonTorch => "memory outside PyTorch",
+        LogFigure::GraphsSetAside => "CUDA graphs set aside",
+        LogFigure::KvCacheMemory => "KV cache memory",
+        LogFigure::KvCacheTokens => "KV cache tokens",
+        LogFigure::MaxConcurrency => "maximum concurrency",
+        LogFigure::GraphsCaptured => "CUDA graphs captured",
     }
 }
 
-/// The command reader's words, as the core writes them (English).
-fn command_words(words: &'static str) -> String {
-    words.to_string()
+/// Why the command reader does not model an option, in this language.
+fn unmodelled(why: Unmodelled) -> &'static str {
+    match why {
+        Unmodelled::HostOffload => "weights offloaded to the host are not modelled",
+        Unmodelled::SwapSpace => "the host swap space is not modelled",
+        Unmodelled::DataParallel => {
+            "data-parallel copies are not modelled; give the number of GPUs"
+        }
+        Unmodelled::DraftModel => "a draft model is not modelled",
+        Unmodelled::ServingLora => "LoRA adapters at serving time are not modelled",
+        Unmodelled::GpuSplit => "a split over several GPUs is not modelled",
+        Unmodelled::TensorOverrides => "tensor overrides are not modelled; use --n-cpu-moe",
+        Unmodelled::HostKvCache => "a KV cache kept on the host is not modelled",
+    }
+}
+
+/// The value an option expects, in this language: a list keeps the
+/// engine's spellings and joins its last two with this language's "or".
+fn expected(e: Expected) -> String {
+    match e {
+        Expected::TokenCount => "a token count".into(),
+        Expected::GpuCount => "a whole number of GPUs, at least 1".into(),
+        Expected::BatchTokens => "a whole number of tokens, at least 1".into(),
+        Expected::CacheType
+        | Expected::KvCacheDtype
+        | Expected::Quantization
+        | Expected::Dtype
+        | Expected::FlashAttn => e.one_of(" or "),
+    }
 }

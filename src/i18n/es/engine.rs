@@ -4,7 +4,8 @@ use super::NUMBER;
 use crate::i18n::engine::EngineTexts;
 use crate::i18n::format;
 use crate::i18n::{FieldText, Interpretation};
-use vramfit_core::command::CommandError;
+use vramfit_core::calibrate::vllm::LogFigure;
+use vramfit_core::command::{CommandError, Expected, Unmodelled};
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
 use vramfit_core::methods::speed::Limit;
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
@@ -154,7 +155,6 @@ pub static ENGINE: EngineTexts = EngineTexts {
         )
     },
     calibrate_refused: |why| format!("Sin calibrar: {}", why),
-    command_words,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -301,9 +301,9 @@ fn command_error(e: &CommandError) -> String {
         CommandError::NotAnEngine { program } => format!("`{program}` no es un comando de motor (conocidos: vllm serve, llama-server, llama-cli)"),
         CommandError::VllmWithoutServe => "`vllm` necesita `serve MODELO`".to_string(),
         CommandError::UnknownOption { engine, option } => format!("opción de {} desconocida: `{option}`", engine.name()),
-        CommandError::NotModelled { engine, option, why } => format!("la opción `{option}` de {} no está modelada: {}", engine.name(), command_words(why)),
+        CommandError::NotModelled { engine, option, why } => format!("la opción `{option}` de {} no está modelada: {}", engine.name(), unmodelled(*why)),
         CommandError::MissingValue { option } => format!("{option} necesita un valor"),
-        CommandError::BadValue { option, value, expected } => format!("{option} {value}: se esperaba {}", command_words(expected)),
+        CommandError::BadValue { option, value, expected: want } => format!("{option} {value}: se esperaba {}", expected(*want)),
         CommandError::UnexpectedWord { word } => format!("palabra inesperada `{word}`: un solo modelo"),
         CommandError::NoModel { engine } => format!("el comando de {} no nombra ningún modelo", engine.name()),
         CommandError::UnknownModel { word } => format!("ningún modelo del catálogo coincide con `{word}`"),
@@ -314,51 +314,49 @@ fn command_error(e: &CommandError) -> String {
 }
 
 /// A figure the core compares a vLLM log on (or names in a missing-line
-/// message), by its core name.
-fn calibrate_figure(figure: &str) -> &str {
+/// message).
+fn calibrate_figure(figure: LogFigure) -> &'static str {
     match figure {
-        "weights" => "pesos",
-        "activation peak" => "pico de activaciones",
-        "non-torch memory" => "memoria fuera de PyTorch",
-        "CUDA graphs set aside" => "grafos CUDA reservados",
-        "KV cache memory" => "memoria de la caché KV",
-        "KV cache tokens" => "tokens de la caché KV",
-        "maximum concurrency" => "concurrencia máxima",
-        "CUDA graphs captured" => "grafos CUDA capturados",
-        other => other,
+        LogFigure::Weights => "pesos",
+        LogFigure::ActivationPeak => "pico de activaciones",
+        LogFigure::NonTorch => "memoria fuera de PyTorch",
+        LogFigure::GraphsSetAside => "grafos CUDA reservados",
+        LogFigure::KvCacheMemory => "memoria de la caché KV",
+        LogFigure::KvCacheTokens => "tokens de la caché KV",
+        LogFigure::MaxConcurrency => "concurrencia máxima",
+        LogFigure::GraphsCaptured => "grafos CUDA capturados",
     }
 }
 
-/// The command reader's English words (a reason an option is not
-/// modelled, the value an option expects) in this language; a list of
-/// values keeps its values and translates its "or".
-fn command_words(words: &'static str) -> String {
-    match words {
-        "weights offloaded to the host are not modelled" => {
-            "no se modelan los pesos descargados al host".into()
+/// Why the command reader does not model an option, in this language.
+fn unmodelled(why: Unmodelled) -> &'static str {
+    match why {
+        Unmodelled::HostOffload => "no se modelan los pesos descargados al host",
+        Unmodelled::SwapSpace => "no se modela el espacio de intercambio del host",
+        Unmodelled::DataParallel => {
+            "no se modelan las copias en paralelo de datos; indica el número de GPUs"
         }
-        "the host swap space is not modelled" => {
-            "no se modela el espacio de intercambio del host".into()
+        Unmodelled::DraftModel => "no se modela un modelo borrador",
+        Unmodelled::ServingLora => "no se modelan adaptadores LoRA al servir",
+        Unmodelled::GpuSplit => "no se modela un reparto entre varias GPUs",
+        Unmodelled::TensorOverrides => {
+            "no se modelan los cambios de sitio de tensores; usa --n-cpu-moe"
         }
-        "data-parallel copies are not modelled; give --gpus" => {
-            "no se modelan las copias en paralelo de datos; indica el número de GPUs".into()
-        }
-        "a draft model is not modelled" => "no se modela un modelo borrador".into(),
-        "LoRA adapters at serving time are not modelled" => {
-            "no se modelan adaptadores LoRA al servir".into()
-        }
-        "a split over several GPUs is not modelled" => {
-            "no se modela un reparto entre varias GPUs".into()
-        }
-        "tensor overrides are not modelled; use --n-cpu-moe" => {
-            "no se modelan los cambios de sitio de tensores; usa --n-cpu-moe".into()
-        }
-        "a KV cache kept on the host is not modelled" => {
-            "no se modela una caché KV en el host".into()
-        }
-        "a token count" => "un número de tokens".into(),
-        "a whole number of GPUs, at least 1" => "un número entero de GPUs, al menos 1".into(),
-        "a whole number of tokens, at least 1" => "un número entero de tokens, al menos 1".into(),
-        list => list.replace(" or ", " o "),
+        Unmodelled::HostKvCache => "no se modela una caché KV en el host",
+    }
+}
+
+/// The value an option expects, in this language: a list keeps the
+/// engine's spellings and joins its last two with this language's "or".
+fn expected(e: Expected) -> String {
+    match e {
+        Expected::TokenCount => "un número de tokens".into(),
+        Expected::GpuCount => "un número entero de GPUs, al menos 1".into(),
+        Expected::BatchTokens => "un número entero de tokens, al menos 1".into(),
+        Expected::CacheType
+        | Expected::KvCacheDtype
+        | Expected::Quantization
+        | Expected::Dtype
+        | Expected::FlashAttn => e.one_of(" o "),
     }
 }

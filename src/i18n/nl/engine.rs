@@ -4,7 +4,8 @@ use super::NUMBER;
 use crate::i18n::engine::EngineTexts;
 use crate::i18n::format;
 use crate::i18n::{FieldText, Interpretation};
-use vramfit_core::command::CommandError;
+use vramfit_core::calibrate::vllm::LogFigure;
+use vramfit_core::command::{CommandError, Expected, Unmodelled};
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal};
 use vramfit_core::methods::speed::Limit;
 use vramfit_core::scenario::{EngineError, EngineField, EngineProblem};
@@ -154,7 +155,6 @@ pub static ENGINE: EngineTexts = EngineTexts {
         )
     },
     calibrate_refused: |why| format!("Niet gekalibreerd: {}", why),
-    command_words,
 };
 
 fn note(n: &EngineNote) -> String {
@@ -308,14 +308,14 @@ fn command_error(e: &CommandError) -> String {
         } => format!(
             "{}-optie `{option}` wordt niet gemodelleerd: {}",
             engine.name(),
-            command_words(why)
+            unmodelled(*why)
         ),
         CommandError::MissingValue { option } => format!("{option} heeft een waarde nodig"),
         CommandError::BadValue {
             option,
             value,
-            expected,
-        } => format!("{option} {value}: verwacht {}", command_words(expected)),
+            expected: want,
+        } => format!("{option} {value}: verwacht {}", expected(*want)),
         CommandError::UnexpectedWord { word } => format!("onverwacht woord `{word}`: één model"),
         CommandError::NoModel { engine } => {
             format!("het {}-commando noemt geen model", engine.name())
@@ -328,51 +328,51 @@ fn command_error(e: &CommandError) -> String {
 }
 
 /// A figure the core compares a vLLM log on (or names in a missing-line
-/// message), by its core name.
-fn calibrate_figure(figure: &str) -> &str {
+/// message).
+fn calibrate_figure(figure: LogFigure) -> &'static str {
     match figure {
-        "weights" => "gewichten",
-        "activation peak" => "activatiepiek",
-        "non-torch memory" => "geheugen buiten PyTorch",
-        "CUDA graphs set aside" => "gereserveerde CUDA-grafen",
-        "KV cache memory" => "KV-cachegeheugen",
-        "KV cache tokens" => "KV-cachetokens",
-        "maximum concurrency" => "maximale gelijktijdigheid",
-        "CUDA graphs captured" => "vastgelegde CUDA-grafen",
-        other => other,
+        LogFigure::Weights => "gewichten",
+        LogFigure::ActivationPeak => "activatiepiek",
+        LogFigure::NonTorch => "geheugen buiten PyTorch",
+        LogFigure::GraphsSetAside => "gereserveerde CUDA-grafen",
+        LogFigure::KvCacheMemory => "KV-cachegeheugen",
+        LogFigure::KvCacheTokens => "KV-cachetokens",
+        LogFigure::MaxConcurrency => "maximale gelijktijdigheid",
+        LogFigure::GraphsCaptured => "vastgelegde CUDA-grafen",
     }
 }
 
-/// The command reader's English words (a reason an option is not
-/// modelled, the value an option expects) in this language; a list of
-/// values keeps its values and translates its "or".
-fn command_words(words: &'static str) -> String {
-    match words {
-        "weights offloaded to the host are not modelled" => {
-            "gewichten die naar de host zijn uitbesteed worden niet gemodelleerd".into()
+/// Why the command reader does not model an option, in this language.
+fn unmodelled(why: Unmodelled) -> &'static str {
+    match why {
+        Unmodelled::HostOffload => {
+            "gewichten die naar de host zijn uitbesteed worden niet gemodelleerd"
         }
-        "the host swap space is not modelled" => {
-            "de swapruimte van de host wordt niet gemodelleerd".into()
+        Unmodelled::SwapSpace => "de swapruimte van de host wordt niet gemodelleerd",
+        Unmodelled::DataParallel => {
+            "dataparallelle kopieën worden niet gemodelleerd; geef het aantal GPU's"
         }
-        "data-parallel copies are not modelled; give --gpus" => {
-            "dataparallelle kopieën worden niet gemodelleerd; geef het aantal GPU's".into()
+        Unmodelled::DraftModel => "een draftmodel wordt niet gemodelleerd",
+        Unmodelled::ServingLora => "LoRA-adapters tijdens het serveren worden niet gemodelleerd",
+        Unmodelled::GpuSplit => "een verdeling over meerdere GPU's wordt niet gemodelleerd",
+        Unmodelled::TensorOverrides => {
+            "tensor-overrides worden niet gemodelleerd; gebruik --n-cpu-moe"
         }
-        "a draft model is not modelled" => "een draftmodel wordt niet gemodelleerd".into(),
-        "LoRA adapters at serving time are not modelled" => {
-            "LoRA-adapters tijdens het serveren worden niet gemodelleerd".into()
-        }
-        "a split over several GPUs is not modelled" => {
-            "een verdeling over meerdere GPU's wordt niet gemodelleerd".into()
-        }
-        "tensor overrides are not modelled; use --n-cpu-moe" => {
-            "tensor-overrides worden niet gemodelleerd; gebruik --n-cpu-moe".into()
-        }
-        "a KV cache kept on the host is not modelled" => {
-            "een KV-cache op de host wordt niet gemodelleerd".into()
-        }
-        "a token count" => "een aantal tokens".into(),
-        "a whole number of GPUs, at least 1" => "een geheel aantal GPU's, minstens 1".into(),
-        "a whole number of tokens, at least 1" => "een geheel aantal tokens, minstens 1".into(),
-        list => list.replace(" or ", " of "),
+        Unmodelled::HostKvCache => "een KV-cache op de host wordt niet gemodelleerd",
+    }
+}
+
+/// The value an option expects, in this language: a list keeps the
+/// engine's spellings and joins its last two with this language's "or".
+fn expected(e: Expected) -> String {
+    match e {
+        Expected::TokenCount => "een aantal tokens".into(),
+        Expected::GpuCount => "een geheel aantal GPU's, minstens 1".into(),
+        Expected::BatchTokens => "een geheel aantal tokens, minstens 1".into(),
+        Expected::CacheType
+        | Expected::KvCacheDtype
+        | Expected::Quantization
+        | Expected::Dtype
+        | Expected::FlashAttn => e.one_of(" of "),
     }
 }

@@ -52,6 +52,94 @@ pub struct VllmLog {
     pub cuda_graph_bytes: Option<u64>,
 }
 
+/// One figure a start-up log prints and the fit compares
+/// ([`Compared::figure`], [`LogError::MissingLine`]). The page words each
+/// in its language by this value; [`std::fmt::Display`] is the CLI's
+/// English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFigure {
+    /// "Model loading took".
+    Weights,
+    /// "torch peak memory increase" (the profiling run).
+    ActivationPeak,
+    /// "non-torch memory".
+    NonTorch,
+    /// "Estimated CUDA graph memory", set aside before the cache.
+    GraphsSetAside,
+    /// "Available KV cache memory".
+    KvCacheMemory,
+    /// "GPU KV cache size: N tokens".
+    KvCacheTokens,
+    /// "Maximum concurrency for N tokens per request".
+    MaxConcurrency,
+    /// "Graph capturing finished ..., took X GiB".
+    GraphsCaptured,
+}
+
+/// How a [`LogFigure`] is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum FigureUnit {
+    /// Bytes, shown in GiB (the value is GiB).
+    #[serde(rename = "GiB")]
+    Gib,
+    #[serde(rename = "tokens")]
+    Tokens,
+    /// Sequences of the full context at once (vLLM's `N.NNx`).
+    #[serde(rename = "x")]
+    Times,
+}
+
+impl LogFigure {
+    /// The stable id (the JSON's `id`, the page's `data-figure`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            LogFigure::Weights => "weights",
+            LogFigure::ActivationPeak => "activation_peak",
+            LogFigure::NonTorch => "non_torch",
+            LogFigure::GraphsSetAside => "cuda_graphs_set_aside",
+            LogFigure::KvCacheMemory => "kv_cache_memory",
+            LogFigure::KvCacheTokens => "kv_cache_tokens",
+            LogFigure::MaxConcurrency => "max_concurrency",
+            LogFigure::GraphsCaptured => "cuda_graphs_captured",
+        }
+    }
+
+    /// What the figure counts.
+    pub const fn unit(self) -> FigureUnit {
+        match self {
+            LogFigure::KvCacheTokens => FigureUnit::Tokens,
+            LogFigure::MaxConcurrency => FigureUnit::Times,
+            _ => FigureUnit::Gib,
+        }
+    }
+}
+
+impl std::fmt::Display for LogFigure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(match self {
+            LogFigure::Weights => "weights",
+            LogFigure::ActivationPeak => "activation peak",
+            LogFigure::NonTorch => "non-torch memory",
+            LogFigure::GraphsSetAside => "CUDA graphs set aside",
+            LogFigure::KvCacheMemory => "KV cache memory",
+            LogFigure::KvCacheTokens => "KV cache tokens",
+            LogFigure::MaxConcurrency => "maximum concurrency",
+            LogFigure::GraphsCaptured => "CUDA graphs captured",
+        })
+    }
+}
+
+/// `{"id": …, "text": …}`: the stable id and the English words.
+impl Serialize for LogFigure {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("LogFigure", 2)?;
+        s.serialize_field("id", self.id())?;
+        s.serialize_field("text", &self.to_string())?;
+        s.end()
+    }
+}
+
 /// A log the reader cannot use.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "problem", rename_all = "snake_case")]
@@ -59,7 +147,7 @@ pub enum LogError {
     /// A line every start-up prints is not there.
     MissingLine {
         line: &'static str,
-        figure: &'static str,
+        figure: LogFigure,
     },
 }
 
@@ -151,13 +239,13 @@ pub fn parse(text: &str) -> Result<VllmLog, LogError> {
     let weights = bytes(text, &["Model loading took", "Loading model weights took"]).ok_or(
         LogError::MissingLine {
             line: "Model loading took",
-            figure: "weights",
+            figure: LogFigure::Weights,
         },
     )?;
     let kv = bytes(text, &["Available KV cache memory", "kv_cache_size"]).ok_or(
         LogError::MissingLine {
             line: "Available KV cache memory",
-            figure: "KV cache memory",
+            figure: LogFigure::KvCacheMemory,
         },
     )?;
     let v0_blocks = figure(text, &["# GPU blocks"]).map(|b| b as u64 * 16);

@@ -1,7 +1,7 @@
 //! This machine's runtime terms fitted on its own start-up log, and the
 //! prediction beside each logged figure.
 
-use super::VllmLog;
+use super::{FigureUnit, LogFigure, VllmLog};
 use crate::methods::vllm::{estimate, VllmEstimate, VllmInputs, VllmModel};
 use crate::scenario::VllmCalibration;
 use serde::Serialize;
@@ -9,11 +9,12 @@ use serde::Serialize;
 /// One figure: the prediction (with the GPU class's terms) and the log's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Compared {
-    pub figure: &'static str,
+    pub figure: LogFigure,
+    /// In [`Compared::unit`]: GiB, tokens or times.
     pub predicted: f64,
     pub logged: Option<f64>,
-    /// `bytes` (shown in GiB), `tokens` or `times`.
-    pub unit: &'static str,
+    /// The figure's own ([`LogFigure::unit`]).
+    pub unit: FigureUnit,
 }
 
 /// The fit: the comparison, and the terms that reproduce the log.
@@ -77,48 +78,52 @@ pub fn fit(
         ..inputs.clone()
     };
     let refit = estimate(model, total_bytes, &refit_inputs).map_err(|e| e.to_string())?;
-    let b = |figure, predicted: u64, logged: Option<u64>| Compared {
+    let b = |figure: LogFigure, predicted: u64, logged: Option<u64>| Compared {
         figure,
         predicted: gib(predicted),
         logged: logged.map(gib),
-        unit: "GiB",
+        unit: figure.unit(),
     };
     let compared = vec![
-        b("weights", rank.weights_bytes, Some(log.weights_bytes)),
         b(
-            "activation peak",
+            LogFigure::Weights,
+            rank.weights_bytes,
+            Some(log.weights_bytes),
+        ),
+        b(
+            LogFigure::ActivationPeak,
             rank.activation_peak_bytes,
             log.activation_peak_bytes,
         ),
         b(
-            "non-torch memory",
+            LogFigure::NonTorch,
             rank.non_torch_bytes,
             log.non_torch_bytes,
         ),
         b(
-            "CUDA graphs set aside",
+            LogFigure::GraphsSetAside,
             rank.graph_reserve_bytes,
             log.graph_estimate_bytes,
         ),
         b(
-            "KV cache memory",
+            LogFigure::KvCacheMemory,
             rank.kv_cache_bytes,
             Some(log.kv_cache_bytes),
         ),
         Compared {
-            figure: "KV cache tokens",
+            figure: LogFigure::KvCacheTokens,
             predicted: e.kv_cache_tokens as f64,
             logged: log.kv_cache_tokens.map(|t| t as f64),
-            unit: "tokens",
+            unit: LogFigure::KvCacheTokens.unit(),
         },
         Compared {
-            figure: "maximum concurrency",
+            figure: LogFigure::MaxConcurrency,
             predicted: e.max_concurrency,
             logged: log.max_concurrency,
-            unit: "x",
+            unit: LogFigure::MaxConcurrency.unit(),
         },
         b(
-            "CUDA graphs captured",
+            LogFigure::GraphsCaptured,
             rank.cuda_graph_bytes,
             log.cuda_graph_bytes,
         ),

@@ -79,8 +79,51 @@ fn a_log_without_its_kv_line_is_named() {
         err.to_string().contains("Available KV cache memory"),
         "{err}"
     );
+    assert_eq!(
+        err,
+        LogError::MissingLine {
+            line: "Available KV cache memory",
+            figure: LogFigure::KvCacheMemory,
+        }
+    );
     let err = parse("Available KV cache memory: 3 GiB").unwrap_err();
     assert!(err.to_string().contains("Model loading took"), "{err}");
+    assert!(err.to_string().contains("(weights)"), "{err}");
+    let json = serde_json::to_value(&err).unwrap();
+    assert_eq!(json["figure"]["id"], "weights");
+    assert_eq!(json["figure"]["text"], "weights");
+}
+
+#[test]
+fn the_comparison_names_each_figure_by_its_id_and_unit() {
+    let runs = log_runs().unwrap();
+    let c = fitted(&runs[0], &excerpts()[0]);
+    let ids: Vec<&str> = c.compared.iter().map(|f| f.figure.id()).collect();
+    assert_eq!(
+        ids,
+        [
+            "weights",
+            "activation_peak",
+            "non_torch",
+            "cuda_graphs_set_aside",
+            "kv_cache_memory",
+            "kv_cache_tokens",
+            "max_concurrency",
+            "cuda_graphs_captured",
+        ]
+    );
+    assert!(c.compared.iter().all(|f| f.unit == f.figure.unit()));
+    assert_eq!(LogFigure::KvCacheTokens.unit(), FigureUnit::Tokens);
+    assert_eq!(LogFigure::MaxConcurrency.unit(), FigureUnit::Times);
+    // The CLI's column pads the English words.
+    assert_eq!(
+        format!("{:<18}|", LogFigure::NonTorch),
+        "non-torch memory  |"
+    );
+    let json = serde_json::to_value(&c.compared[2]).unwrap();
+    assert_eq!(json["figure"]["id"], "non_torch");
+    assert_eq!(json["figure"]["text"], "non-torch memory");
+    assert_eq!(json["unit"], "GiB");
 }
 
 fn fitted(run: &LogRun, text: &str) -> Calibration {

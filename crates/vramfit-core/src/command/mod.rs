@@ -23,7 +23,7 @@ mod error;
 mod options;
 mod words;
 
-pub use error::CommandError;
+pub use error::{CommandError, Expected, Unmodelled};
 pub use options::{
     apply_dtype, lookup, read, vllm_tokens, EngineOption, Knob, Setting, DEFAULT_N_BATCH,
     NOT_MODELLED, NO_MEMORY_EFFECT, OPTIONS,
@@ -188,7 +188,7 @@ pub fn parse(words: &[String]) -> Result<EngineCommand, CommandError> {
             return Err(CommandError::NotModelled {
                 engine,
                 option: name,
-                why,
+                why: *why,
             });
         } else {
             return Err(CommandError::UnknownOption {

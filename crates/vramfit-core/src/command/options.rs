@@ -13,7 +13,7 @@
 //! with `-tp`/`-pp`/`-q` its short names), llama.cpp `common/arg.cpp`
 //! (`common_params_parser_init`).
 
-use super::{CommandError, Engine};
+use super::{CommandError, Engine, Expected, Unmodelled};
 use crate::gguf::{GgmlType, CACHE_TYPES};
 use crate::scenario::{ComputeDtype, EngineField, Field, KvDtype, ScenarioInput, WeightFormat};
 
@@ -173,77 +173,29 @@ pub const NO_MEMORY_EFFECT: [(Engine, &str, bool); 36] = [
 
 /// Options that change memory in ways the estimate does not model, each
 /// with the reason.
-pub const NOT_MODELLED: [(Engine, &str, &str); 14] = [
-    (
-        Engine::Vllm,
-        "--cpu-offload-gb",
-        "weights offloaded to the host are not modelled",
-    ),
-    (
-        Engine::Vllm,
-        "--swap-space",
-        "the host swap space is not modelled",
-    ),
+pub const NOT_MODELLED: [(Engine, &str, Unmodelled); 14] = [
+    (Engine::Vllm, "--cpu-offload-gb", Unmodelled::HostOffload),
+    (Engine::Vllm, "--swap-space", Unmodelled::SwapSpace),
     (
         Engine::Vllm,
         "--data-parallel-size",
-        "data-parallel copies are not modelled; give --gpus",
+        Unmodelled::DataParallel,
     ),
-    (
-        Engine::Vllm,
-        "-dp",
-        "data-parallel copies are not modelled; give --gpus",
-    ),
-    (
-        Engine::Vllm,
-        "--speculative-config",
-        "a draft model is not modelled",
-    ),
-    (
-        Engine::Vllm,
-        "--max-lora-rank",
-        "LoRA adapters at serving time are not modelled",
-    ),
-    (
-        Engine::Vllm,
-        "--enable-lora",
-        "LoRA adapters at serving time are not modelled",
-    ),
-    (
-        Engine::Llamacpp,
-        "-ts",
-        "a split over several GPUs is not modelled",
-    ),
-    (
-        Engine::Llamacpp,
-        "--tensor-split",
-        "a split over several GPUs is not modelled",
-    ),
-    (
-        Engine::Llamacpp,
-        "-sm",
-        "a split over several GPUs is not modelled",
-    ),
-    (
-        Engine::Llamacpp,
-        "--split-mode",
-        "a split over several GPUs is not modelled",
-    ),
-    (
-        Engine::Llamacpp,
-        "-ot",
-        "tensor overrides are not modelled; use --n-cpu-moe",
-    ),
+    (Engine::Vllm, "-dp", Unmodelled::DataParallel),
+    (Engine::Vllm, "--speculative-config", Unmodelled::DraftModel),
+    (Engine::Vllm, "--max-lora-rank", Unmodelled::ServingLora),
+    (Engine::Vllm, "--enable-lora", Unmodelled::ServingLora),
+    (Engine::Llamacpp, "-ts", Unmodelled::GpuSplit),
+    (Engine::Llamacpp, "--tensor-split", Unmodelled::GpuSplit),
+    (Engine::Llamacpp, "-sm", Unmodelled::GpuSplit),
+    (Engine::Llamacpp, "--split-mode", Unmodelled::GpuSplit),
+    (Engine::Llamacpp, "-ot", Unmodelled::TensorOverrides),
     (
         Engine::Llamacpp,
         "--override-tensor",
-        "tensor overrides are not modelled; use --n-cpu-moe",
+        Unmodelled::TensorOverrides,
     ),
-    (
-        Engine::Llamacpp,
-        "-nkvo",
-        "a KV cache kept on the host is not modelled",
-    ),
+    (Engine::Llamacpp, "-nkvo", Unmodelled::HostKvCache),
 ];
 
 /// The row of [`OPTIONS`] an engine reads `name` with.
@@ -320,7 +272,7 @@ pub fn read(
     value: Option<&str>,
 ) -> Result<Setting, CommandError> {
     let text = value.unwrap_or_default().trim();
-    let bad = |expected: &'static str| CommandError::BadValue {
+    let bad = |expected: Expected| CommandError::BadValue {
         option: option.to_string(),
         value: text.to_string(),
         expected,
@@ -349,19 +301,19 @@ pub fn read(
     let cache = || {
         GgmlType::parse_cache(text)
             .filter(|t| CACHE_TYPES.contains(t))
-            .ok_or_else(|| bad("f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0 or q5_1"))
+            .ok_or_else(|| bad(Expected::CacheType))
     };
     Ok(match knob {
         Knob::Model => Setting::Model(text.to_string()),
         Knob::HfRepo => Setting::HfRepo(text.to_string()),
         Knob::Context => match engine {
             Engine::Vllm => {
-                let tokens = vllm_tokens(text).ok_or_else(|| bad("a token count"))?;
+                let tokens = vllm_tokens(text).ok_or_else(|| bad(Expected::TokenCount))?;
                 Setting::Context(Some(field(Field::Context, Some(tokens))?))
             }
             Engine::Llamacpp if text == "0" => Setting::Context(None),
             Engine::Llamacpp => {
-                let tokens = text.parse::<u64>().map_err(|_| bad("a token count"))?;
+                let tokens = text.parse::<u64>().map_err(|_| bad(Expected::TokenCount))?;
                 Setting::Context(Some(field(Field::Context, Some(tokens))?))
             }
         },
@@ -370,7 +322,7 @@ pub fn read(
                 .parse::<u64>()
                 .ok()
                 .filter(|n| *n >= 1)
-                .ok_or_else(|| bad("a whole number of GPUs, at least 1"))?;
+                .ok_or_else(|| bad(Expected::GpuCount))?;
             match knob {
                 Knob::Tp => Setting::Tp(field(Field::Tp, Some(n))?),
                 _ => Setting::Pp(field(Field::Pp, Some(n))?),
@@ -384,7 +336,7 @@ pub fn read(
             "fp8" | "fp8_e4m3" | "fp8_e5m2" => Some(KvDtype::Fp8),
             "bfloat16" | "bf16" => Some(KvDtype::Bf16),
             "float16" | "fp16" | "half" => Some(KvDtype::Fp16),
-            _ => return Err(bad("auto, fp8, fp8_e4m3, fp8_e5m2 or bfloat16")),
+            _ => return Err(bad(Expected::KvCacheDtype)),
         }),
         Knob::Quantization => Setting::Quantization(match text.to_ascii_lowercase().as_str() {
             "fp8" => WeightFormat::Fp8,
@@ -393,24 +345,17 @@ pub fn read(
             "mxfp4" => WeightFormat::Mxfp4,
             "bitsandbytes" => WeightFormat::Nf4,
             "compressed-tensors" | "modelopt" | "modelopt_fp4" => WeightFormat::AsPublished,
-            _ => {
-                return Err(bad(
-                    "fp8, awq, gptq, mxfp4, bitsandbytes, compressed-tensors, modelopt or \
-                     modelopt_fp4",
-                ))
-            }
+            _ => return Err(bad(Expected::Quantization)),
         }),
         Knob::Dtype => match text {
             "auto" => Setting::Dtype(None),
-            _ => {
-                Setting::Dtype(Some(ComputeDtype::from_name(text).ok_or_else(|| {
-                    bad("auto, bfloat16, float16, half, float32 or float")
-                })?))
-            }
+            _ => Setting::Dtype(Some(
+                ComputeDtype::from_name(text).ok_or_else(|| bad(Expected::Dtype))?,
+            )),
         },
         Knob::MaxNumSeqs => Setting::MaxNumSeqs(whole(EngineField::MaxNumSeqs)?),
         Knob::MaxNumBatchedTokens => {
-            let tokens = vllm_tokens(text).ok_or_else(|| bad("a token count"))?;
+            let tokens = vllm_tokens(text).ok_or_else(|| bad(Expected::TokenCount))?;
             let checked = knob_value(EngineField::MaxNumBatchedTokens, &tokens.to_string())?;
             Setting::MaxNumBatchedTokens(checked.map_or(tokens, |v| v as u64))
         }
@@ -429,7 +374,7 @@ pub fn read(
             // Metal, Vulkan, CPU); a bare `-fa` (earlier releases) is on.
             "" | "on" | "auto" | "1" | "true" | "enabled" => true,
             "off" | "0" | "false" | "disabled" => false,
-            _ => return Err(bad("on, off or auto")),
+            _ => return Err(bad(Expected::FlashAttn)),
         }),
         Knob::Parallel => Setting::Parallel(field(Field::Sequences, None)?),
         Knob::Ubatch => Setting::Ubatch(whole(EngineField::Ubatch)?),
@@ -437,7 +382,7 @@ pub fn read(
             text.parse::<u64>()
                 .ok()
                 .filter(|b| *b >= 1)
-                .ok_or_else(|| bad("a whole number of tokens, at least 1"))?,
+                .ok_or_else(|| bad(Expected::BatchTokens))?,
         ),
         Knob::NCpuMoe => Setting::NCpuMoe(whole(EngineField::NCpuMoe)?),
         Knob::CpuMoe => Setting::NCpuMoe(EngineField::NCpuMoe.range().1 as u64),

@@ -141,6 +141,80 @@ fn every_mistake_names_its_word() {
 }
 
 #[test]
+fn the_reasons_and_expected_values_are_typed() {
+    let err = |text: &str| parse_text(text).unwrap_err();
+    assert_eq!(
+        err("vllm serve Qwen/Qwen3-8B --cpu-offload-gb 4"),
+        CommandError::NotModelled {
+            engine: Engine::Vllm,
+            option: "--cpu-offload-gb".into(),
+            why: Unmodelled::HostOffload,
+        }
+    );
+    assert_eq!(
+        err("llama-server -m a.gguf -ot exps=CPU"),
+        CommandError::NotModelled {
+            engine: Engine::Llamacpp,
+            option: "-ot".into(),
+            why: Unmodelled::TensorOverrides,
+        }
+    );
+    for (text, expected) in [
+        (
+            "vllm serve Qwen/Qwen3-8B --max-model-len lots",
+            Expected::TokenCount,
+        ),
+        ("vllm serve Qwen/Qwen3-8B -tp 0", Expected::GpuCount),
+        (
+            "vllm serve Qwen/Qwen3-8B --kv-cache-dtype int3",
+            Expected::KvCacheDtype,
+        ),
+        (
+            "vllm serve Qwen/Qwen3-8B --quantization int3",
+            Expected::Quantization,
+        ),
+        ("vllm serve Qwen/Qwen3-8B --dtype int3", Expected::Dtype),
+        ("llama-server -m a.gguf -ctk q9", Expected::CacheType),
+        ("llama-server -m a.gguf -b 0", Expected::BatchTokens),
+        (
+            "llama-server -m a.gguf --flash-attn=maybe",
+            Expected::FlashAttn,
+        ),
+    ] {
+        match err(text) {
+            CommandError::BadValue { expected: e, .. } => assert_eq!(e, expected, "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // Every reason of the table is one of the enum's, each option once.
+    for (i, (engine, name, _)) in NOT_MODELLED.iter().enumerate() {
+        assert!(
+            NOT_MODELLED[..i]
+                .iter()
+                .all(|(e, n, _)| (e, n) != (engine, name)),
+            "{name}"
+        );
+    }
+    // The English words and the lists, as the CLI prints them.
+    assert_eq!(
+        Expected::KvCacheDtype.to_string(),
+        "auto, fp8, fp8_e4m3, fp8_e5m2 or bfloat16"
+    );
+    assert_eq!(Expected::FlashAttn.one_of(" of "), "on, off of auto");
+    assert_eq!(Expected::TokenCount.to_string(), "a token count");
+    // The JSON: a stable id beside the English.
+    let json = serde_json::to_value(err("vllm serve Qwen/Qwen3-8B -dp 2")).unwrap();
+    assert_eq!(json["kind"], "not_modelled");
+    assert_eq!(json["why"]["id"], "data_parallel");
+    assert_eq!(
+        json["why"]["text"],
+        "data-parallel copies are not modelled; give --gpus"
+    );
+    let json = serde_json::to_value(err("vllm serve Qwen/Qwen3-8B --dtype int3")).unwrap();
+    assert_eq!(json["expected"]["id"], "dtype");
+}
+
+#[test]
 fn gguf_names_lose_their_type_and_shards() {
     assert_eq!(
         gguf_stem("Qwen3-30B-A3B-Q4_K_M.gguf"),
