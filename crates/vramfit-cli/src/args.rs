@@ -81,6 +81,7 @@ usage:
                    [--n-cpu-moe N] [--ubatch N] [--flash-attn|--no-flash-attn] (llamacpp)
                    [--runner llama-server|ollama|lmstudio] [--llamacpp-build bNNNN]
                    [--swa-full] [--kv-unified|--no-kv-unified]               (llamacpp)
+                   [--lmstudio-guardrail off|relaxed|balanced|strict|custom:GIB] (lmstudio)
                    [--gpu 'RTX 3090 + RTX 3060'] [--tensor-split 3,1] [--split-mode layer|row|none]
                    [--main-gpu N] [--override-tensor PATTERN=CPU|CUDA1 ...] [--cpu-moe]
                    [--no-mmap] [--mlock]                                     (llamacpp)
@@ -717,6 +718,7 @@ fn apply(input: &mut ScenarioInput, flag: &str, text: &str) -> Result<(), String
         Some(
             opt @ (Opt::Runner
             | Opt::LlamacppBuild
+            | Opt::LmstudioGuardrail
             | Opt::SwaFull
             | Opt::KvUnified
             | Opt::NoKvUnified

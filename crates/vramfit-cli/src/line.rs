@@ -54,6 +54,8 @@ pub enum Opt {
     Runner,
     /// `--llamacpp-build bNNNN`.
     LlamacppBuild,
+    /// `--lmstudio-guardrail off|relaxed|balanced|strict|custom:GIB`.
+    LmstudioGuardrail,
     SwaFull,
     KvUnified,
     NoKvUnified,
@@ -81,7 +83,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order the usage lists them.
-    pub const ALL: [Opt; 47] = [
+    pub const ALL: [Opt; 48] = [
         Opt::Method,
         Opt::Mode,
         Opt::Quant,
@@ -113,6 +115,7 @@ impl Opt {
         Opt::Calibrate,
         Opt::Runner,
         Opt::LlamacppBuild,
+        Opt::LmstudioGuardrail,
         Opt::SwaFull,
         Opt::KvUnified,
         Opt::NoKvUnified,
@@ -165,6 +168,7 @@ impl Opt {
             Opt::Calibrate => "--calibrate",
             Opt::Runner => "--runner",
             Opt::LlamacppBuild => "--llamacpp-build",
+            Opt::LmstudioGuardrail => "--lmstudio-guardrail",
             Opt::SwaFull => "--swa-full",
             Opt::KvUnified => "--kv-unified",
             Opt::NoKvUnified => "--no-kv-unified",
@@ -371,6 +375,9 @@ fn engine_args(knobs: &EngineKnobs, default: &EngineKnobs) -> Vec<String> {
     }
     if let Some(b) = knobs.llamacpp_build {
         out.extend([Opt::LlamacppBuild.flag().to_string(), format!("b{b}")]);
+    }
+    if let Some(g) = knobs.lmstudio_guardrail {
+        out.extend([Opt::LmstudioGuardrail.flag().to_string(), g.arg()]);
     }
     if knobs.swa_full {
         out.push(Opt::SwaFull.flag().to_string());

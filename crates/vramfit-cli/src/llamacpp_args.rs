@@ -5,7 +5,7 @@
 use vramfit_cli::line::Opt;
 use vramfit_core::methods::llamacpp::build::Build;
 use vramfit_core::methods::llamacpp::overrides;
-use vramfit_core::scenario::{Runner, ScenarioInput, SplitMode};
+use vramfit_core::scenario::{LmStudioGuardrail, Runner, ScenarioInput, SplitMode};
 
 fn unknown(text: &str, what: &str, known: &[&str]) -> String {
     format!("unknown {what} `{text}` (known: {})", known.join(", "))
@@ -22,6 +22,12 @@ pub fn apply(input: &mut ScenarioInput, opt: Opt, text: &str) -> Result<(), Stri
             let build = Build::parse(text)
                 .ok_or_else(|| format!("`{text}` is not a llama.cpp build (bNNNN, e.g. b5331)"))?;
             input.engine.llamacpp_build = Some(build.0);
+        }
+        Opt::LmstudioGuardrail => {
+            input.engine.lmstudio_guardrail = Some(
+                LmStudioGuardrail::parse(text)
+                    .ok_or_else(|| unknown(text, "guardrail level", &LmStudioGuardrail::NAMES))?,
+            );
         }
         Opt::SwaFull => input.engine.swa_full = true,
         Opt::KvUnified => input.engine.kv_unified = Some(true),

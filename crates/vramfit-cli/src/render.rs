@@ -3,11 +3,11 @@
 
 use vramfit_core::advice::Change;
 use vramfit_core::catalog::{gpus, list_models, ModelListing};
-use vramfit_core::methods::engine::{EngineReport, LlamacppReport, VllmReport};
+use vramfit_core::methods::engine::{EngineNote, EngineReport, LlamacppReport, VllmReport};
 use vramfit_core::methods::vllm::Provenance;
 use vramfit_core::model::{PublishedFormat, QuantSource};
 use vramfit_core::report::{ModelFacts, Report, ShapeOrigin};
-use vramfit_core::scenario::{ModelRef, WeightFormat};
+use vramfit_core::scenario::WeightFormat;
 use vramfit_core::units::{Bytes, DisplayUnit};
 
 pub(crate) const UNIT: DisplayUnit = DisplayUnit::Gb;
@@ -28,13 +28,9 @@ pub fn estimate(doc: &Report) -> String {
         // A GGUF file has no checkpoint format: its tensors are its own.
         (_, ShapeOrigin::Gguf) => {
             out += "model: a GGUF file's header; llamacpp sizes its own tensors\n";
-            if let Some(ModelRef::Gguf(f)) = &doc.inputs.scenario.model {
-                if let Some(p) = &f.mmproj {
-                    out += &format!(
-                        "vision projector {}: {} on GPU 0, in the weights (not sized: its clip compute buffer, the projector's graph at its warmup image size)\n",
-                        p.file,
-                        Bytes(p.bytes).display(DisplayUnit::Gib)
-                    );
+            if let Some(EngineReport::Llamacpp(l)) = &est.engine {
+                if let Some(p) = &l.projector {
+                    out += &projector(p);
                 }
             }
         }
@@ -86,7 +82,7 @@ pub fn estimate(doc: &Report) -> String {
     out += &speed(doc);
     match &est.engine {
         Some(EngineReport::Vllm(v)) => out += &vllm(v),
-        Some(EngineReport::Llamacpp(l)) => out += &llamacpp(l),
+        Some(EngineReport::Llamacpp(l)) => out += &llamacpp(l, doc),
         None => {}
     }
     let engine_speed = match &est.engine {
@@ -142,7 +138,7 @@ fn vllm(v: &VllmReport) -> String {
 }
 
 /// Where llama.cpp puts each byte, in its terms.
-fn llamacpp(l: &LlamacppReport) -> String {
+fn llamacpp(l: &LlamacppReport, doc: &Report) -> String {
     let mut out = format!("\nllama.cpp, GGUF {}:\n", l.file_type.name());
     let row = |name: &str, value: String| format!("  {name:<30}{value}\n");
     out += &row("model size", gib(l.model_size_bytes));
@@ -215,10 +211,72 @@ fn llamacpp(l: &LlamacppReport) -> String {
         0 => out += &format!("  command: {}\n", l.command),
         _ => out += "  command: none: this plan would not start (host memory)\n",
     }
+    if let Some(g) = &l.lmstudio_guardrail {
+        let limit = g.limit_bytes.map_or("no limit".to_string(), |b| {
+            format!("limit {}", Bytes(b).display(DisplayUnit::Gb))
+        });
+        out += &row(
+            &format!("LM Studio guard ({})", g.level.arg()),
+            format!(
+                "{} of {} GPU memory + RAM{}, {limit}: {}",
+                Bytes(g.load_bytes).display(DisplayUnit::Gb),
+                Bytes(g.machine_bytes).display(DisplayUnit::Gb),
+                if g.host_ram_assumed {
+                    " (RAM assumed)"
+                } else {
+                    ""
+                },
+                if g.refuses { "stopped" } else { "loads" }
+            ),
+        );
+    }
+    // A build no one named came from the calibration log.
+    let engine = &doc.inputs.scenario.engine;
+    let log_build = match engine.llamacpp_build {
+        Some(_) => None,
+        None => engine.llamacpp_calibration.as_ref().and_then(|c| c.build),
+    };
     for note in &l.notes {
-        out += &format!("  note: {note}\n");
+        let text = note.to_string();
+        let text = match (note, log_build) {
+            (EngineNote::LlamacppBuild { build: Some(b), .. }, Some(lb)) if *b == lb => text
+                .replacen(
+                    &format!("b{b}:"),
+                    &format!("b{b} (the calibration log's):"),
+                    1,
+                ),
+            _ => text,
+        };
+        out += &format!("  note: {text}\n");
     }
     out
+}
+
+/// The vision projector's line: its weights and compute buffers.
+fn projector(p: &vramfit_core::methods::engine::ProjectorPart) -> String {
+    let mib = |b: u64| format!("{:.2} MiB", b as f64 / f64::from(1 << 20));
+    let kind = p
+        .projector_type
+        .as_deref()
+        .map_or(String::new(), |t| format!(" ({t})"));
+    let head = format!(
+        "vision projector {}{kind}: {} of weights on GPU {}",
+        p.file,
+        Bytes(p.weights_bytes).display(DisplayUnit::Gib),
+        p.device
+    );
+    match (&p.compute, &p.not_sized) {
+        (Some(c), _) => format!(
+            "{head}; clip compute buffers {} on the GPU, {} on the CPU (warm-up image {s}x{s}, {} patches, flash attention {})\n",
+            mib(c.gpu_bytes),
+            mib(c.host_bytes),
+            c.patches,
+            if c.flash_attn { "on" } else { "off" },
+            s = c.warmup_image_size,
+        ),
+        (None, Some(why)) => format!("{head} (its clip compute buffers not sized: {why})\n"),
+        (None, None) => format!("{head}\n"),
+    }
 }
 
 /// Each GPU's part and the host's, with several GPUs or overrides.

@@ -438,16 +438,17 @@ fn a_vision_projector_takes_its_bytes_on_the_gpu() {
     assert_eq!(part["projector_type"], "mlp");
     assert_eq!(part["device"], 0);
     assert_eq!(part["weights_bytes"], 21_703_680);
-    assert!(part["not_sized"]
-        .as_str()
-        .unwrap()
-        .starts_with("clip compute buffer"));
+    // No `clip.vision.*` shape: its compute buffers are not sized, and say why.
+    assert_eq!(
+        part["not_sized"],
+        "the file states no usable vision shape (clip.vision.*)"
+    );
     assert!(plain["estimate"]["engine"].get("projector").is_none());
     let (out, _, _) = vramfit(&["estimate", m, "--mmproj", p]);
     assert!(
         out.contains(
-            "vision projector mmproj-test.gguf: 0.02 GiB on GPU 0, in the weights (not sized: its \
-             clip compute buffer"
+            "vision projector mmproj-test.gguf (mlp): 0.02 GiB of weights on GPU 0 (its clip \
+             compute buffers not sized: the file states no usable vision shape"
         ),
         "{out}"
     );
@@ -455,6 +456,104 @@ fn a_vision_projector_takes_its_bytes_on_the_gpu() {
     assert!(
         !ok && err.contains("a projector file is a `clip` GGUF, not `llama`"),
         "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A Gemma 3 projector as converted (SigLIP so400m/14 at 896, 27 layers,
+/// f16 products): its compute buffers are the clip graph at 896 × 896
+/// replayed, in the GPU's and the host's totals, named in the JSON and the
+/// text.
+#[test]
+fn a_gemma_3_projector_reserves_its_warm_up_image() {
+    use vramfit_core::gguf::Value;
+    let dir = std::env::temp_dir().join(format!("vramfit-mmproj-g3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("Llama-3.1-8B-Q4_K_M.gguf");
+    std::fs::write(&model, llama_8b(|_, t| t).header()).unwrap();
+    let mut w = Writer::new();
+    let u = |n: u32| Value::U32(n);
+    w.kv("general.architecture", Value::String("clip".into()))
+        .kv("clip.projector_type", Value::String("gemma3".into()))
+        .kv("clip.has_vision_encoder", Value::Bool(true))
+        .kv("clip.use_gelu", Value::Bool(true))
+        .kv("clip.vision.embedding_length", u(1152))
+        .kv("clip.vision.feed_forward_length", u(4304))
+        .kv("clip.vision.block_count", u(27))
+        .kv("clip.vision.attention.head_count", u(16))
+        .kv("clip.vision.projection_dim", u(2560))
+        .kv("clip.vision.image_size", u(896))
+        .kv("clip.vision.patch_size", u(14));
+    let (f16, f32) = (GgmlType::F16, GgmlType::F32);
+    let mut tensors: Vec<(String, Vec<u64>, GgmlType)> = vec![
+        ("v.patch_embd.weight".into(), vec![14, 14, 3, 1152], f16),
+        ("v.patch_embd.bias".into(), vec![1152], f32),
+        ("v.position_embd.weight".into(), vec![1152, 4096], f32),
+        ("v.post_ln.weight".into(), vec![1152], f32),
+        ("v.post_ln.bias".into(), vec![1152], f32),
+        ("mm.soft_emb_norm.weight".into(), vec![1152], f32),
+        ("mm.input_projection.weight".into(), vec![2560, 1152], f16),
+    ];
+    for il in 0..27 {
+        for n in ["ln1", "ln2"] {
+            tensors.push((format!("v.blk.{il}.{n}.weight"), vec![1152], f32));
+            tensors.push((format!("v.blk.{il}.{n}.bias"), vec![1152], f32));
+        }
+        for n in ["attn_q", "attn_k", "attn_v", "attn_out"] {
+            tensors.push((format!("v.blk.{il}.{n}.weight"), vec![1152, 1152], f16));
+            tensors.push((format!("v.blk.{il}.{n}.bias"), vec![1152], f32));
+        }
+        tensors.push((format!("v.blk.{il}.ffn_up.weight"), vec![1152, 4304], f16));
+        tensors.push((format!("v.blk.{il}.ffn_up.bias"), vec![4304], f32));
+        tensors.push((format!("v.blk.{il}.ffn_down.weight"), vec![4304, 1152], f16));
+        tensors.push((format!("v.blk.{il}.ffn_down.bias"), vec![1152], f32));
+    }
+    for (name, dims, ty) in &tensors {
+        w.tensor(name, dims, *ty).unwrap();
+    }
+    let mmproj = dir.join("mmproj-gemma-3-f16.gguf");
+    std::fs::write(&mmproj, w.header()).unwrap();
+    let (m, p) = (model.to_str().unwrap(), mmproj.to_str().unwrap());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["estimate", m, "--seq", "8192", "--json", "--mmproj", p];
+        args.extend(extra);
+        let (out, err, ok) = vramfit(&args);
+        assert!(ok, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let off = run(&["--no-flash-attn"]);
+    let part = &off["estimate"]["engine"]["projector"];
+    assert_eq!(part["compute"]["warmup_image_size"], 896);
+    assert_eq!(part["compute"]["patches"], 4096);
+    assert_eq!(part["compute"]["flash_attn"], false);
+    // The CPU holds the raw image, 896² · 3 · 4 bytes; the GPU's buffer is
+    // led by one layer's K·Q, 4096² · 16 · 4 bytes.
+    assert_eq!(part["compute"]["host_bytes"], 9_633_792);
+    let gpu = part["compute"]["gpu_bytes"].as_u64().unwrap();
+    assert_eq!(gpu, 1132 << 20);
+    assert!(part.get("not_sized").is_none());
+    // The plan's GPU carries the weights and that buffer, its host the CPU's.
+    let (plain, _, ok) = vramfit(&["estimate", m, "--seq", "8192", "--json", "--no-flash-attn"]);
+    assert!(ok);
+    let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    let e = |d: &serde_json::Value, k: &str| d["estimate"]["engine"][k].as_u64().unwrap();
+    let weights = part["weights_bytes"].as_u64().unwrap();
+    assert_eq!(e(&off, "gpu_bytes") - e(&plain, "gpu_bytes"), weights + gpu);
+    assert_eq!(e(&off, "host_bytes") - e(&plain, "host_bytes"), 9_633_792);
+    let on = run(&[]);
+    let fa = on["estimate"]["engine"]["projector"]["compute"]["gpu_bytes"]
+        .as_u64()
+        .unwrap();
+    assert!(fa < gpu / 8, "{fa}");
+    // The text names them.
+    let (out, _, _) = vramfit(&["estimate", m, "--mmproj", p, "--no-flash-attn"]);
+    assert!(
+        out.contains(
+            "vision projector mmproj-gemma-3-f16.gguf (gemma3): 0.79 GiB of weights on GPU 0; \
+             clip compute buffers 1132.00 MiB on the GPU, 9.19 MiB on the CPU (warm-up image \
+             896x896, 4096 patches, flash attention off)"
+        ),
+        "{out}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

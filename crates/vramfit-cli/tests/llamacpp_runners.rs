@@ -264,3 +264,118 @@ fn a_dgx_spark_uses_the_whole_unified_memory() {
         "{text}"
     );
 }
+
+/// The code block of load log `id` in the engines' log file.
+fn log_excerpt(id: &str) -> String {
+    let logs = include_str!("../../vramfit-core/data/engines/llamacpp-logs.md");
+    let start = logs.find(&format!("## [{id}]")).unwrap();
+    logs[start..].split("```").nth(1).unwrap().to_string()
+}
+
+/// A calibration log's build sets the cache layout where the person names
+/// none: log C1 (b4905, before the latent MLA cache) printed K 5,856 and V
+/// 3,904 MiB for DeepSeek-R1 at 2,048 cells, K and V per head; the
+/// prediction beside it and the next scenario take b4905's layout
+/// (`--llamacpp-build` winning over the log's: the core's
+/// `a_named_build_wins_over_the_calibration_logs`).
+#[test]
+fn a_calibration_logs_build_sets_the_cache_layout() {
+    let dir = std::env::temp_dir().join(format!("vramfit-build-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("c1.log");
+    std::fs::write(&log, log_excerpt("C1")).unwrap();
+    let l = log.to_str().unwrap();
+    let args = [
+        "deepseek-ai/DeepSeek-V3",
+        "--quant",
+        "q8_0",
+        "--calibrate",
+        l,
+    ];
+    let from_log = engine(&args);
+    assert_eq!(from_log["k_bytes"].as_u64().unwrap(), 5856 * MIB);
+    assert_eq!(from_log["v_bytes"].as_u64().unwrap(), 3904 * MIB);
+    assert_eq!(
+        from_log["compute_calibrated_from_log"]["build"].as_u64(),
+        Some(4905)
+    );
+    // The text names the build and where it came from.
+    let out = Command::new(env!("CARGO_BIN_EXE_vramfit"))
+        .args(["estimate", "--method", "llamacpp"])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("  K cache                  5856.00 MiB   5856.00 MiB     0.00%\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("llama.cpp build b4905 (the calibration log's): its cache layouts"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// LM Studio's guardrail: gpt-oss-120b at 8,192 tokens on an RTX 4090
+/// with 56 GB of RAM takes 66.78 GB of the machine's 81.76 GB. The default
+/// level (balanced, 90 %) lets it load and says so; strict (75 %) and a
+/// custom level keeping 30 GiB free stop it, naming the level; off never
+/// checks; llama-server has no guardrail.
+#[test]
+fn lm_studios_guardrail_stops_what_its_level_does_not_allow() {
+    let args = [
+        "openai/gpt-oss-120b",
+        "--runner",
+        "lmstudio",
+        "--gpu",
+        "RTX 4090",
+        "--host-ram-gb",
+        "56",
+        "--seq",
+        "8192",
+    ];
+    let balanced = engine(&args);
+    let g = &balanced["lmstudio_guardrail"];
+    assert_eq!(g["level"], "balanced");
+    assert_eq!(g["refuses"], false);
+    let (load, machine) = (
+        g["load_bytes"].as_u64().unwrap(),
+        g["machine_bytes"].as_u64().unwrap(),
+    );
+    assert_eq!(g["limit_bytes"].as_u64().unwrap(), machine * 9 / 10);
+    assert!(load > machine * 3 / 4 && load < machine * 9 / 10, "{g}");
+    let run = |level: &str| {
+        Command::new(env!("CARGO_BIN_EXE_vramfit"))
+            .args(["estimate", "--method", "llamacpp"])
+            .args(args)
+            .args(["--lmstudio-guardrail", level])
+            .output()
+            .unwrap()
+    };
+    for level in ["strict", "custom:30"] {
+        let out = run(level);
+        assert!(!out.status.success(), "{level}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "LM Studio's guardrail ({level}) stops the load: it takes 66.78 GB"
+            )),
+            "{err}"
+        );
+    }
+    let off = run("off");
+    assert!(off.status.success());
+    let text = String::from_utf8(off.stdout).unwrap();
+    assert!(
+        text.contains(
+            "LM Studio guard (off)         66.78 GB of 81.76 GB GPU memory + RAM, no limit: loads"
+        ),
+        "{text}"
+    );
+    let bad = run("high");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown guardrail level `high`"));
+    let server = engine(&args[..1]);
+    assert!(server.get("lmstudio_guardrail").is_none());
+}

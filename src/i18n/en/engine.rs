@@ -203,6 +203,10 @@ fn note(n: &EngineNote) -> String {
 fn refusal(r: &EngineRefusal) -> String {
     let n = |v: u64| format::integer(&NUMBER, v);
     match r {
+        EngineRefusal::LmStudioGuardrail { level, load_bytes, limit_bytes, machine_bytes } => {
+            let gb = |b: u64| vramfit_core::units::Bytes(b).display(vramfit_core::units::DisplayUnit::Gb);
+            format!("LM Studio's model-loading guardrail ({}) stops the load: it takes {} of the {} its level allows (GPU memory + RAM: {})", level.arg(), gb(*load_bytes), gb(*limit_bytes), gb(*machine_bytes))
+        }
         EngineRefusal::Format { format } => {
             format!("the engine does not load weights in {}", format.label())
         }

@@ -203,6 +203,10 @@ fn note(n: &EngineNote) -> String {
 fn refusal(r: &EngineRefusal) -> String {
     let n = |v: u64| format::integer(&NUMBER, v);
     match r {
+        EngineRefusal::LmStudioGuardrail { level, load_bytes, limit_bytes, machine_bytes } => {
+            let gb = |b: u64| vramfit_core::units::Bytes(b).display(vramfit_core::units::DisplayUnit::Gb);
+            format!("la protección de carga de LM Studio ({}) detiene la carga: ocupa {} de los {} que su nivel permite (memoria de GPU + RAM: {})", level.arg(), gb(*load_bytes), gb(*limit_bytes), gb(*machine_bytes))
+        }
         EngineRefusal::Format { format } => format!("el motor no carga pesos en {}", format.label()),
         EngineRefusal::ContextAboveModel { context, max } => format!("un contexto de {} tokens supera el máximo del modelo ({} tokens)", n(*context), n(*max)),
         EngineRefusal::HeadsNotDivisible { heads, tp } => format!("sus {heads} cabezas de atención no se reparten entre {tp} GPU (paralelismo de tensor)"),

@@ -203,6 +203,10 @@ fn note(n: &EngineNote) -> String {
 fn refusal(r: &EngineRefusal) -> String {
     let n = |v: u64| format::integer(&NUMBER, v);
     match r {
+        EngineRefusal::LmStudioGuardrail { level, load_bytes, limit_bytes, machine_bytes } => {
+            let gb = |b: u64| vramfit_core::units::Bytes(b).display(vramfit_core::units::DisplayUnit::Gb);
+            format!("de laadbeveiliging van LM Studio ({}) stopt het laden: het neemt {} van de {} die het niveau toestaat (GPU-geheugen + RAM: {})", level.arg(), gb(*load_bytes), gb(*limit_bytes), gb(*machine_bytes))
+        }
         EngineRefusal::Format { format } => format!("de engine laadt geen gewichten in {}", format.label()),
         EngineRefusal::ContextAboveModel { context, max } => format!("een context van {} tokens ligt boven het maximum van het model ({} tokens)", n(*context), n(*max)),
         EngineRefusal::HeadsNotDivisible { heads, tp } => format!("de {heads} attention-heads laten zich niet over {tp} GPU's verdelen (tensorparallellisme)"),

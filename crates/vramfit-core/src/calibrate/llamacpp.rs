@@ -412,7 +412,8 @@ fn setting(log: &mut LlamacppLog, n_ctx: &mut Option<u64>, key: &str, value: &st
 
 /// The `llama-server` settings the log was loaded with, over `base` for
 /// what it does not print: its context, sequences, cache types, batch
-/// sizes, flash attention, offloaded layers and full-size SWA cache.
+/// sizes, flash attention, offloaded layers, full-size SWA cache and the
+/// build it prints (whose cache layouts it had: [`crate::methods::llamacpp::build`]).
 pub fn inputs(log: &LlamacppLog, base: LlamaCppInputs) -> LlamaCppInputs {
     let seqs = log.n_seq_max.unwrap_or(1).max(1);
     LlamaCppInputs {
@@ -427,6 +428,9 @@ pub fn inputs(log: &LlamacppLog, base: LlamaCppInputs) -> LlamaCppInputs {
         n_gpu_layers: log.offloaded.map(|(n, _)| n).or(base.n_gpu_layers),
         swa_full: log.swa_full,
         blas: base.blas || log.has_blas(),
+        build: super::llamacpp_fit::build_number(log)
+            .map(crate::methods::llamacpp::build::Build)
+            .or(base.build),
         ..base
     }
 }

@@ -63,6 +63,46 @@ pub struct Projector {
     pub tensors: u64,
     /// Bytes of its tensors: the buffer it takes.
     pub bytes: u64,
+    /// The vision encoder's shape (`clip.vision.*`), where the file has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vision: Option<ClipVision>,
+    /// Every tensor, in the file's order: the encoder's graph reads which
+    /// of them the file has and their shapes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tensor_list: Vec<FileTensor>,
+}
+
+/// The vision hyperparameters `tools/mtmd/clip.cpp` (`load_hparams`) reads
+/// from a projector file (`clip.vision.embedding_length`, …); 0 where the
+/// file states none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ClipVision {
+    pub n_embd: u64,
+    pub n_head: u64,
+    pub n_ff: u64,
+    pub n_layer: u64,
+    pub projection_dim: u64,
+    pub image_size: u64,
+    pub patch_size: u64,
+    /// `clip.vision.projector.scale_factor` (Gemma 3, Idefics 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_factor: Option<u64>,
+    /// `clip.vision.spatial_merge_size` (Qwen-VL, Mistral 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spatial_merge_size: Option<u64>,
+    /// `clip.vision.n_wa_pattern`: every n-th layer full attention, the
+    /// others windowed (Qwen 2.5-VL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n_wa_pattern: Option<u64>,
+    /// `clip.vision.feature_layer`: the layers whose output is kept (LLaVA
+    /// variants); empty: none stated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub feature_layers: Vec<u64>,
+    /// `clip.use_gelu` / `clip.use_silu`.
+    #[serde(default)]
+    pub use_gelu: bool,
+    #[serde(default)]
+    pub use_silu: bool,
 }
 
 /// The projector of an `mmproj` file from its header(s), or why it is not
@@ -79,14 +119,46 @@ pub fn projector(file: &str, shards: &[GgufHeader]) -> Result<Projector, GgufMod
             name: arch.to_string(),
         });
     }
+    let num = |k: &str| first.get(k).and_then(Value::as_u64);
+    let flag = |k: &str| matches!(first.get(k), Some(Value::Bool(true)));
+    let vision = num("clip.vision.embedding_length").map(|n_embd| ClipVision {
+        n_embd,
+        n_head: num("clip.vision.attention.head_count").unwrap_or(0),
+        n_ff: num("clip.vision.feed_forward_length").unwrap_or(0),
+        n_layer: num("clip.vision.block_count").unwrap_or(0),
+        projection_dim: num("clip.vision.projection_dim").unwrap_or(0),
+        image_size: num("clip.vision.image_size").unwrap_or(0),
+        patch_size: num("clip.vision.patch_size").unwrap_or(0),
+        scale_factor: num("clip.vision.projector.scale_factor"),
+        spatial_merge_size: num("clip.vision.spatial_merge_size"),
+        n_wa_pattern: num("clip.vision.n_wa_pattern"),
+        feature_layers: first
+            .get("clip.vision.feature_layer")
+            .and_then(Value::as_array)
+            .map_or(Vec::new(), |a| a.iter().filter_map(Value::as_u64).collect()),
+        use_gelu: flag("clip.use_gelu"),
+        use_silu: flag("clip.use_silu"),
+    });
+    let projector_type = first
+        .get("clip.projector_type")
+        .or_else(|| first.get("clip.vision.projector_type"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
     Ok(Projector {
         file: last_part(file),
-        projector_type: first
-            .get("clip.projector_type")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        projector_type,
         tensors: tensors.len() as u64,
         bytes: crate::units::sum(tensors.iter().map(|t| t.bytes)),
+        vision,
+        tensor_list: tensors
+            .into_iter()
+            .map(|t| FileTensor {
+                name: t.name,
+                ggml_type: t.ggml_type,
+                ne: t.shape,
+                bytes: t.bytes,
+            })
+            .collect(),
     })
 }
 

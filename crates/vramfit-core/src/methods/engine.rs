@@ -68,11 +68,10 @@ pub struct VllmReport {
 /// `tools/mtmd/clip.cpp` (`clip_ctx`) runs the projector on the default
 /// GPU backend (`ggml_backend_init_by_type(GPU)`: the first GPU, device 0,
 /// unless `MTMD_BACKEND_DEVICE` names another) and loads its weights into
-/// that backend's buffer unless `--no-mmproj-offload`. Its compute buffer
-/// is what `ggml_backend_sched_reserve` takes for the clip graph of one
-/// image of `warmup_image_size` (`alloc_compute_meta`, flash attention
-/// tried first): that graph (one per projector type) is not replayed, so
-/// it is named here as not sized rather than guessed.
+/// that backend's buffer unless `--no-mmproj-offload`. Its compute buffers
+/// are what `ggml_backend_sched_reserve` takes for the clip graph of one
+/// image of `warmup_image_size` (`alloc_compute_meta`), replayed by
+/// [`crate::methods::llamacpp::clip`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProjectorPart {
     /// The file's name.
@@ -84,13 +83,15 @@ pub struct ProjectorPart {
     pub device: usize,
     /// Its tensors' bytes, in that GPU's model buffer.
     pub weights_bytes: u64,
-    /// What is not sized: the clip compute buffer.
-    pub not_sized: &'static str,
+    /// Its compute buffers for the warm-up image (in the plan's GPU and
+    /// host compute buffers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compute: Option<crate::methods::llamacpp::clip::ClipCompute>,
+    /// Why its compute buffers are not sized (a projector type whose graph
+    /// is not replayed), where they are not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_sized: Option<String>,
 }
-
-/// What [`ProjectorPart::not_sized`] names.
-pub const PROJECTOR_COMPUTE_NOT_SIZED: &str =
-    "clip compute buffer (the projector's graph at its warmup image size)";
 
 /// Where llama.cpp puts each byte for a GGUF file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -152,6 +153,9 @@ pub struct LlamacppReport {
     /// The vision projector loaded beside the model (`--mmproj`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub projector: Option<Box<ProjectorPart>>,
+    /// LM Studio's guardrail on this plan (`--runner lmstudio`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lmstudio_guardrail: Option<crate::methods::llamacpp::runner::GuardrailCheck>,
     /// How fast the plan runs (`None` without a catalog GPU's figures).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<crate::methods::speed::SpeedEstimate>,
@@ -426,6 +430,15 @@ pub enum EngineRefusal {
     /// checkpoints of the model in that format are what to load
     /// (`vllm::published_checkpoints`).
     LoadsButDoesNotQuantize { format: WeightFormat },
+    /// LM Studio's model-loading guardrail stops the load: the plan takes
+    /// more than the level lets a load take of the GPUs' memory and the
+    /// host RAM ([`crate::methods::llamacpp::runner::guardrail`]).
+    LmStudioGuardrail {
+        level: crate::scenario::LmStudioGuardrail,
+        load_bytes: u64,
+        limit_bytes: u64,
+        machine_bytes: u64,
+    },
 }
 
 impl std::fmt::Display for EngineRefusal {
@@ -434,6 +447,20 @@ impl std::fmt::Display for EngineRefusal {
             EngineRefusal::Format { format } => {
                 write!(f, "the engine does not load weights in {}", format.label())
             }
+            EngineRefusal::LmStudioGuardrail {
+                level,
+                load_bytes,
+                limit_bytes,
+                machine_bytes,
+            } => write!(
+                f,
+                "LM Studio's guardrail ({}) stops the load: it takes {} of the {} its level allows \
+                 (GPU memory + RAM: {}); --lmstudio-guardrail relaxed, off or custom:GIB to load it",
+                level.arg(),
+                crate::units::Bytes(*load_bytes).display(crate::units::DisplayUnit::Gb),
+                crate::units::Bytes(*limit_bytes).display(crate::units::DisplayUnit::Gb),
+                crate::units::Bytes(*machine_bytes).display(crate::units::DisplayUnit::Gb)
+            ),
             EngineRefusal::ContextAboveModel { context, max } => write!(
                 f,
                 "a context of {context} tokens is above the model's maximum ({max} tokens)"

@@ -22,7 +22,7 @@
 use super::dtype::ComputeDtype;
 use super::format::WeightFormat;
 use super::placement::Placement;
-use super::runner::Runner;
+use super::runner::{LmStudioGuardrail, Runner};
 use super::ScenarioInput;
 use crate::gguf::{FileType, GgmlType, CACHE_TYPES};
 use serde::{Deserialize, Serialize};
@@ -117,6 +117,10 @@ pub struct EngineKnobs {
     /// that changed between builds; `None`: the newest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llamacpp_build: Option<u32>,
+    /// LM Studio's model-loading guardrail (`--lmstudio-guardrail`), read
+    /// with `--runner lmstudio`; `None`: its default level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lmstudio_guardrail: Option<LmStudioGuardrail>,
     /// llama.cpp `--swa-full`: a full-size sliding-window cache.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub swa_full: bool,
@@ -154,6 +158,7 @@ impl Default for EngineKnobs {
             n_batch: None,
             runner: Runner::LlamaServer,
             llamacpp_build: None,
+            lmstudio_guardrail: None,
             swa_full: false,
             kv_unified: None,
             placement: Placement::default(),
@@ -458,6 +463,7 @@ pub struct EngineSettings {
     pub n_batch: Option<u64>,
     pub runner: Runner,
     pub llamacpp_build: Option<u32>,
+    pub lmstudio_guardrail: Option<LmStudioGuardrail>,
     pub swa_full: bool,
     pub kv_unified: Option<bool>,
 }
@@ -488,6 +494,7 @@ impl Default for EngineSettings {
             n_batch: None,
             runner: Runner::LlamaServer,
             llamacpp_build: None,
+            lmstudio_guardrail: None,
             swa_full: false,
             kv_unified: None,
         })
@@ -554,6 +561,7 @@ impl EngineKnobs {
             n_batch: self.n_batch.filter(|b| *b > 0),
             runner: self.runner,
             llamacpp_build: self.llamacpp_build,
+            lmstudio_guardrail: self.lmstudio_guardrail,
             swa_full: self.swa_full,
             kv_unified: self.kv_unified,
         })

@@ -46,7 +46,7 @@ use model_ref::resolve_model;
 pub use model_ref::{ConfigText, ModelRef};
 pub use placement::{Placement, SplitMode};
 pub use release::VllmRelease;
-pub use runner::Runner;
+pub use runner::{LmStudioGuardrail, Runner};
 pub use speed::{
     Backend, SpeedError, SpeedKnobs, SpeedSettings, DEFAULT_HOST_BANDWIDTH_GB_S,
     DEFAULT_PROMPT_TOKENS,

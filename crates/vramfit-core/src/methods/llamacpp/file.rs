@@ -127,23 +127,37 @@ fn check_blocks(
 
 /// A vision projector loaded beside the model (`llama-server --mmproj
 /// FILE`): its tensors in one buffer on the GPU, as `tools/mtmd`'s
-/// `clip_model_loader` places them unless `--no-mmproj-offload`; the
-/// estimate was fitted to `gpu_memory` less those bytes.
+/// `clip_model_loader` places them unless `--no-mmproj-offload`, and the
+/// compute buffers its scheduler reserves for the warm-up image
+/// ([`super::clip::compute`]); the estimate was fitted to `gpu_memory`
+/// less both.
 ///
 /// # Formula
 ///
 /// ```text
 /// GPU weights = model buffer (GPU) + P        P = Σ ggml_nbytes of the mmproj file's tensors
+/// GPU compute = llama.cpp's + clip's GPU buffer; host compute = llama.cpp's + clip's CPU buffer
 /// ```
-///
-/// The encoder's compute buffer for an image (`alloc_compute_meta`) is not
-/// modelled.
-pub(crate) fn with_projector(e: &mut super::LlamaCppEstimate, p: &Projector, gpu_memory: u64) {
+pub(crate) fn with_projector(
+    e: &mut super::LlamaCppEstimate,
+    p: &Projector,
+    clip: Option<&super::clip::ClipCompute>,
+    gpu_memory: u64,
+) {
+    let (gpu_c, host_c) = clip.map_or((0, 0), |c| (c.gpu_bytes, c.host_bytes));
     for side in [&mut e.gpu, &mut e.all_layers_gpu] {
         side.weights = side.weights.saturating_add(p.bytes);
-        side.total = side.total.saturating_add(p.bytes);
+        side.compute = side.compute.saturating_add(gpu_c);
+        side.total = side.total.saturating_add(p.bytes).saturating_add(gpu_c);
     }
+    e.host.compute = e.host.compute.saturating_add(host_c);
+    e.host.total = e.host.total.saturating_add(host_c);
+    e.host_bytes = e.host.total;
     e.gpu_bytes = e.gpu.total;
+    e.compute_buffer_bytes = e
+        .compute_buffer_bytes
+        .saturating_add(gpu_c)
+        .saturating_add(host_c);
     if let Some(fit) = e.fit.as_mut() {
         fit.gpu_memory_bytes = gpu_memory;
     }

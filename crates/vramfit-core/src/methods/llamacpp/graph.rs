@@ -141,7 +141,7 @@ pub(crate) struct Reserved {
     pub phases: Vec<[u64; 5]>,
 }
 
-struct Builder<'a> {
+pub(super) struct Builder<'a> {
     p: &'a Placement<'a>,
     host: usize,
     t: u64,
@@ -151,6 +151,76 @@ struct Builder<'a> {
     fused_up: bool,
     /// The BLAS backend's index (after the host), if the build has one.
     blas: Option<usize>,
+}
+
+impl<'a> Builder<'a> {
+    /// An empty graph of `t` tokens over `p`.
+    pub(super) fn new(p: &'a Placement<'a>, t: u64) -> Builder<'a> {
+        Builder {
+            p,
+            host: p.n_gpu,
+            t,
+            nodes: Vec::new(),
+            weight_ids: HashMap::new(),
+            phase: Phase::Inputs,
+            fused_up: false,
+            blas: p.blas.then_some(p.n_gpu + 1),
+        }
+    }
+
+    /// Bytes of node `id`.
+    pub(super) fn bytes(&self, id: usize) -> u64 {
+        self.nodes[id].bytes
+    }
+
+    /// The buffers ggml reserves for the graph the `roots` expand, in
+    /// order (`ggml_build_forward_expand` on each: every node after its
+    /// sources, first source first, each once).
+    pub(super) fn reserve_expanded(self, roots: &[usize]) -> Reserved {
+        let (n_gpu, n_copies, host) = (self.p.n_gpu, self.p.n_copies, self.host);
+        let n_backends = host + 1 + usize::from(self.p.blas);
+        let nodes = expanded(self.nodes, roots);
+        allocate(split(nodes, host), n_gpu, n_backends, n_copies)
+    }
+}
+
+/// The nodes `roots` reach, renumbered in ggml's graph order: a depth-first
+/// walk from each root in turn, a node after its sources (left to right,
+/// `ggml_visit_parents`), each node once.
+fn expanded(nodes: Vec<Node>, roots: &[usize]) -> Vec<Node> {
+    let mut order: Vec<usize> = Vec::new();
+    let mut seen = vec![false; nodes.len()];
+    for &root in roots {
+        // (node, next source to visit)
+        let mut stack = vec![(root, 0usize)];
+        while let Some((id, next)) = stack.pop() {
+            if next == 0 && seen[id] {
+                continue;
+            }
+            seen[id] = true;
+            match nodes[id].srcs.get(next) {
+                Some(&src) => {
+                    stack.push((id, next + 1));
+                    if !seen[src] {
+                        stack.push((src, 0));
+                    }
+                }
+                None => order.push(id),
+            }
+        }
+    }
+    let mut renum = vec![usize::MAX; nodes.len()];
+    for (new, &old) in order.iter().enumerate() {
+        renum[old] = new;
+    }
+    order
+        .iter()
+        .map(|&old| {
+            let mut n = nodes[old].clone();
+            n.srcs = n.srcs.iter().map(|s| renum[*s]).collect();
+            n
+        })
+        .collect()
 }
 
 impl Builder<'_> {
@@ -172,7 +242,7 @@ impl Builder<'_> {
         self.nodes.len() - 1
     }
 
-    fn input(&mut self, bytes: u64) -> usize {
+    pub(super) fn input(&mut self, bytes: u64) -> usize {
         let host = self.host;
         self.push(Node {
             backend: host,
@@ -187,7 +257,7 @@ impl Builder<'_> {
         })
     }
 
-    fn weight(&mut self, name: &str) -> Option<usize> {
+    pub(super) fn weight(&mut self, name: &str) -> Option<usize> {
         if let Some(id) = self.weight_ids.get(name) {
             return Some(*id);
         }
@@ -208,7 +278,13 @@ impl Builder<'_> {
     }
 
     /// An op of `bytes` on `backend` over `srcs`.
-    fn op(&mut self, backend: usize, bytes: u64, srcs: &[usize], inplace: bool) -> usize {
+    pub(super) fn op(
+        &mut self,
+        backend: usize,
+        bytes: u64,
+        srcs: &[usize],
+        inplace: bool,
+    ) -> usize {
         let phase = self.phase;
         self.push(Node {
             backend,
@@ -224,7 +300,7 @@ impl Builder<'_> {
     }
 
     /// An element-wise op: runs where its first input is, over it.
-    fn ew(&mut self, x: usize, others: &[usize]) -> usize {
+    pub(super) fn ew(&mut self, x: usize, others: &[usize]) -> usize {
         let (b, bytes) = (self.at(x), self.nodes[x].bytes);
         let mut srcs = vec![x];
         srcs.extend_from_slice(others);

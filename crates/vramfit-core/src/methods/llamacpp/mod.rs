@@ -37,6 +37,7 @@
 pub mod arch;
 pub mod buffers;
 pub mod build;
+pub mod clip;
 pub mod devices;
 pub mod file;
 pub mod ggml_alloc;

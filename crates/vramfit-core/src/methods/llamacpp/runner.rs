@@ -8,6 +8,7 @@ use serde::Serialize;
 /// The table (embedded).
 pub const RUNNERS_CSV: &str = include_str!("../../../data/engines/llamacpp-runners.csv");
 
+use crate::scenario::LmStudioGuardrail;
 pub use crate::scenario::Runner;
 
 impl Runner {
@@ -221,5 +222,112 @@ mod tests {
         let l = Runner::LmStudio.preset();
         assert!(l.swa_full && l.flash_attn == Some(false));
         assert_eq!(l.n_ctx, DefaultContext::Cells(4096));
+    }
+}
+
+/// LM Studio's guardrail levels (embedded): the share of the machine a
+/// load may take, with what each row assumes.
+pub const GUARDRAILS_CSV: &str = include_str!("../../../data/engines/lmstudio-guardrails.csv");
+
+/// LM Studio's model-loading guardrail applied to a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct GuardrailCheck {
+    /// The level (`--lmstudio-guardrail`, default balanced).
+    pub level: LmStudioGuardrail,
+    /// What the load takes: the GPUs' parts and the host's.
+    pub load_bytes: u64,
+    /// The machine: the GPUs' memory and the host RAM.
+    pub machine_bytes: u64,
+    /// Whether the host RAM is the plan's assumption (no `--host-ram-gb`).
+    pub host_ram_assumed: bool,
+    /// The most the level lets a load take (`None`: off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit_bytes: Option<u64>,
+    /// Whether LM Studio stops the load ("Model loading was stopped due to
+    /// insufficient system resources").
+    pub refuses: bool,
+}
+
+/// The guardrail at `level` for a load of `load` bytes on a machine of
+/// `machine` bytes (GPU memory + RAM).
+///
+/// # Formula
+///
+/// ```text
+/// limit = machine · share / 1000     relaxed 1000, balanced 900, strict 750 (the table)
+///       = machine − F                custom, F the memory kept free
+///       = none                       off
+/// refused when load > limit
+/// ```
+///
+/// LM Studio names the levels but publishes no threshold: the shares are
+/// the table's assumptions, stated in each row. Worked example (the test
+/// below): a 45 GB load on a 24 GB GPU with 32 GB of RAM (56 GB) passes
+/// balanced (limit 50.4 GB) and is stopped by strict (42 GB).
+pub fn guardrail(
+    level: LmStudioGuardrail,
+    load: u64,
+    machine: u64,
+    host_ram_assumed: bool,
+) -> GuardrailCheck {
+    let share = guardrail_share(level.id());
+    let limit = match level {
+        LmStudioGuardrail::Off => None,
+        LmStudioGuardrail::Custom { free_bytes } => Some(machine.saturating_sub(free_bytes)),
+        _ => share.map(|s| crate::units::saturate(u128::from(machine) * u128::from(s) / 1000)),
+    };
+    GuardrailCheck {
+        level,
+        load_bytes: load,
+        machine_bytes: machine,
+        host_ram_assumed,
+        limit_bytes: limit,
+        refuses: limit.is_some_and(|l| load > l),
+    }
+}
+
+/// The table's share for a level, per mille (`None`: off or not a row).
+fn guardrail_share(level: &str) -> Option<u64> {
+    let rows = super::logs::csv_rows(GUARDRAILS_CSV).ok()?;
+    rows.iter()
+        .skip(1)
+        .find(|r| r.first().map(String::as_str) == Some(level))
+        .and_then(|r| r.get(1))
+        .and_then(|s| s.parse().ok())
+}
+
+#[cfg(test)]
+mod guardrail_tests {
+    use super::*;
+
+    #[test]
+    fn every_level_has_a_row_and_off_has_no_share() {
+        for level in ["relaxed", "balanced", "strict", "custom"] {
+            assert!(guardrail_share(level).is_some(), "{level}");
+        }
+        assert_eq!(guardrail_share("off"), None);
+    }
+
+    /// A 45 GB load on a 24 GB GPU with 32 GB of RAM (56 GB): relaxed and
+    /// balanced (50.4 GB) let it load, strict (42 GB) stops it, off never
+    /// checks; a custom level keeping 12 GiB free stops it.
+    #[test]
+    fn the_level_decides_what_loads() {
+        let (load, machine) = (45_000_000_000, 56_000_000_000);
+        let at = |l| guardrail(l, load, machine, false);
+        assert!(!at(LmStudioGuardrail::Relaxed).refuses);
+        let b = at(LmStudioGuardrail::Balanced);
+        assert_eq!(b.limit_bytes, Some(50_400_000_000));
+        assert!(!b.refuses);
+        let s = at(LmStudioGuardrail::Strict);
+        assert_eq!(s.limit_bytes, Some(42_000_000_000));
+        assert!(s.refuses);
+        assert_eq!(at(LmStudioGuardrail::Off).limit_bytes, None);
+        assert!(!at(LmStudioGuardrail::Off).refuses);
+        let c = at(LmStudioGuardrail::Custom {
+            free_bytes: 12 << 30,
+        });
+        assert_eq!(c.limit_bytes, Some(56_000_000_000 - (12 << 30)));
+        assert!(c.refuses);
     }
 }

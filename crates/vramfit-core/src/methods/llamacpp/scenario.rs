@@ -113,18 +113,21 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         host: run.devices.as_ref().map(|d| d.plan.host.clone()),
         limiting_gpu: run.devices.as_ref().and_then(|d| d.limiting_gpu),
         speed: crate::methods::speed::scenario::llamacpp(s, &run),
+        lmstudio_guardrail: run.guardrail,
         projector: s
             .model_config
             .as_ref()
             .and_then(ConfigText::gguf)
             .and_then(|f| f.mmproj.as_ref())
             .map(|p| {
+                let clip = super::clip::compute(p, run.inputs.flash_attn);
                 Box::new(crate::methods::engine::ProjectorPart {
                     file: p.file.clone(),
                     projector_type: p.projector_type.clone(),
                     device: 0,
                     weights_bytes: p.bytes,
-                    not_sized: crate::methods::engine::PROJECTOR_COMPUTE_NOT_SIZED,
+                    compute: clip.as_ref().ok().copied(),
+                    not_sized: clip.err().map(|e| e.to_string()),
                 })
             }),
     };
@@ -204,6 +207,8 @@ pub struct LlamacppRun {
     pub notes: Vec<EngineNote>,
     /// The plan per device, with several GPUs or tensor overrides.
     pub devices: Option<super::devices::DevicesEstimate>,
+    /// LM Studio's guardrail on the plan (`--runner lmstudio`).
+    pub guardrail: Option<super::runner::GuardrailCheck>,
 }
 
 impl LlamacppRun {
@@ -278,7 +283,7 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         n_parallel: slots,
         kv_unified: runner.kv_unified,
         swa_full: runner.swa_full,
-        build: s.engine.llamacpp_build.map(super::build::Build),
+        build: scenario_build(s),
         calibration: s.engine.llamacpp_calibration,
         // macOS builds link Accelerate's BLAS by default (`ggml/CMakeLists.txt`:
         // `GGML_BLAS_DEFAULT ON` on Apple, off elsewhere).
@@ -301,10 +306,17 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     let gpu = engine_gpu(s, true);
     notes.extend(gpu.notes.iter().cloned());
     let projector = file.and_then(|f| f.mmproj.as_ref());
+    // Its compute buffers at the warm-up image, with the model's `-fa`.
+    let clip = projector.map(|p| super::clip::compute(p, inputs.flash_attn));
+    let clip_gpu = clip
+        .as_ref()
+        .and_then(|c| c.as_ref().ok())
+        .map_or(0, |c| c.gpu_bytes);
     // The projector takes its GPU memory before the layers are fitted.
     let for_layers = gpu
         .total_bytes
-        .saturating_sub(projector.map_or(0, |p| p.bytes));
+        .saturating_sub(projector.map_or(0, |p| p.bytes))
+        .saturating_sub(clip_gpu);
     let mut e = match file {
         Some(f) => super::estimate_file(spec, &f.tensors, &inputs, Some(for_layers)),
         None => estimate(spec, &inputs, Some(gpu.total_bytes)),
@@ -313,8 +325,8 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
     if let Some(f) = file {
         e.command = super::command::llama_server_file(&f.file, &inputs, s.context, e.gpu_layers);
     }
-    if let Some(p) = projector {
-        super::file::with_projector(&mut e, p, gpu.total_bytes);
+    if let (Some(p), Some(c)) = (projector, &clip) {
+        super::file::with_projector(&mut e, p, c.as_ref().ok(), gpu.total_bytes);
     }
     let model_id = crate::methods::vllm::model_id(s, spec);
     if s.engine.runner != Runner::LlamaServer {
@@ -346,7 +358,9 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         host_total,
         !s.placement.no_mmap,
     ));
+    let guardrail = lmstudio_guardrail(s, &e, devices.as_ref(), gpu.total_bytes, host_total)?;
     Ok(LlamacppRun {
+        guardrail,
         devices,
         estimate: e,
         inputs,
@@ -355,6 +369,47 @@ pub fn run(s: &Scenario) -> Result<LlamacppRun, Refusal> {
         gguf_file: file.map(|f| f.file.clone()),
         notes,
     })
+}
+
+/// LM Studio's model-loading guardrail on the plan (`--runner lmstudio`):
+/// the GPUs' parts and the host's against the GPUs' memory and the host
+/// RAM (the plan's, assumed where not given), at the scenario's level.
+fn lmstudio_guardrail(
+    s: &Scenario,
+    e: &super::LlamaCppEstimate,
+    devices: Option<&super::devices::DevicesEstimate>,
+    gpu_memory: u64,
+    host_total: u64,
+) -> Result<Option<super::runner::GuardrailCheck>, Refusal> {
+    if s.engine.runner != Runner::LmStudio {
+        return Ok(None);
+    }
+    let (gpu_load, gpu_mem) = match devices {
+        Some(d) => d.plan.devices.iter().fold((0u64, 0u64), |(l, m), x| {
+            (l.saturating_add(x.total), m.saturating_add(x.memory))
+        }),
+        None => (e.gpu_bytes, gpu_memory),
+    };
+    let given = s.host_ram_bytes.get();
+    let ram = match given {
+        0 => super::plan::ASSUMED_HOST_RAM,
+        r => r,
+    };
+    let check = super::runner::guardrail(
+        s.engine.lmstudio_guardrail.unwrap_or_default(),
+        gpu_load.saturating_add(host_total),
+        gpu_mem.saturating_add(ram),
+        given == 0,
+    );
+    match (check.refuses, check.limit_bytes) {
+        (true, Some(limit)) => Err(Refusal::Engine(EngineRefusal::LmStudioGuardrail {
+            level: check.level,
+            load_bytes: check.load_bytes,
+            limit_bytes: limit,
+            machine_bytes: check.machine_bytes,
+        })),
+        _ => Ok(Some(check)),
+    }
 }
 
 /// llama.cpp's options as the runner sets them.
@@ -401,6 +456,16 @@ impl RunnerSettings {
             swa_full: s.engine.swa_full || preset.swa_full,
         }
     }
+}
+
+/// The build whose cache layouts are taken: `--llamacpp-build`, else the
+/// build the calibration log printed (`--calibrate LOG`: the machine's own
+/// llama.cpp), else none (the newest layouts).
+fn scenario_build(s: &Scenario) -> Option<super::build::Build> {
+    s.engine
+        .llamacpp_build
+        .or_else(|| s.engine.llamacpp_calibration.as_ref().and_then(|c| c.build))
+        .map(super::build::Build)
 }
 
 /// The build the cache layouts are taken from, as a note.
@@ -505,5 +570,42 @@ fn refusal(r: LlamaCppRefusal) -> Refusal {
             engine(EngineRefusal::NoTypeFallback { row, ggml_type })
         }
         LlamaCppRefusal::InvalidInput { .. } => engine(EngineRefusal::Input),
+    }
+}
+
+#[cfg(test)]
+mod build_tests {
+    use super::*;
+    use crate::scenario::{LlamacppCalibration, ModelRef, ScenarioInput};
+
+    fn scenario(named: Option<u32>, logged: Option<u32>) -> Scenario {
+        let mut input = ScenarioInput {
+            model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
+            ..ScenarioInput::default()
+        };
+        input.engine.llamacpp_build = named;
+        input.engine.llamacpp_calibration = logged.map(|b| LlamacppCalibration {
+            gpu_compute_printed_bytes: 0,
+            gpu_compute_replayed_bytes: 0,
+            host_compute_printed_bytes: None,
+            host_compute_replayed_bytes: None,
+            free_bytes: None,
+            build: Some(b),
+        });
+        input.validate().unwrap()
+    }
+
+    #[test]
+    fn a_named_build_wins_over_the_calibration_logs() {
+        use super::super::build::Build;
+        assert_eq!(
+            scenario_build(&scenario(None, Some(4905))),
+            Some(Build(4905))
+        );
+        assert_eq!(
+            scenario_build(&scenario(Some(5331), Some(4905))),
+            Some(Build(5331))
+        );
+        assert_eq!(scenario_build(&scenario(None, None)), None);
     }
 }
