@@ -97,6 +97,7 @@ pub enum Family {
     Step3p7,
     MiniMaxM3,
     KimiLinear,
+    Laguna,
     /// A model type no reader knows, read as a Llama-style decoder by the
     /// approximate path only.
     Generic,

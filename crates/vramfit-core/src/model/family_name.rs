@@ -97,6 +97,7 @@ impl Family {
             Family::Step3p7 => "Step-3",
             Family::MiniMaxM3 => "MiniMax-M3",
             Family::KimiLinear => "Kimi Linear",
+            Family::Laguna => "Laguna",
             Family::Generic => "generic",
         }
     }

@@ -18,6 +18,7 @@ mod gemma4;
 mod gpt;
 mod hybrid;
 mod kimi;
+mod laguna;
 mod llama;
 mod mimo;
 mod minimax_m3;
@@ -93,6 +94,7 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Architecture> {
         .chain(kimi::ALL)
         .chain(minimax_m3::ALL)
         .chain(step::ALL)
+        .chain(laguna::ALL)
         .copied()
 }
 

@@ -84,10 +84,9 @@ pub(crate) const WRAPPERS: [Wrapper; 24] = [
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
 /// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 2] = [
-    (
-        "kimi_k3",
-        "Kimi-K3's text model is a kimi_linear model with parts vramfit does not size yet: \
+pub(crate) const REFUSED_TYPES: [(&str, &str); 1] = [(
+    "kimi_k3",
+    "Kimi-K3's text model is a kimi_linear model with parts vramfit does not size yet: \
          attention residuals over blocks of attn_res_block_size layers (SGLang \
          sglang/srt/layers/attn_residual.py, AttnResidual), a gated latent-attention output \
          (mla_use_output_gate), latent experts working in routed_expert_hidden_size with their \
@@ -96,16 +95,7 @@ pub(crate) const REFUSED_TYPES: [(&str, &str); 2] = [
          vision tower is MoonViT3d (SGLang sglang/srt/models/kimi_k3_vl.py, KimiK3VisionTower, \
          KimiK3MultiModalProjector), not sized either; no published count to check a reading \
          against (Kimi-Linear itself, without these parts, is read)",
-    ),
-    (
-        "laguna",
-        "Laguna's layout is public (transformers models/laguna, vLLM laguna.py) but its \
-         per-layer query head counts (num_attention_heads_per_layer), per-head softplus output \
-         gate (g_proj), and the checkpoints' module names (shared_expert, which their FP8 \
-         ignore lists match, against transformers' shared_experts) are not read yet: a reading \
-         with one head count would miscount every sliding layer",
-    ),
-];
+)];
 
 /// Whether `name` is a multimodal wrapper's outer `model_type`.
 pub(crate) fn is_wrapper(name: &str) -> bool {

@@ -180,7 +180,7 @@ impl Naming {
                     _ => m.replace("shared_experts.", "shared_expert."),
                 })
             }
-            "qwen2_moe" | "qwen3_next" | "qwen3_5_moe_text" => {
+            "qwen2_moe" | "qwen3_next" | "qwen3_5_moe_text" | "laguna" => {
                 swap("mlp.shared_experts.", "mlp.shared_expert.")
             }
             // Gemma-4: experts and router sit beside the MLP.

@@ -29,7 +29,33 @@ pub(super) fn compressed_tensors(
             )));
         }
     }
-    if config.get("transform_config").is_some_and(|v| !v.is_null()) {
+    // A transform applied to the weights themselves (locations
+    // `weight_input` / `weight_output`: compressed-tensors'
+    // `TransformLocation.is_online()` is false for them) is fused into the
+    // stored weights and keeps no tensor of its own, as in Poolside's
+    // Laguna-XS.2 FP8 export (a Hadamard R1 rotation); an online one (on
+    // activations, queries or the cache) is refused.
+    let online = |apply: &Value| {
+        let location = apply.get("location").and_then(Value::as_str);
+        !matches!(location, Some("weight_input" | "weight_output"))
+    };
+    let stores_transforms = |v: &Value| match v {
+        Value::Null => false,
+        Value::Object(m) => match m.get("config_groups") {
+            None | Some(Value::Null) => false,
+            Some(Value::Object(groups)) => groups.values().any(|g| {
+                g.get("apply")
+                    .and_then(Value::as_array)
+                    .is_none_or(|a| a.iter().any(online))
+            }),
+            Some(_) => true,
+        },
+        _ => true,
+    };
+    if config
+        .get("transform_config")
+        .is_some_and(stores_transforms)
+    {
         return Err(ConfigError::unsupported(
             "quantization_config.transform_config: stored transforms are not sized".to_string(),
         ));
