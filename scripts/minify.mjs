@@ -58,7 +58,8 @@ export function minifyJs(js) {
     } else if (inDoc) {
       inDoc = !bare.endsWith('*/');
       continue;
-    } else if (bare.startsWith('/**')) {
+    } else if (bare.startsWith('/**') && !bare.slice(3, -2).includes('*/')) {
+      // A doc block, or a one-line one; code after an inline `/** */` keeps its line.
       inDoc = !bare.endsWith('*/');
       continue;
     } else if (bare.startsWith('//') || bare === '') {

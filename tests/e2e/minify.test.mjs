@@ -45,10 +45,11 @@ test('glue: comment lines and indentation go, a template literal across lines st
     '    // not a comment',
     '    two`;',
     '    const u = `${t}`;',
+    '/** @type {number} */ let n = 1;',
   ].join('\n');
   assert.equal(
     minifyJs(js),
-    ['export class A {', 'get n() {', 'return 1; // kept: inside the line', '}', '}', 'const t = `one', '    // not a comment', '    two`;', 'const u = `${t}`;', ''].join('\n'),
+    ['export class A {', 'get n() {', 'return 1; // kept: inside the line', '}', '}', 'const t = `one', '    // not a comment', '    two`;', 'const u = `${t}`;', '/** @type {number} */ let n = 1;', ''].join('\n'),
   );
 });
 
