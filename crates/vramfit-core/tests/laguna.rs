@@ -197,6 +197,19 @@ fn laguna_branches_not_read_are_refused_by_name() {
         let e = parse_config(&text).expect_err(key);
         assert!(e.to_string().contains(key), "{key}: {e}");
     }
+    for (text, key) in [
+        (
+            edited(|c| c["use_bidirectional_attention"] = true.into()),
+            "use_bidirectional_attention",
+        ),
+        (
+            edited(|c| c["mlp_only_layers"] = serde_json::json!([0, 5])),
+            "mlp_only_layers",
+        ),
+    ] {
+        let e = parse_config(&text).expect_err(key);
+        assert!(e.to_string().contains(key), "{key}: {e}");
+    }
     // XS.2's Hadamard rotation is fused into the weights it names; one
     // applied online (to activations) would keep matrices of its own.
     let online = edited(|c| {

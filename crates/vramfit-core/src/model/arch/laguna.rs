@@ -153,6 +153,15 @@ fn laguna(r: &Reader) -> Result<Blueprint, ConfigError> {
     )?;
     let types = per_layer(r.text_list("layer_types")?, "layer_types", n)?;
     let mlps = per_layer(r.text_list("mlp_layer_types")?, "mlp_layer_types", n)?;
+    // S-2.1 also states the dense layers the Qwen-MoE way; both must agree.
+    for i in r.uint_list("mlp_only_layers")?.unwrap_or_default() {
+        if mlps.get(i as usize).is_some_and(|t| *t != "dense") {
+            return Err(ConfigError::contradictory(
+                &["mlp_only_layers", "mlp_layer_types"],
+                format!("mlp_only_layers lists layer {i}, which mlp_layer_types makes sparse"),
+            ));
+        }
+    }
     m.selection = Selection::Listed((0..n).filter(|i| mlps[*i as usize] == "sparse").collect());
     let blocks = (0..n as usize)
         .map(|i| block(&s, i, heads[i], types[i], mlps[i]))
