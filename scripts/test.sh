@@ -86,7 +86,7 @@ p=$(grep -cE ' \.\.\. ok$' "$LOGS/python.log"); f=$(grep -cE ' \.\.\. (FAIL|ERRO
 count bench-python "$p" "$f" "$status"
 
 if run build trunk build --release; then
-  run e2e node --test --test-concurrency=1 tests/e2e/; status=$?
+  run e2e node --test --test-concurrency=1 --test-timeout=300000 tests/e2e/; status=$?
   p=$(awk '/^# pass / { print $3 }' "$LOGS/e2e.log"); f=$(awk '/^# fail / { print $3 }' "$LOGS/e2e.log")
   count end-to-end "${p:-0}" "${f:-0}" "$status"
 else

@@ -187,7 +187,10 @@ export const cachedUrls = (base, files) =>
 export async function waitForWaitingWorker(page, timeout = 30_000) {
   const until = Date.now() + timeout;
   for (;;) {
-    const state = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state);
+    // One look at the registration, bounded: a look begun while the page
+    // reloads may never answer.
+    const look = page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.state);
+    const state = await Promise.race([look.catch(() => null), page.waitForTimeout(2_000).then(() => null)]);
     if (state === 'installed') return;
     if (Date.now() > until) throw new Error(`no waiting worker after ${timeout} ms`);
     await page.waitForTimeout(100);
