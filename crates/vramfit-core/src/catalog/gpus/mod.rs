@@ -223,6 +223,17 @@ struct GpuRow {
     notes: Option<String>,
 }
 
+impl Gpu {
+    /// Whether several of this accelerator can hold one model between them,
+    /// as the methods' `gpus` count means (cards or modules in one machine,
+    /// or machines on a fast fabric). Apple silicon cannot: its GPU is part
+    /// of a Mac, and several Macs are a cluster over Thunderbolt or Ethernet
+    /// (llama.cpp's RPC backend, exo), which no method here models.
+    pub fn gangs(&self) -> bool {
+        self.category != GpuCategory::AppleUnified
+    }
+}
+
 /// The whole file: a readme and the rows.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
