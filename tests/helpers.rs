@@ -471,6 +471,14 @@ fn a_problem_has_a_way_out() {
         ..ScenarioInput::default()
     });
     assert_eq!(ways_out(&bad, &report::build(&bad)), [WayOut::DeriveLayout]);
+    // Two Macs: the way out is one.
+    let mut macs = ScenarioInput {
+        gpus: 2,
+        ..ScenarioInput::default()
+    };
+    macs.set_gpu("Apple M4 Max (128GB, 40-core GPU)");
+    let macs = quick(macs);
+    assert_eq!(ways_out(&macs, &report::build(&macs)), [WayOut::OneGpu]);
     // The allocator refuses typed numbers: the methods that estimate them.
     let typed = Request::new(MethodId::Allocator, ScenarioInput::default());
     assert_eq!(

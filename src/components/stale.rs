@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use vramfit_core::methods::{self, MethodId};
 use vramfit_core::report::Report;
 use vramfit_core::request::{Request, RequestError};
-use vramfit_core::scenario::ScenarioError;
+use vramfit_core::scenario::{LayoutError, ScenarioError};
 
 /// The fields whose typed text is not accepted (so the figures on screen
 /// are for the value before it): provided by the app, filled by each
@@ -37,6 +37,8 @@ pub enum WayOut {
     NoMethod,
     /// Let the layout be derived from the GPU count (TP and PP empty).
     DeriveLayout,
+    /// Set the GPU count to one (a GPU that is one per machine).
+    OneGpu,
     /// Correct the field shown in red (its hint says how).
     FixField,
     /// Choose a model (the format needs one) or another format.
@@ -79,6 +81,7 @@ pub fn ways_out_with(
             let mut out: Vec<WayOut> = errors
                 .iter()
                 .map(|e| match e {
+                    ScenarioError::Layout(LayoutError::OneDevice { .. }) => WayOut::OneGpu,
                     ScenarioError::Layout(_) => WayOut::DeriveLayout,
                     ScenarioError::NeedsModel(_) => WayOut::ChooseModel,
                     _ => WayOut::FixField,
@@ -126,6 +129,14 @@ pub fn StaleNotice(
                                 <button type="button" class="vf-link" data-testid="way-out-layout"
                                     on:click=move |_| input.update(|i| (i.scenario.tp, i.scenario.pp) = (None, None))>
                                     {move || t().way_out_layout}
+                                </button>
+                            </p>
+                        }.into_any(),
+                        WayOut::OneGpu => view! {
+                            <p>
+                                <button type="button" class="vf-link" data-testid="way-out-one-gpu"
+                                    on:click=move |_| input.update(|i| (i.scenario.gpus, i.scenario.tp, i.scenario.pp) = (1, None, None))>
+                                    {move || t().way_out_one_gpu}
                                 </button>
                             </p>
                         }.into_any(),

@@ -408,6 +408,8 @@ pub struct Texts {
     pub way_out_none: &'static str,
     /// Button: let vramfit derive TP and PP from the GPU count.
     pub way_out_layout: &'static str,
+    /// The button that sets the GPU count to one.
+    pub way_out_one_gpu: &'static str,
     pub way_out_field: &'static str,
     pub way_out_model: &'static str,
     /// The total's label: one GPU holds it all, or it is per GPU of n.

@@ -123,6 +123,21 @@ test('an error greys the figures it makes stale and says the way out', async () 
   await page.close();
 });
 
+test('a Mac is one GPU: two are refused, and one click makes them one', async () => {
+  const { page, errors } = await withModel('meta-llama/Llama-3.1-70B', 'H100 SXM');
+  await page.getByTestId('advanced').locator('summary').click();
+  await page.getByTestId('field-gpus').fill('2');
+  await page.getByTestId('layout-summary').filter({ hasText: 'TP 2' }).waitFor();
+  await page.getByTestId('gpu-select').fill('Apple M4 Max (128GB, 40-core GPU)');
+  await page.locator('[data-testid=figures][data-stale=true]').waitFor();
+  assert.match(await page.getByTestId('scenario-error').innerText(), /un Mac tiene una sola GPU: 2 serían un clúster/);
+  await page.getByTestId('way-out-one-gpu').click();
+  await page.locator('[data-testid=figures][data-stale=false]').waitFor();
+  assert.equal(await page.getByTestId('field-gpus').inputValue(), '1');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('four GPUs spread the model: per-GPU figures, all GPUs beside them', async () => {
   const { page, errors } = await withModel('meta-llama/Llama-3.1-70B', 'H100 SXM');
   await page.getByTestId('advanced').locator('summary').click();

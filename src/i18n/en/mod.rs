@@ -259,6 +259,7 @@ pub static TEXTS: Texts = Texts {
     way_out_methods: trust::WAY_OUT_METHODS,
     way_out_none: trust::WAY_OUT_NONE,
     way_out_layout: trust::WAY_OUT_LAYOUT,
+    way_out_one_gpu: trust::WAY_OUT_ONE_GPU,
     way_out_field: trust::WAY_OUT_FIELD,
     way_out_model: trust::WAY_OUT_MODEL,
     total_per_gpu: trust::total_per_gpu,
@@ -586,6 +587,10 @@ fn layout_error(e: &LayoutError) -> String {
         LayoutError::NoSpread { gpus } => {
             format!("no TP × PP spreads this model over {gpus} GPUs; try another GPU count")
         }
+        LayoutError::OneDevice { gpus } => format!(
+            "a Mac has one GPU: {gpus} would be a cluster of Macs over the network, \
+             which vramfit does not model"
+        ),
     }
 }
 

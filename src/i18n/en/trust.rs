@@ -39,6 +39,7 @@ pub(super) const WAY_OUT_METHODS: &str = "Methods that estimate this:";
 pub(super) const WAY_OUT_NONE: &str =
     "No method estimates this input: change the mode, the model or the GPUs.";
 pub(super) const WAY_OUT_LAYOUT: &str = "Let vramfit derive TP and PP from the GPU count";
+pub(super) const WAY_OUT_ONE_GPU: &str = "Use one GPU";
 pub(super) const WAY_OUT_FIELD: &str =
     "Correct the field marked in red: its hint says what it accepts.";
 pub(super) const WAY_OUT_MODEL: &str =

@@ -261,6 +261,7 @@ pub static TEXTS: Texts = Texts {
     way_out_methods: trust::WAY_OUT_METHODS,
     way_out_none: trust::WAY_OUT_NONE,
     way_out_layout: trust::WAY_OUT_LAYOUT,
+    way_out_one_gpu: trust::WAY_OUT_ONE_GPU,
     way_out_field: trust::WAY_OUT_FIELD,
     way_out_model: trust::WAY_OUT_MODEL,
     total_per_gpu: trust::total_per_gpu,
@@ -600,6 +601,10 @@ fn layout_error(e: &LayoutError) -> String {
         }
         LayoutError::NoSpread { gpus } => format!(
             "ningún TP × PP reparte este modelo entre {gpus} GPU; prueba otro número de GPU"
+        ),
+        LayoutError::OneDevice { gpus } => format!(
+            "un Mac tiene una sola GPU: {gpus} serían un clúster de Macs en red, \
+             que vramfit no modela"
         ),
     }
 }

@@ -43,6 +43,7 @@ pub(super) const WAY_OUT_METHODS: &str = "Métodos que sí lo estiman:";
 pub(super) const WAY_OUT_NONE: &str =
     "Ningún método estima esta entrada: cambia el modo, el modelo o las GPU.";
 pub(super) const WAY_OUT_LAYOUT: &str = "Que vramfit derive TP y PP del número de GPU";
+pub(super) const WAY_OUT_ONE_GPU: &str = "Usar una sola GPU";
 pub(super) const WAY_OUT_FIELD: &str =
     "Corrige el campo marcado en rojo: su ayuda dice qué acepta.";
 pub(super) const WAY_OUT_MODEL: &str =

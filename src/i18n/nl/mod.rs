@@ -261,6 +261,7 @@ pub static TEXTS: Texts = Texts {
     way_out_methods: trust::WAY_OUT_METHODS,
     way_out_none: trust::WAY_OUT_NONE,
     way_out_layout: trust::WAY_OUT_LAYOUT,
+    way_out_one_gpu: trust::WAY_OUT_ONE_GPU,
     way_out_field: trust::WAY_OUT_FIELD,
     way_out_model: trust::WAY_OUT_MODEL,
     total_per_gpu: trust::total_per_gpu,
@@ -595,6 +596,10 @@ fn layout_error(e: &LayoutError) -> String {
         LayoutError::NoSpread { gpus } => {
             format!("geen TP × PP verdeelt dit model over {gpus} GPU's; probeer een ander aantal")
         }
+        LayoutError::OneDevice { gpus } => format!(
+            "een Mac heeft één GPU: {gpus} zouden een cluster van Macs via het netwerk zijn, \
+             dat vramfit niet modelleert"
+        ),
     }
 }
 

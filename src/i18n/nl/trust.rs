@@ -42,6 +42,7 @@ pub(super) const WAY_OUT_METHODS: &str = "Methoden die dit wel schatten:";
 pub(super) const WAY_OUT_NONE: &str =
     "Geen methode schat deze invoer: verander de modus, het model of de GPU's.";
 pub(super) const WAY_OUT_LAYOUT: &str = "Laat vramfit TP en PP afleiden uit het aantal GPU's";
+pub(super) const WAY_OUT_ONE_GPU: &str = "Eén GPU gebruiken";
 pub(super) const WAY_OUT_FIELD: &str =
     "Verbeter het rood gemarkeerde veld: de hint zegt wat het aanneemt.";
 pub(super) const WAY_OUT_MODEL: &str =

@@ -105,6 +105,10 @@ pub enum LayoutError {
     /// No TP and PP spread this many GPUs over the model (more GPUs than
     /// stages and head splits allow).
     NoSpread { gpus: u64 },
+    /// More than one of a GPU that is one per machine and that several of
+    /// cannot hold a model as one deployment
+    /// ([`crate::catalog::gpus::Gpu::gangs`]: a Mac's).
+    OneDevice { gpus: u64 },
 }
 
 /// A GPU count in words: "1 GPU", "2 GPUs".
@@ -146,6 +150,12 @@ impl fmt::Display for LayoutError {
             LayoutError::NoSpread { gpus } => {
                 write!(f, "no TP × PP spreads the model over {}", gpu_count(gpus))
             }
+            LayoutError::OneDevice { gpus } => write!(
+                f,
+                "a Mac has one GPU: {} would be a cluster of Macs over the \
+                 network, which vramfit does not model; use 1",
+                gpu_count(gpus)
+            ),
         }
     }
 }

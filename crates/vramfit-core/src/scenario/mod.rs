@@ -443,6 +443,9 @@ impl ScenarioInput {
             },
         );
         let layout = match (self.tp, self.pp) {
+            _ if self.gpus > 1 && gpu.is_some_and(|g| !g.gangs()) => {
+                Err(LayoutError::OneDevice { gpus: self.gpus })
+            }
             (None, None) => Layout::spread(self.gpus, heads),
             (tp, pp) => Layout::chosen(self.gpus, tp.unwrap_or(1), pp.unwrap_or(1), heads),
         }

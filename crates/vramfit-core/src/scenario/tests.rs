@@ -47,6 +47,37 @@ fn gpus_alone_spread_one_copy_of_the_model() {
 }
 
 #[test]
+fn a_mac_is_one_gpu() {
+    let mut two = ScenarioInput {
+        model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-70B".into())),
+        gpus: 2,
+        ..ScenarioInput::default()
+    };
+    two.set_gpu("Apple M4 Max (128GB, 40-core GPU)");
+    assert_eq!(
+        two.validate().unwrap_err(),
+        [ScenarioError::Layout(LayoutError::OneDevice { gpus: 2 })]
+    );
+    // With a TP typed too, the reason is the same.
+    let typed = ScenarioInput {
+        tp: Some(2),
+        ..two.clone()
+    };
+    assert_eq!(
+        typed.validate().unwrap_err(),
+        [ScenarioError::Layout(LayoutError::OneDevice { gpus: 2 })]
+    );
+    // One Mac, or two cards that gang, validate.
+    let one = ScenarioInput {
+        gpus: 1,
+        ..two.clone()
+    };
+    assert!(one.validate().is_ok());
+    two.set_gpu("RTX 4090");
+    assert!(two.validate().is_ok());
+}
+
+#[test]
 fn every_bad_field_is_named() {
     let input = ScenarioInput {
         layers: 0,
