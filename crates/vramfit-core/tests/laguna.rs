@@ -206,6 +206,10 @@ fn laguna_branches_not_read_are_refused_by_name() {
             edited(|c| c["mlp_only_layers"] = serde_json::json!([0, 5])),
             "mlp_only_layers",
         ),
+        (
+            edited(|c| c["decoder_sparse_step"] = 2.into()),
+            "decoder_sparse_step",
+        ),
     ] {
         let e = parse_config(&text).expect_err(key);
         assert!(e.to_string().contains(key), "{key}: {e}");

@@ -153,15 +153,7 @@ fn laguna(r: &Reader) -> Result<Blueprint, ConfigError> {
     )?;
     let types = per_layer(r.text_list("layer_types")?, "layer_types", n)?;
     let mlps = per_layer(r.text_list("mlp_layer_types")?, "mlp_layer_types", n)?;
-    // S-2.1 also states the dense layers the Qwen-MoE way; both must agree.
-    for i in r.uint_list("mlp_only_layers")?.unwrap_or_default() {
-        if mlps.get(i as usize).is_some_and(|t| *t != "dense") {
-            return Err(ConfigError::contradictory(
-                &["mlp_only_layers", "mlp_layer_types"],
-                format!("mlp_only_layers lists layer {i}, which mlp_layer_types makes sparse"),
-            ));
-        }
-    }
+    agrees_with_qwen_moe_keys(r, &mlps)?;
     m.selection = Selection::Listed((0..n).filter(|i| mlps[*i as usize] == "sparse").collect());
     let blocks = (0..n as usize)
         .map(|i| block(&s, i, heads[i], types[i], mlps[i]))
@@ -178,6 +170,46 @@ fn laguna(r: &Reader) -> Result<Blueprint, ConfigError> {
         },
         None,
     )
+}
+
+/// S-2.1 also states its dense layers the Qwen-MoE way (`mlp_only_layers`,
+/// `decoder_sparse_step`); where it does, both ways must give the same
+/// layers, or the config is refused rather than read one way.
+///
+/// # Formula
+///
+/// Qwen-MoE's rule (transformers `Qwen2MoeDecoderLayer`): layer `i` is
+/// sparse iff `i ∉ mlp_only_layers`, `step > 0` and `(i + 1) mod step = 0`,
+/// with `step = decoder_sparse_step`. Without a step, only the listed layers
+/// are checked (each must be dense). S-2.1: step 1, `[0]` → layer 0 dense,
+/// 1–47 sparse, as its `mlp_layer_types` say.
+fn agrees_with_qwen_moe_keys(r: &Reader, mlps: &[&str]) -> Result<(), ConfigError> {
+    let only = r.uint_list("mlp_only_layers")?.unwrap_or_default();
+    for i in &only {
+        if mlps.get(*i as usize).is_some_and(|t| *t != "dense") {
+            return Err(ConfigError::contradictory(
+                &["mlp_only_layers", "mlp_layer_types"],
+                format!("mlp_only_layers lists layer {i}, which mlp_layer_types makes sparse"),
+            ));
+        }
+    }
+    let Some(step) = r.uint("decoder_sparse_step")? else {
+        return Ok(());
+    };
+    for (i, t) in mlps.iter().enumerate() {
+        let i = i as u64;
+        let sparse = !only.contains(&i) && step > 0 && (i + 1).is_multiple_of(step);
+        if sparse != (*t == "sparse") {
+            return Err(ConfigError::contradictory(
+                &["decoder_sparse_step", "mlp_only_layers", "mlp_layer_types"],
+                format!(
+                    "decoder_sparse_step {step} makes layer {i} {}, mlp_layer_types {t}",
+                    if sparse { "sparse" } else { "dense" }
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub(super) const LAGUNA: Architecture = Architecture {
