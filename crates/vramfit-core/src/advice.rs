@@ -112,7 +112,8 @@ impl Change {
     }
 
     /// The change on a validated scenario; `None` when it cannot be made
-    /// (no layout spreads the model over that many GPUs).
+    /// (no layout spreads the model over that many GPUs, or the GPU is one
+    /// per machine).
     fn apply_valid(self, s: &mut Scenario) -> Option<()> {
         match self {
             Change::Context(n) => s.context = n,
@@ -122,7 +123,10 @@ impl Change {
             Change::Lora => s.mode = Mode::Lora,
             Change::GradCheckpoint => s.grad_checkpoint = true,
             Change::PurePrecision => s.precision = Precision::Pure,
-            Change::Gpus(n) => s.layout = Layout::spread(n, s.heads).ok()?,
+            Change::Gpus(n) => {
+                Layout::on_one_device(n, s.gpu).ok()?;
+                s.layout = Layout::spread(n, s.heads).ok()?;
+            }
             Change::GpuLayers(n) => s.engine.n_gpu_layers = Some(n),
             Change::CpuMoe(n) => s.engine.n_cpu_moe = n,
         }
@@ -330,12 +334,8 @@ fn on_gpus(method: MethodId, s: &Scenario, n: u64) -> Option<MethodResult> {
 
 /// The fewest GPUs that fit, among the counts worth suggesting, for
 /// methods that spread a model (their figure changes from one GPU to two);
-/// none for a GPU that several of cannot hold a model ([`gpus::Gpu::gangs`]:
-/// a Mac's).
+/// none where two cannot be had ([`Layout::on_one_device`]: a Mac).
 fn min_gpus(method: MethodId, s: &Scenario) -> Option<u64> {
-    if !s.gpu.is_none_or(gpus::Gpu::gangs) {
-        return None;
-    }
     let counts = Layout::suggested_counts(s.heads, MAX_GPUS);
     let two = counts.iter().copied().find(|n| *n > 1)?;
     let one = on_gpus(method, s, 1)?;

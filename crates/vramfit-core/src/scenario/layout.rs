@@ -14,6 +14,7 @@
 //! estimate one GPU holding a whole copy, so they refuse a layout with
 //! `TP × PP > 1` and estimate replicas (`TP = PP = 1`) one GPU at a time.
 
+use crate::catalog::gpus::Gpu;
 use serde::Serialize;
 use std::fmt;
 
@@ -178,6 +179,16 @@ impl Layout {
     /// Whether one copy of the model spans more than one GPU.
     pub const fn spreads(&self) -> bool {
         self.per_replica() > 1
+    }
+
+    /// Refuses more than one of a GPU that several of cannot hold a model
+    /// ([`crate::catalog::gpus::Gpu::gangs`]: a Mac's); `gpu` is `None` for
+    /// typed memory, which gangs.
+    pub fn on_one_device(gpus: u64, gpu: Option<&Gpu>) -> Result<(), LayoutError> {
+        match gpu {
+            Some(g) if gpus > 1 && !g.gangs() => Err(LayoutError::OneDevice { gpus }),
+            _ => Ok(()),
+        }
     }
 
     /// `gpus` GPUs holding one copy of the model: the largest `TP` that

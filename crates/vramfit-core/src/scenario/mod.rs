@@ -442,17 +442,15 @@ impl ScenarioInput {
                 layers: m.num_layers,
             },
         );
-        let layout = match (self.tp, self.pp) {
-            _ if self.gpus > 1 && gpu.is_some_and(|g| !g.gangs()) => {
-                Err(LayoutError::OneDevice { gpus: self.gpus })
-            }
-            (None, None) => Layout::spread(self.gpus, heads),
-            (tp, pp) => Layout::chosen(self.gpus, tp.unwrap_or(1), pp.unwrap_or(1), heads),
-        }
-        .unwrap_or_else(|e| {
-            errors.push(ScenarioError::Layout(e));
-            Layout::SINGLE
-        });
+        let layout = Layout::on_one_device(self.gpus, gpu)
+            .and_then(|()| match (self.tp, self.pp) {
+                (None, None) => Layout::spread(self.gpus, heads),
+                (tp, pp) => Layout::chosen(self.gpus, tp.unwrap_or(1), pp.unwrap_or(1), heads),
+            })
+            .unwrap_or_else(|e| {
+                errors.push(ScenarioError::Layout(e));
+                Layout::SINGLE
+            });
         let published_milli_bits = model.as_ref().map(published_milli_bits);
         let weight_milli_bits = match self.weight_format {
             Some(WeightFormat::AsPublished) => match published_milli_bits {
