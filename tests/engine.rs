@@ -52,7 +52,7 @@ fn mount_panel(request: Request) -> web_sys::HtmlElement {
 async fn vllm_panel_shows_kv_tokens_concurrency_and_the_command() {
     let req = request(MethodId::Vllm, "meta-llama/Llama-3.1-8B-Instruct", |s| {
         s.set_gpu("H100");
-        s.engine.gpu_memory_utilization = 0.95;
+        s.engine.gpu_memory_utilization = Some(0.95);
     });
     let expected = report::build(&req).unwrap();
     let Some(EngineReport::Vllm(v)) = expected.estimate.engine else {
@@ -245,7 +245,7 @@ async fn the_method_picker_says_what_each_method_is() {
 }
 
 #[wasm_bindgen_test]
-async fn the_vllm_release_brings_its_utilization_default() {
+async fn the_vllm_release_brings_its_utilization_default_unless_typed() {
     use vramfit_app::components::engine::vllm::VllmKnobs;
     let root = host();
     let input = RwSignal::new(request(
@@ -266,17 +266,28 @@ async fn the_vllm_release_brings_its_utilization_default() {
             .unwrap();
     };
     let utilization = || input.with_untracked(|i| i.scenario.engine.gpu_memory_utilization);
-    assert_eq!(utilization(), 0.9);
-    // 0.20 on defaults to 0.92; back at 0.19, to 0.9.
-    pick("0.22");
-    settle().await;
-    assert_eq!(utilization(), 0.92);
+    let release = || input.with_untracked(|i| i.scenario.engine.vllm_version);
+    let ran = || match input.with_untracked(|i| i.run()).unwrap().engine {
+        Some(vramfit_core::methods::engine::EngineReport::Vllm(v)) => {
+            (v.vllm_version.text(), v.gpu_memory_utilization)
+        }
+        other => panic!("no vLLM report: {other:?}"),
+    };
+    // Left empty, the utilization is the release's own: 0.92 on the
+    // newest (the default), 0.9 at 0.19; the scenario keeps "not typed".
+    assert_eq!((utilization(), release()), (None, None));
+    assert_eq!(ran(), ("0.33.0".to_string(), 0.92));
     pick("0.19");
     settle().await;
-    assert_eq!(utilization(), 0.9);
-    // A utilization typed stays whatever the release.
-    input.update(|i| i.scenario.engine.gpu_memory_utilization = 0.8);
-    pick("0.33");
+    assert_eq!(utilization(), None);
+    assert_eq!(ran(), ("0.19.0".to_string(), 0.9));
+    pick("0.22");
     settle().await;
-    assert_eq!(utilization(), 0.8);
+    assert_eq!(ran(), ("0.22.0".to_string(), 0.92));
+    // A utilization typed stays whatever the release.
+    input.update(|i| i.scenario.engine.gpu_memory_utilization = Some(0.8));
+    pick("0.19");
+    settle().await;
+    assert_eq!(utilization(), Some(0.8));
+    assert_eq!(ran(), ("0.19.0".to_string(), 0.8));
 }

@@ -104,7 +104,7 @@ pub fn start(method: MethodId) -> Request {
 /// the settings of the shipped vLLM start-up logs.
 fn on_h100(model: &str) -> ScenarioInput {
     let mut s = on(model, H100, 8_192);
-    s.engine.gpu_memory_utilization = 0.95;
+    s.engine.gpu_memory_utilization = Some(0.95);
     s
 }
 

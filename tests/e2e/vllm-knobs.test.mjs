@@ -33,27 +33,32 @@ test('vllm: the release is a knob, the default stated beside it', async () => {
   await vllmOnA100(page);
   const picker = page.getByTestId('engine-vllm_version');
   assert.equal(await picker.inputValue(), '');
-  assert.match(await picker.locator('option').first().innerText(), /0\.19/);
+  assert.match(await picker.locator('option').first().innerText(), /0\.33/);
   // Every family of the core's table, 0.8 to the newest.
   const families = await picker.locator('option').evaluateAll((o) => o.map((x) => x.value));
   assert.ok(families.includes('0.8') && families.includes('0.33'), families.join(' '));
   const tokens = page.getByTestId('engine-kv-tokens-value');
   await tokens.waitFor();
   const before = integer(await tokens.innerText());
-  // From 0.20 the utilization left at its default follows the release's
-  // (0.92: 1.58 GiB more of the A100's 79.25), and the CUDA graphs'
-  // estimate (0.14 GiB) is set aside before the KV cache.
-  await picker.selectOption('0.22');
+  const first = await exportJson(page);
+  // Not typed, the utilization is the release's: 0.92 on the newest.
+  assert.equal(first.doc.inputs.engine?.gpu_memory_utilization, undefined);
+  assert.equal(first.doc.estimate.engine.gpu_memory_utilization, 0.92);
+  assert.equal(first.doc.estimate.engine.vllm_version, '0.33.0');
+  // 0.19 runs at its own 0.9 (1.58 GiB less of the A100's 79.25) and
+  // captures its CUDA graphs after the KV cache, not set aside before it.
+  await picker.selectOption('0.19');
   await page.waitForFunction(
     (b) => Number(document.querySelector('[data-testid="engine-kv-tokens-value"]').innerText.replace(/[^0-9]/g, '')) !== b,
     before,
   );
   const after = integer(await tokens.innerText());
-  assert.ok(after > before, `${before} → ${after}`);
+  assert.ok(after < before, `${before} → ${after}`);
   const { doc } = await exportJson(page);
-  assert.equal(doc.inputs.engine.gpu_memory_utilization, 0.92);
-  assert.equal(doc.inputs.engine.vllm_version, '0.22.0');
-  assert.equal(doc.estimate.engine.vllm_version, '0.22.0');
+  assert.equal(doc.inputs.engine.gpu_memory_utilization, undefined);
+  assert.equal(doc.estimate.engine.gpu_memory_utilization, 0.9);
+  assert.equal(doc.inputs.engine.vllm_version, '0.19.0');
+  assert.equal(doc.estimate.engine.vllm_version, '0.19.0');
   // The link goes with the share link too.
   await page.getByTestId('engine-interconnect').selectOption('pcie');
   const again = await exportJson(page);

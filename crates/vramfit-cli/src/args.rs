@@ -436,12 +436,6 @@ fn estimate(
             ));
         }
     }
-    let utilization_flag = EngineField::GpuMemoryUtilization.flag();
-    let tail_names_utilization = tail.as_ref().is_some_and(|words| {
-        words
-            .iter()
-            .any(|w| w == utilization_flag || w.starts_with(&format!("{utilization_flag}=")))
-    });
     if let Some(words) = tail {
         let method = engine_command(&mut input, &words, args.model.is_some(), gpus_given)?;
         match chosen {
@@ -455,13 +449,6 @@ fn estimate(
             _ => chosen = Some(method),
         }
     }
-    // A vLLM release named without a utilization runs at that release's
-    // default (0.92 from 0.20; the scenario's own default is 0.19's 0.9).
-    let utilization_given = named(&[EngineField::GpuMemoryUtilization.flag()])
-        || given
-            .iter()
-            .any(|g| matches!(g, Given::Engine(Setting::GpuMemoryUtilization(_))))
-        || tail_names_utilization;
     if chosen.is_none() {
         // A log calibrates its engine's method.
         if vllm_log.is_some() {
@@ -478,14 +465,6 @@ fn estimate(
         (None, Some(log)) => Some(crate::calibrate::apply_llamacpp(log, &mut request)?),
         (None, None) => None,
     };
-    // (after the log, which names the release it ran)
-    let engine = &mut request.scenario.engine;
-    if let (false, Some(release)) = (utilization_given, engine.vllm_version) {
-        if let Ok(facts) = vramfit_core::methods::vllm::release_facts(release) {
-            engine.gpu_memory_utilization =
-                f64::from(facts.gpu_memory_utilization.value) / 10_000.0;
-        }
-    }
     if chosen.is_none() {
         // No method asked for: the most complete one that applies.
         if let Some(m) = request.preferred_method() {

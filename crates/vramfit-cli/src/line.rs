@@ -525,7 +525,7 @@ mod tests {
         input.engine.n_gpu_layers = Some(20);
         input.engine.cache_type_v = Some(vramfit_core::gguf::GgmlType::Q8_0);
         input.engine.flash_attn = false;
-        input.engine.gpu_memory_utilization = 0.95;
+        input.engine.gpu_memory_utilization = Some(0.95);
         assert_eq!(
             command(&Request::new(MethodId::Llamacpp, input)),
             "vramfit estimate meta-llama/Llama-3.1-8B --quant iq4_xs \

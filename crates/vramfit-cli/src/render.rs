@@ -103,7 +103,11 @@ fn gib(bytes: u64) -> String {
 
 /// What vLLM would report at start-up, in its terms.
 fn vllm(v: &VllmReport) -> String {
-    let mut out = format!("\nvLLM {} at start-up (per GPU):\n", v.vllm_version.text());
+    let mut out = format!(
+        "\nvLLM {} at start-up (per GPU, --gpu-memory-utilization {}):\n",
+        v.vllm_version.text(),
+        v.gpu_memory_utilization
+    );
     let row = |name: &str, value: String| format!("  {name:<30}{value}\n");
     out += &row("weights", gib(v.weights_bytes));
     out += &row("activation peak", gib(v.activation_peak_bytes));

@@ -38,7 +38,7 @@ fn vllm_option_names_are_read_in_any_order() {
         "--tensor-parallel-size",
         "2",
         "--gpu-memory-utilization",
-        "0.92",
+        "0.85",
         "--kv-cache-dtype",
         "fp8",
         "--max-num-seqs",
@@ -59,7 +59,7 @@ fn vllm_option_names_are_read_in_any_order() {
         "2",
         "--max-num-seqs",
         "64",
-        "--gpu-memory-utilization=0.92",
+        "--gpu-memory-utilization=0.85",
         "--max-model-len",
         "16384",
         "--gpu",
@@ -73,7 +73,7 @@ fn vllm_option_names_are_read_in_any_order() {
     assert_eq!(
         a["estimate"]["engine"]["command"],
         "vllm serve meta-llama/Llama-3.3-70B-Instruct --tensor-parallel-size 2 \
-         --max-model-len 16384 --gpu-memory-utilization 0.92 --max-num-seqs 64 \
+         --max-model-len 16384 --gpu-memory-utilization 0.85 --max-num-seqs 64 \
          --block-size 32 --kv-cache-dtype fp8 --enforce-eager"
     );
 }

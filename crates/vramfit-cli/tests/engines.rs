@@ -20,7 +20,8 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// The line: an H100 from the catalog, 0.95, 8,192 tokens.
+/// The line: an H100 from the catalog, 0.95, 8,192 tokens, on the
+/// release of the log it is checked against (0.19).
 #[test]
 fn vllm_reports_kv_tokens_and_the_serve_line() {
     let doc = json(&[
@@ -28,6 +29,8 @@ fn vllm_reports_kv_tokens_and_the_serve_line() {
         "meta-llama/Llama-3.1-8B-Instruct",
         "--method",
         "vllm",
+        "--vllm-version",
+        "0.19",
         "--gpu",
         "H100",
         "--seq",
@@ -51,6 +54,8 @@ fn vllm_reports_kv_tokens_and_the_serve_line() {
         "meta-llama/Llama-3.1-8B-Instruct",
         "--method",
         "vllm",
+        "--vllm-version",
+        "0.19",
         "--gpu",
         "H100",
         "--gpu-memory-utilization",
@@ -58,7 +63,7 @@ fn vllm_reports_kv_tokens_and_the_serve_line() {
     ]);
     let text = String::from_utf8(out.stdout).unwrap();
     for line in [
-        "vLLM 0.19.0 at start-up (per GPU):",
+        "vLLM 0.19.0 at start-up (per GPU, --gpu-memory-utilization 0.95):",
         "runtime terms: measured",
         &format!("KV cache tokens               {tokens}"),
         "command: vllm serve meta-llama/Llama-3.1-8B-Instruct",
@@ -99,9 +104,27 @@ fn vllm_version_sets_the_graph_estimate_aside_from_0_20() {
     // Named without a utilization, a release runs at its own default: 0.9
     // at 0.19, 0.92 from 0.20.
     let utilization =
-        |version: &str| run(version, None)["inputs"]["engine"]["gpu_memory_utilization"].clone();
+        |version: &str| run(version, None)["estimate"]["engine"]["gpu_memory_utilization"].clone();
     assert_eq!(utilization("0.19"), 0.9);
     assert_eq!(utilization("0.20"), 0.92);
+    // Typed, it stays whatever the release.
+    assert_eq!(old["gpu_memory_utilization"], 0.9);
+    assert_eq!(new["gpu_memory_utilization"], 0.9);
+    // No release named: the newest, at its own default.
+    let out = vramfit(&[
+        "estimate",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--method",
+        "vllm",
+        "--gpu",
+        "H100",
+        "--json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let newest = &doc["estimate"]["engine"];
+    assert_eq!(newest["vllm_version"], "0.33.0");
+    assert_eq!(newest["gpu_memory_utilization"], 0.92);
+    assert!(doc["inputs"].get("engine").is_none(), "{}", doc["inputs"]);
     assert_eq!(old["vllm_version"], "0.19.0");
     assert_eq!(new["vllm_version"], "0.22.1");
     assert_eq!(old["graph_reserve_bytes"], 0);
@@ -285,7 +308,7 @@ fn calibrate_prints_the_log_beside_the_prediction_and_uses_the_fit() {
         "KV cache memory",
         "13.84 GiB",
         "runtime terms: calibrated",
-        "vLLM 0.26.1 at start-up (per GPU):",
+        "vLLM 0.26.1 at start-up (per GPU, --gpu-memory-utilization ",
         // The log's own CUDA total, not the catalog's driver figure.
         "GPU total                     79.25 GiB",
     ] {

@@ -4,7 +4,7 @@
 
 use vramfit_core::gguf::{FileType, GgmlType};
 use vramfit_core::methods::engine::{EngineNote, EngineRefusal, EngineReport};
-use vramfit_core::methods::vllm::StartErrorKind;
+use vramfit_core::methods::vllm::{StartErrorKind, VllmRelease};
 use vramfit_core::methods::{self, MethodId, MethodResult, Refusal};
 use vramfit_core::report;
 use vramfit_core::request::Request;
@@ -48,7 +48,8 @@ fn llamacpp_report(r: &MethodResult) -> &vramfit_core::methods::engine::Llamacpp
 fn vllm_reads_the_scenario_as_vllm_serve() {
     let input = on("meta-llama/Llama-3.1-8B-Instruct", |i| {
         i.set_capacity_gib(79.19);
-        i.engine.gpu_memory_utilization = 0.95;
+        i.engine.vllm_version = Some(VllmRelease::new(0, 19, 0));
+        i.engine.gpu_memory_utilization = Some(0.95);
         i.engine.max_num_batched_tokens = Some(8192);
         i.engine.max_num_seqs = Some(1024);
         i.context = 8192;
@@ -97,6 +98,59 @@ fn vllm_reads_the_scenario_as_vllm_serve() {
     });
     let r4 = run(MethodId::Vllm, &four).unwrap();
     assert_eq!(r4.components.get(Term::KvCache).unwrap().get(), 4 * kv);
+}
+
+/// With no release named, a scenario runs the newest release read, at its
+/// own utilization default (0.92 from 0.20), and the CUDA-graph estimate
+/// it sets aside before the KV cache counts in the total.
+#[test]
+fn a_scenario_without_a_release_runs_the_newest_at_its_defaults() {
+    let input = on("meta-llama/Llama-3.1-8B-Instruct", |i| {
+        i.set_capacity_gib(79.19);
+        i.context = 8192;
+    });
+    assert_eq!(input.engine.gpu_memory_utilization, None);
+    let r = run(MethodId::Vllm, &input).unwrap();
+    let v = vllm_report(&r);
+    assert_eq!(v.vllm_version, VllmRelease::NEWEST);
+    assert_eq!(v.gpu_memory_utilization, 0.92);
+    assert!(
+        !v.command.contains("--gpu-memory-utilization"),
+        "{}",
+        v.command
+    );
+    assert_eq!(
+        r.verdict.usable_bytes.get(),
+        (79.19 * GIB as f64 * 0.92).ceil() as u64
+    );
+    assert!(r.outside_total.is_empty());
+    let graphs = r.components.get(Term::CudaGraphs).unwrap().get();
+    assert_eq!(graphs, v.graph_reserve_bytes);
+    assert!(graphs > 0);
+    // A utilization typed stays, whatever the release; one equal to the
+    // release's default leaves the flag out of the command.
+    let typed = |u: f64, release: VllmRelease| {
+        let mut i = input.clone();
+        i.engine.gpu_memory_utilization = Some(u);
+        i.engine.vllm_version = Some(release);
+        vllm_report(&run(MethodId::Vllm, &i).unwrap()).clone()
+    };
+    let old = VllmRelease::new(0, 19, 0);
+    assert_eq!(typed(0.9, VllmRelease::NEWEST).gpu_memory_utilization, 0.9);
+    assert!(typed(0.9, VllmRelease::NEWEST)
+        .command
+        .ends_with("--gpu-memory-utilization 0.9"));
+    assert!(!typed(0.9, old).command.contains("--gpu-memory"));
+    assert!(typed(0.92, old)
+        .command
+        .ends_with("--gpu-memory-utilization 0.92"));
+    // Not typed, 0.19 runs at its own 0.9.
+    let mut i = input.clone();
+    i.engine.vllm_version = Some(old);
+    assert_eq!(
+        vllm_report(&run(MethodId::Vllm, &i).unwrap()).gpu_memory_utilization,
+        0.9
+    );
 }
 
 #[test]

@@ -72,22 +72,8 @@ fn ReleasePicker(input: RwSignal<Request>) -> impl IntoView {
     let on_change = move |ev| {
         let text = event_target_value(&ev);
         let release = VllmRelease::parse(&text);
-        // A utilization left at the release's default follows the release
-        // (0.9 to 0.19, 0.92 from 0.20); one typed stays.
-        let default_of = |r: Option<VllmRelease>| {
-            release_facts(r.unwrap_or(VllmRelease::DEFAULT))
-                .ok()
-                .map(|f| f64::from(f.gpu_memory_utilization.value) / 10_000.0)
-        };
-        input.update(|i| {
-            let e = &mut i.scenario.engine;
-            if let (Some(now), Some(next)) = (default_of(e.vllm_version), default_of(release)) {
-                if e.gpu_memory_utilization == now {
-                    e.gpu_memory_utilization = next;
-                }
-            }
-            e.vllm_version = release;
-        });
+        // A utilization not typed is the release's own default.
+        input.update(|i| i.scenario.engine.vllm_version = release);
     };
     let default = VllmRelease::DEFAULT.family();
     view! {

@@ -285,7 +285,7 @@ fn knob(field: EngineField) -> FieldText {
         EngineField::GpuMemoryUtilization => (
             "GPU memory utilization",
             "",
-            "Share of the GPU's total vLLM may use (0.9 by default).",
+            "Share of the GPU's total vLLM may use; empty: the release's default (0.92 from 0.20, 0.9 before).",
         ),
         EngineField::MaxNumBatchedTokens => (
             "Batched tokens",

@@ -250,7 +250,7 @@ fn knob(field: EngineField) -> FieldText {
         EngineField::GpuMemoryUtilization => (
             "Utilización de memoria de GPU",
             "",
-            "Parte del total de la GPU que vLLM puede usar (0,9 por defecto).",
+            "Parte del total de la GPU que vLLM puede usar; vacío: la de la versión (0,92 desde 0.20, 0,9 antes).",
         ),
         EngineField::MaxNumBatchedTokens => (
             "Tokens por lote",

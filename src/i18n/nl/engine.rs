@@ -250,7 +250,7 @@ fn knob(field: EngineField) -> FieldText {
         EngineField::GpuMemoryUtilization => (
             "Benutting van GPU-geheugen",
             "",
-            "Deel van het GPU-totaal dat vLLM mag gebruiken (standaard 0,9).",
+            "Deel van het GPU-totaal dat vLLM mag gebruiken; leeg: die van de versie (0,92 vanaf 0.20, 0,9 daarvoor).",
         ),
         EngineField::MaxNumBatchedTokens => (
             "Tokens per batch",

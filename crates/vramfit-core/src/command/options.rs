@@ -402,7 +402,7 @@ impl Setting {
             Setting::Context(None) => {}
             Setting::Tp(n) => input.tp = Some(n),
             Setting::Pp(n) => input.pp = Some(n),
-            Setting::GpuMemoryUtilization(u) => e.gpu_memory_utilization = u,
+            Setting::GpuMemoryUtilization(u) => e.gpu_memory_utilization = Some(u),
             Setting::KvCacheDtype(d) => input.set_kv_dtype(d.unwrap_or(KvDtype::Fp16)),
             Setting::Quantization(f) => input.set_weight_format(f),
             Setting::MaxNumSeqs(n) => e.max_num_seqs = Some(n),

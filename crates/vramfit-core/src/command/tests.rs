@@ -20,7 +20,7 @@ fn a_vllm_command_is_a_scenario() {
     assert_eq!(method, MethodId::Vllm);
     assert_eq!(input.model, Some(ModelRef::Catalog("Qwen/Qwen3-8B".into())));
     assert_eq!((input.context, input.tp, input.gpus), (16384, Some(2), 2));
-    assert_eq!(input.engine.gpu_memory_utilization, 0.85);
+    assert_eq!(input.engine.gpu_memory_utilization, Some(0.85));
     assert_eq!(input.kv_bytes, KvDtype::Fp8.bytes());
     assert_eq!(input.engine.max_num_seqs, Some(64));
     assert!(input.engine.enforce_eager);

@@ -82,7 +82,7 @@ pub(super) fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
         ..ScenarioInput::default()
     };
     vllm_h100.set_gpu("H100 SXM");
-    vllm_h100.engine.gpu_memory_utilization = 0.95;
+    vllm_h100.engine.gpu_memory_utilization = Some(0.95);
     let mut llamacpp_q4 = ScenarioInput {
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
         context: 8192,

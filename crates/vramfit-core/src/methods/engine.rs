@@ -50,8 +50,11 @@ pub struct VllmReport {
     /// What the estimate assumed or left out.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<EngineNote>,
-    /// The vLLM release modelled (`--vllm-version`).
+    /// The vLLM release modelled (`--vllm-version`; default the newest).
     pub vllm_version: crate::scenario::VllmRelease,
+    /// `--gpu-memory-utilization` as run: the one typed, else the
+    /// release's default (0.9 to 0.19, 0.92 from 0.20).
+    pub gpu_memory_utilization: f64,
     /// "Estimated CUDA graph memory" set aside before the KV cache (0.20
     /// on; 0 before and with `--enforce-eager`).
     pub graph_reserve_bytes: u64,

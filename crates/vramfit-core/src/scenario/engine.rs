@@ -13,9 +13,10 @@
 //! type for llama.cpp, the KV bytes are vLLM's `--kv-cache-dtype` and the
 //! default of llama.cpp's cache types, the GPU is the GPU.
 //!
-//! Defaults are the engines' own: vLLM 0.19 (`vllm/config/cache.py`:
-//! `gpu_memory_utilization = 0.9`, `block_size = 16`; the batch limits
-//! follow the GPU, `vllm/engine/arg_utils.py`) and llama.cpp
+//! Defaults are the engines' own: the vLLM release's (the newest one read,
+//! unless `vllm_version` names another: `gpu_memory_utilization` 0.9 to
+//! 0.19 and 0.92 from 0.20, `block_size = 16`, batch limits that follow
+//! the GPU; [`crate::methods::vllm::release_facts`]) and llama.cpp
 //! (`common/common.h`, `common_params`: `n_ubatch = 512`, `n_gpu_layers =
 //! -1` "auto", `flash_attn_type = auto`).
 
@@ -34,8 +35,10 @@ use std::fmt;
 #[serde(default, deny_unknown_fields)]
 pub struct EngineKnobs {
     /// vLLM `--gpu-memory-utilization`: the share of the GPU's total memory
-    /// vLLM may use (default 0.9).
-    pub gpu_memory_utilization: f64,
+    /// vLLM may use; `None`: the release's default (0.9 to 0.19, 0.92 from
+    /// 0.20), so a utilization not typed follows the release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_memory_utilization: Option<f64>,
     /// vLLM `--max-num-batched-tokens` (default: 8,192 on GPUs of 70 GiB or
     /// more that are not A100s, else 2,048).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,7 +139,7 @@ pub struct EngineKnobs {
 impl Default for EngineKnobs {
     fn default() -> Self {
         EngineKnobs {
-            gpu_memory_utilization: 0.9,
+            gpu_memory_utilization: None,
             max_num_batched_tokens: None,
             max_num_seqs: None,
             block_size: 16,
@@ -263,7 +266,8 @@ impl EngineField {
     pub const fn optional(self) -> bool {
         matches!(
             self,
-            EngineField::MaxNumBatchedTokens
+            EngineField::GpuMemoryUtilization
+                | EngineField::MaxNumBatchedTokens
                 | EngineField::MaxNumSeqs
                 | EngineField::NGpuLayers
                 | EngineField::BiosVramGib
@@ -285,7 +289,7 @@ impl EngineField {
     pub fn get(self, knobs: &EngineKnobs) -> Option<f64> {
         let whole = |v: u64| Some(v as f64);
         match self {
-            EngineField::GpuMemoryUtilization => Some(knobs.gpu_memory_utilization),
+            EngineField::GpuMemoryUtilization => knobs.gpu_memory_utilization,
             EngineField::MaxNumBatchedTokens => knobs.max_num_batched_tokens.map(|v| v as f64),
             EngineField::MaxNumSeqs => knobs.max_num_seqs.map(|v| v as f64),
             EngineField::BlockSize => whole(knobs.block_size),
@@ -304,9 +308,7 @@ impl EngineField {
         // `as u64` drops no fraction: `check` passed.
         let whole = value.map(|v| v as u64);
         match self {
-            EngineField::GpuMemoryUtilization => {
-                knobs.gpu_memory_utilization = value.unwrap_or(default.gpu_memory_utilization)
-            }
+            EngineField::GpuMemoryUtilization => knobs.gpu_memory_utilization = value,
             EngineField::MaxNumBatchedTokens => knobs.max_num_batched_tokens = whole,
             EngineField::MaxNumSeqs => knobs.max_num_seqs = whole,
             EngineField::BlockSize => knobs.block_size = whole.unwrap_or(default.block_size),
@@ -438,8 +440,9 @@ impl fmt::Display for EngineError {
 /// The validated knobs in exact units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineSettings {
-    /// `--gpu-memory-utilization` in ten-thousandths (0.9 → 9,000).
-    pub utilization_ten_thousandths: u32,
+    /// `--gpu-memory-utilization` in ten-thousandths (0.9 → 9,000);
+    /// `None`: the release's default.
+    pub utilization_ten_thousandths: Option<u32>,
     pub max_num_batched_tokens: Option<u64>,
     pub max_num_seqs: Option<u64>,
     pub block_size: u64,
@@ -472,7 +475,7 @@ impl Default for EngineSettings {
     fn default() -> Self {
         // The defaults always validate (a unit test checks it).
         EngineKnobs::default().settings().unwrap_or(EngineSettings {
-            utilization_ten_thousandths: 9_000,
+            utilization_ten_thousandths: None,
             max_num_batched_tokens: None,
             max_num_seqs: None,
             block_size: 16,
@@ -533,7 +536,9 @@ impl EngineKnobs {
             return Err(errors);
         }
         Ok(EngineSettings {
-            utilization_ten_thousandths: (self.gpu_memory_utilization * 10_000.0).round() as u32,
+            utilization_ten_thousandths: self
+                .gpu_memory_utilization
+                .map(|u| (u * 10_000.0).round() as u32),
             max_num_batched_tokens: self.max_num_batched_tokens,
             max_num_seqs: self.max_num_seqs,
             block_size: self.block_size,
@@ -635,14 +640,14 @@ mod tests {
     fn defaults_validate_to_the_engines_defaults() {
         let s = EngineKnobs::default().settings().unwrap();
         assert_eq!(s, EngineSettings::default());
-        assert_eq!(s.utilization_ten_thousandths, 9_000);
+        assert_eq!(s.utilization_ten_thousandths, None);
         assert_eq!((s.block_size, s.ubatch, s.flash_attn), (16, 512, true));
     }
 
     #[test]
     fn every_bad_knob_is_named() {
         let knobs = EngineKnobs {
-            gpu_memory_utilization: 1.5,
+            gpu_memory_utilization: Some(1.5),
             block_size: 24,
             ubatch: 0,
             cache_type_v: Some(GgmlType::Q4_K),

@@ -212,7 +212,7 @@ impl Default for VllmInputs {
             h100_or_h200: false,
             gb10: false,
             gemm_workspace_bytes: super::profile::GEMM_WORKSPACES,
-            release: super::VllmRelease::DEFAULT,
+            release: super::VllmRelease::MEASURED,
             runtime: super::RuntimeTerms::DEFAULT,
             mxfp4_padding: super::Mxfp4Padding::HOPPER,
             other_memory_bytes: 0,
@@ -303,7 +303,11 @@ pub fn serve_command(model_id: &str, inputs: &VllmInputs) -> String {
     if let Some(len) = inputs.max_model_len {
         parts.push(format!("--max-model-len {len}"));
     }
-    if inputs.gpu_memory_utilization != Utilization::DEFAULT {
+    // The flag is written where it differs from the release's own default.
+    let release_default = super::release_facts(inputs.release).map_or(Utilization::DEFAULT, |f| {
+        Utilization(f.gpu_memory_utilization.value)
+    });
+    if inputs.gpu_memory_utilization != release_default {
         parts.push(format!(
             "--gpu-memory-utilization {}",
             inputs.gpu_memory_utilization.text()

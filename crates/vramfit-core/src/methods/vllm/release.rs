@@ -18,11 +18,13 @@ pub use crate::scenario::VllmRelease;
 impl VllmRelease {
     /// The newest release family this table holds.
     pub const NEWEST: VllmRelease = VllmRelease::new(0, 33, 0);
-    /// The release a scenario runs when none is named: 0.19.0, the release
-    /// the method's runtime terms are measured on (the 47 H100 logs), and
-    /// whose `gpu_memory_utilization` default (0.9) is the one a scenario
-    /// takes when none is typed (0.20 on default to 0.92).
-    pub const DEFAULT: VllmRelease = VllmRelease::new(0, 19, 0);
+    /// The release a scenario runs when none is named: the newest one read,
+    /// as `pip install vllm` gives it; a utilization not typed is its
+    /// default ([`ReleaseFacts::gpu_memory_utilization`]).
+    pub const DEFAULT: VllmRelease = VllmRelease::NEWEST;
+    /// The release the method's runtime terms were measured on (the 47
+    /// H100 start-up logs), and [`super::VllmInputs`]'s default.
+    pub const MEASURED: VllmRelease = VllmRelease::new(0, 19, 0);
 }
 
 /// A fact and where it comes from.

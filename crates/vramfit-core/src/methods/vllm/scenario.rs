@@ -83,6 +83,7 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         start_error: est.start_error.clone(),
         notes: run.notes.clone(),
         vllm_version: run.inputs.release,
+        gpu_memory_utilization: f64::from(run.inputs.gpu_memory_utilization.0) / 10_000.0,
         graph_reserve_bytes: worker.graph_reserve_bytes,
         runtime: run.runtime,
         speed: crate::methods::speed::scenario::vllm(s, &run),
@@ -208,11 +209,22 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         runtime.terms = runtime.terms.calibrated(&c);
         runtime.source = "calibrated: fitted on this machine's vLLM start-up log (--calibrate)";
     }
+    let release = e.vllm_version.unwrap_or(super::VllmRelease::DEFAULT);
+    let facts = super::release_facts(release).map_err(|_| {
+        engine(EngineRefusal::VllmRelease {
+            release,
+            newest: super::VllmRelease::NEWEST,
+        })
+    })?;
     let inputs = VllmInputs {
         tp: s.layout.tp.min(u64::from(u32::MAX)) as u32,
         pp: s.layout.pp.min(u64::from(u32::MAX)) as u32,
         max_model_len: Some(s.context),
-        gpu_memory_utilization: Utilization(e.utilization_ten_thousandths),
+        // Not typed: the release's own default.
+        gpu_memory_utilization: Utilization(
+            e.utilization_ten_thousandths
+                .unwrap_or(facts.gpu_memory_utilization.value),
+        ),
         max_num_batched_tokens: e.max_num_batched_tokens,
         max_num_seqs: e.max_num_seqs,
         block_size: e.block_size,
@@ -227,17 +239,11 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
             .compute_capability
             .is_some_and(|c| (c.major, c.minor) == (12, 1)),
         gemm_workspace_bytes: super::gemm_workspaces(hopper),
-        release: e.vllm_version.unwrap_or(super::VllmRelease::DEFAULT),
+        release,
         runtime: runtime.terms,
         other_memory_bytes: e.other_memory_bytes,
         mxfp4_padding: super::Mxfp4Padding::for_gpu(gpu.compute_capability.map_or(9, |c| c.major)),
     };
-    if super::release_facts(inputs.release).is_err() {
-        return Err(engine(EngineRefusal::VllmRelease {
-            release: inputs.release,
-            newest: super::VllmRelease::NEWEST,
-        }));
-    }
     let est = estimate(&model, gpu.total_bytes, &inputs).map_err(refusal)?;
     if kv_cache_dtype == KvCacheDtype::Auto
         && est.resolved.kv_bytes.saturating_mul(8_000) != s.kv_milli_bits
