@@ -224,7 +224,14 @@ async fn engine_knobs_are_checked_as_typed() {
     settle().await;
     assert_eq!(
         input.with_untracked(|i| i.scenario.engine.gpu_memory_utilization),
-        0.95
+        Some(0.95)
+    );
+    // Emptied, it is the release's default again.
+    type_into(&root, "engine-gpu_memory_utilization", "");
+    settle().await;
+    assert_eq!(
+        input.with_untracked(|i| i.scenario.engine.gpu_memory_utilization),
+        None
     );
 }
 

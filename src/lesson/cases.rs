@@ -100,11 +100,12 @@ pub fn start(method: MethodId) -> Request {
     Request::new(method, scenario)
 }
 
-/// `model` in BF16 on an H100 80GB at 8,192 tokens, utilization 0.95:
-/// the settings of the shipped vLLM start-up logs.
+/// `model` in BF16 on an H100 80GB at 8,192 tokens, utilization 0.95,
+/// vLLM 0.19: the settings and release of the shipped start-up logs.
 fn on_h100(model: &str) -> ScenarioInput {
     let mut s = on(model, H100, 8_192);
     s.engine.gpu_memory_utilization = Some(0.95);
+    s.engine.vllm_version = Some(vramfit_core::scenario::VllmRelease::new(0, 19, 0));
     s
 }
 

@@ -11,7 +11,7 @@ use vramfit_core::calibrate::vllm::{
     self as log_reader, Calibration, FigureUnit, LogError, VllmLog,
 };
 use vramfit_core::catalog::gpus::{find_gpu, Gpu, GpuCategory, Interconnect};
-use vramfit_core::methods::vllm::{release_facts, unified_memory, VllmRelease, FAMILIES};
+use vramfit_core::methods::vllm::{unified_memory, VllmRelease, FAMILIES};
 use vramfit_core::request::Request;
 use vramfit_core::scenario::EngineField;
 

@@ -17,7 +17,7 @@ pub(super) const VLLM_SUMMARY: &str = "What vLLM reports when it starts: weights
 pub(super) const LLAMACPP_SUMMARY: &str = "Where llama.cpp puts a GGUF file: model buffer, K and V caches, compute buffer, split between the GPU and host memory by -ngl (GiB).";
 /// How to read the vllm method's figures.
 pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
-    summary: "What vLLM (V1 engine, 0.19) prints at start-up for `vllm serve` with these options, and the error it would stop with.",
+    summary: "What vLLM (V1 engine, the release picked: the newest by default) prints at start-up for `vllm serve` with these options, and the error it would stop with.",
     assumptions: &[
         "vLLM asks for total × gpu_memory_utilization of each GPU; the KV cache gets what the weights, the profiling peak and the memory outside PyTorch leave of it.",
         "The ring compares that requested memory with what the scenario needs of it: weights + peak + non-torch memory + the KV cache of the sequences at once, each of the full context (--max-model-len). It fits exactly when vLLM starts and holds them all.",

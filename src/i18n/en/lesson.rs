@@ -434,7 +434,7 @@ static PLANNER: MethodLesson = MethodLesson {
 /// The `vllm` method's lesson, ready for when `MethodId::Vllm` joins the
 /// registry (`method` then names it).
 pub static VLLM: MethodLesson = MethodLesson {
-    interpretation: "What vLLM (V1 engine, 0.19) itself reports when it starts: the weights as loaded, the profiling peak, the memory outside PyTorch, and what is left of the requested memory for the KV cache — in tokens, in concurrent requests at the context, and the longest context that starts. GiB (2³⁰ bytes), as vLLM prints them.",
+    interpretation: "What vLLM (V1 engine, the release picked: the newest by default) itself reports when it starts: the weights as loaded, the profiling peak, the memory outside PyTorch, and what is left of the requested memory for the KV cache — in tokens, in concurrent requests at the context, and the longest context that starts. GiB (2³⁰ bytes), as vLLM prints them.",
     assumptions: &[
         "vLLM takes a share u of the GPU's total memory (0.9 by default): the requested memory.",
         "The KV cache gets what is left of it after the weights as loaded, the peak of one profiling forward pass of max_num_batched_tokens tokens with its sampler, and the memory outside PyTorch.",

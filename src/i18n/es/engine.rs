@@ -17,7 +17,7 @@ pub(super) const VLLM_SUMMARY: &str = "Lo que vLLM informa al arrancar: pesos, p
 pub(super) const LLAMACPP_SUMMARY: &str = "Dónde coloca llama.cpp un archivo GGUF: búfer del modelo, cachés K y V, búfer de cómputo, repartidos entre la GPU y la memoria del host con -ngl (GiB).";
 /// How to read the vllm method's figures.
 pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
-    summary: "Lo que vLLM (motor V1, 0.19) imprime al arrancar `vllm serve` con estas opciones, y el error con el que se detendría.",
+    summary: "Lo que vLLM (motor V1, la versión elegida: la más reciente por defecto) imprime al arrancar `vllm serve` con estas opciones, y el error con el que se detendría.",
     assumptions: &[
         "vLLM pide total × gpu_memory_utilization de cada GPU; la caché KV recibe lo que le dejan los pesos, el pico del perfilado y la memoria fuera de PyTorch.",
         "El anillo compara esa memoria pedida con lo que el escenario necesita de ella: pesos + pico + memoria fuera de torch + la caché KV de las secuencias simultáneas, cada una con el contexto completo (--max-model-len). Cabe exactamente cuando vLLM arranca y las aloja todas.",

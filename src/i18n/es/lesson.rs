@@ -434,7 +434,7 @@ static PLANNER: MethodLesson = MethodLesson {
 /// La lección del método `vllm`, lista para cuando `MethodId::Vllm` entre
 /// en el registro (`method` la nombrará entonces).
 pub static VLLM: MethodLesson = MethodLesson {
-    interpretation: "Lo que el propio vLLM (motor V1, 0.19) informa al arrancar: los pesos tal como se cargan, el pico del perfilado, la memoria fuera de PyTorch y lo que queda de la memoria pedida para la caché KV — en tokens, en peticiones simultáneas con el contexto dado, y el contexto más largo que arranca. GiB (2³⁰ bytes), como los imprime vLLM.",
+    interpretation: "Lo que el propio vLLM (motor V1, la versión elegida: la más reciente por defecto) informa al arrancar: los pesos tal como se cargan, el pico del perfilado, la memoria fuera de PyTorch y lo que queda de la memoria pedida para la caché KV — en tokens, en peticiones simultáneas con el contexto dado, y el contexto más largo que arranca. GiB (2³⁰ bytes), como los imprime vLLM.",
     assumptions: &[
         "vLLM toma una parte u de la memoria total de la GPU (0,9 por defecto): la memoria pedida.",
         "La caché KV recibe lo que queda tras los pesos cargados, el pico de un paso de perfilado de max_num_batched_tokens tokens con su muestreador, y la memoria fuera de PyTorch.",

@@ -17,7 +17,7 @@ pub(super) const VLLM_SUMMARY: &str = "Wat vLLM bij het opstarten meldt: gewicht
 pub(super) const LLAMACPP_SUMMARY: &str = "Waar llama.cpp een GGUF-bestand neerzet: modelbuffer, K- en V-cache, rekenbuffer, verdeeld over de GPU en het hostgeheugen met -ngl (GiB).";
 /// How to read the vllm method's figures.
 pub(super) const VLLM_INTERPRETATION: Interpretation = Interpretation {
-    summary: "Wat vLLM (V1-engine, 0.19) bij het opstarten van `vllm serve` met deze opties afdrukt, en de fout waarmee het zou stoppen.",
+    summary: "Wat vLLM (V1-engine, de gekozen versie: standaard de nieuwste) bij het opstarten van `vllm serve` met deze opties afdrukt, en de fout waarmee het zou stoppen.",
     assumptions: &[
         "vLLM vraagt totaal × gpu_memory_utilization van elke GPU; de KV-cache krijgt wat de gewichten, de profileringspiek en het geheugen buiten PyTorch ervan overlaten.",
         "De ring vergelijkt dat gevraagde geheugen met wat het scenario ervan nodig heeft: gewichten + piek + geheugen buiten torch + de KV-cache van de gelijktijdige sequenties, elk met de volle context (--max-model-len). Het past precies als vLLM opstart en ze allemaal kwijt kan.",

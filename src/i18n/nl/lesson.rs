@@ -434,7 +434,7 @@ static PLANNER: MethodLesson = MethodLesson {
 /// De les van de methode `vllm`, klaar voor wanneer `MethodId::Vllm` in
 /// het register komt (`method` noemt haar dan).
 pub static VLLM: MethodLesson = MethodLesson {
-    interpretation: "Wat vLLM (V1-engine, 0.19) zelf meldt bij het opstarten: de gewichten zoals geladen, de piek van de profilering, het geheugen buiten PyTorch, en wat er van het gevraagde geheugen overblijft voor de KV-cache — in tokens, in gelijktijdige verzoeken bij de context, en de langste context die opstart. GiB (2³⁰ bytes), zoals vLLM ze afdrukt.",
+    interpretation: "Wat vLLM (V1-engine, de gekozen versie: standaard de nieuwste) zelf meldt bij het opstarten: de gewichten zoals geladen, de piek van de profilering, het geheugen buiten PyTorch, en wat er van het gevraagde geheugen overblijft voor de KV-cache — in tokens, in gelijktijdige verzoeken bij de context, en de langste context die opstart. GiB (2³⁰ bytes), zoals vLLM ze afdrukt.",
     assumptions: &[
         "vLLM neemt een deel u van het totale geheugen van de GPU (standaard 0,9): het gevraagde geheugen.",
         "De KV-cache krijgt wat overblijft na de geladen gewichten, de piek van één profileringsstap van max_num_batched_tokens tokens met zijn sampler, en het geheugen buiten PyTorch.",

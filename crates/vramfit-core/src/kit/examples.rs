@@ -83,6 +83,8 @@ pub(super) fn seed_examples() -> Vec<(&'static str, Citation, Request)> {
     };
     vllm_h100.set_gpu("H100 SXM");
     vllm_h100.engine.gpu_memory_utilization = Some(0.95);
+    // The release of the log it quotes.
+    vllm_h100.engine.vllm_version = Some(crate::scenario::VllmRelease::new(0, 19, 0));
     let mut llamacpp_q4 = ScenarioInput {
         model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B".into())),
         context: 8192,
