@@ -71,6 +71,9 @@ pub enum Symbol {
     Pp,
     /// `L_st`: layers of the largest pipeline stage.
     StageLayers,
+    /// `G_est`: the CUDA-graph memory vLLM estimates and sets aside before
+    /// the KV cache (0.20 on).
+    GraphEstimate,
     /// `H_loc`: key/value heads on one GPU.
     LocalKvHeads,
     /// `N_res`: tokens resident in one layer's cache.
@@ -239,6 +242,7 @@ impl Symbol {
             Symbol::Tp => "TP",
             Symbol::Pp => "PP",
             Symbol::StageLayers => "L_st",
+            Symbol::GraphEstimate => "G_est",
             Symbol::LocalKvHeads => "H_loc",
             Symbol::Resident => "N_res",
             Symbol::Block => "blk",

@@ -216,6 +216,7 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::Tp => "tensor-parallel degree: GPUs one layer is split over",
         Symbol::Pp => "pipeline-parallel degree: stages the layers are cut into",
         Symbol::StageLayers => "layers of the largest pipeline stage, ⌈L / PP⌉",
+        Symbol::GraphEstimate => "the CUDA-graph memory vLLM estimates while profiling and sets aside before the KV cache (0.20 on), bytes: 0.14 GiB as three logs print it, or the figure of a pasted log",
         Symbol::LocalKvHeads => "KV heads on one GPU, max(1, ⌈H_kv / TP⌉): replicated when TP exceeds them",
         Symbol::Resident => "tokens resident in one layer's cache: the shared prefix once, in whole blocks, plus each kept sequence's own tokens rounded up to whole blocks",
         Symbol::Block => "tokens per cache block (the cache is paged)",

@@ -216,6 +216,7 @@ fn symbol(symbol: Symbol) -> &'static str {
         Symbol::Tp => "grado de paralelismo tensorial: GPU entre las que se reparte una capa",
         Symbol::Pp => "grado de paralelismo de tubería: etapas en las que se cortan las capas",
         Symbol::StageLayers => "capas de la etapa mayor, ⌈L / PP⌉",
+        Symbol::GraphEstimate => "la memoria de grafos CUDA que vLLM estima al perfilar y aparta antes de la caché KV (desde 0.20), en bytes: 0,14 GiB como la imprimen tres registros, o la de un registro pegado",
         Symbol::LocalKvHeads => "cabezas KV en una GPU, max(1, ⌈H_kv / TP⌉): se replican cuando TP las supera",
         Symbol::Resident => "tokens residentes en la caché de una capa: el prefijo compartido una vez, en bloques enteros, más los tokens propios de cada secuencia guardada, redondeados a bloques enteros",
         Symbol::Block => "tokens por bloque de caché (la caché va paginada)",

@@ -31,7 +31,8 @@ pub enum VllmPart {
     NonTorch,
     /// "Available KV cache memory".
     KvCache,
-    /// CUDA-graph capture, after the KV cache.
+    /// CUDA graphs: the estimate set aside before the KV cache (0.20 on),
+    /// else the capture after it.
     CudaGraphs,
 }
 
@@ -169,15 +170,28 @@ pub fn vllm_on(
         }
         VllmPart::KvCache => {
             let u = inputs.gpu_memory_utilization.0 as u64;
+            let g = rank.graph_reserve_bytes;
+            let mut symbols = vec![
+                (Symbol::GpuTotal, c.int(e.gpu_total_bytes)),
+                (Symbol::Utilization, c.dec(u as f64 / 10_000.0)),
+            ];
+            // From 0.20 the graph estimate is taken off too.
+            let (formula, reserve) = match g > 0 {
+                true => {
+                    symbols.push((Symbol::GraphEstimate, c.int(g)));
+                    (
+                        "KV = max(⌈M_total × u⌉ − (W + AP + NT + G_est); 0)",
+                        format!(" + {}", c.int(g)),
+                    )
+                }
+                false => ("KV = max(⌈M_total × u⌉ − (W + AP + NT); 0)", String::new()),
+            };
             (
-                "KV = max(⌈M_total × u⌉ − (W + AP + NT); 0)".into(),
-                vec![
-                    (Symbol::GpuTotal, c.int(e.gpu_total_bytes)),
-                    (Symbol::Utilization, c.dec(u as f64 / 10_000.0)),
-                ],
+                formula.into(),
+                symbols,
                 Some(
                     format!(
-                        "max(⌈{} × {} / 10,000⌉ − ({} + {} + {}); 0)",
+                        "max(⌈{} × {} / 10,000⌉ − ({} + {} + {}{reserve}); 0)",
                         c.int(e.gpu_total_bytes),
                         c.int(u),
                         c.int(rank.weights_bytes),
@@ -188,6 +202,12 @@ pub fn vllm_on(
                 ),
             )
         }
+        // From 0.20 the term is the estimate set aside before the cache.
+        VllmPart::CudaGraphs if rank.graph_reserve_bytes > 0 => (
+            "CG = G_est".into(),
+            vec![(Symbol::GraphEstimate, c.int(rank.graph_reserve_bytes))],
+            Some(c.int(rank.graph_reserve_bytes)),
+        ),
         VllmPart::CudaGraphs => {
             let layers = e
                 .ranks
