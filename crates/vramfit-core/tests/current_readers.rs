@@ -5,9 +5,7 @@
 mod support;
 
 use support::{check, fixture, read, Expect, Published, B};
-use vramfit_core::model::{
-    parse_config, parse_config_approximate, AttentionKind, ConfigErrorKind, Family,
-};
+use vramfit_core::model::{parse_config, AttentionKind, ConfigErrorKind, Family};
 
 fn cases() -> Vec<(&'static str, Expect)> {
     use Published::{Exact, Rounded};
@@ -120,7 +118,8 @@ fn current_totals_match_published_figures() {
 }
 
 /// Fixtures checked by structure only (their published figure is not a
-/// parameter count of the text model alone).
+/// parameter count of the text model alone), or in a file of their own
+/// (Kimi-K3: `tests/kimi_k3.rs`).
 const STRUCTURAL: &[&str] = &[
     "nvidia__Gemma-4-26B-A4B-NVFP4.json",
     "XiaomiMiMo__MiMo-7B-Base.json",
@@ -364,28 +363,27 @@ fn kimi_linear_keeps_a_delta_state_in_kda_layers_and_latents_in_mla_layers() {
 }
 
 #[test]
-fn kimi_k3_keys_in_a_kimi_linear_config_are_refused() {
+fn kimi_k3_keys_in_a_kimi_linear_config_are_read_with_its_parts() {
+    // Kimi-Linear-48B with Kimi-K3's latent experts (SGLang `KimiK3MoE`):
+    // the 256 experts of the 26 MoE layers work in 1024 instead of 2304,
+    // bracketed by a down projection, a norm and an up projection; a K3
+    // checkpoint stores A_log as [head_dim] (128, not 32) in the 20 KDA
+    // layers. (Kimi-K3 itself: `tests/kimi_k3.rs`.)
+    let base = read("moonshotai__Kimi-Linear-48B-A3B-Instruct.json");
     let mut c: serde_json::Value =
         serde_json::from_str(&fixture("moonshotai__Kimi-Linear-48B-A3B-Instruct.json")).unwrap();
     c["routed_expert_hidden_size"] = 1024.into();
-    let e = parse_config(&c.to_string()).unwrap_err();
-    assert!(e.to_string().contains("Kimi-K3"), "{e}");
-}
-
-#[test]
-fn architectures_not_derived_are_refused_with_their_reason() {
-    // Kimi-K3 (a kimi_linear text model in a kimi_k3 wrapper): refused by
-    // name and reason, and not read approximately either. (MiniMax-M3 and
-    // Step-3.7 are read: `tests/minimax_m3.rs`, `tests/step3p5.rs`.)
-    let (file, model_type) = ("moonshotai__Kimi-K3.json", "kimi_k3");
-    let text = fixture(file);
-    let e = parse_config(&text).expect_err(file);
-    assert!(
-        matches!(&e.kind, ConfigErrorKind::Unsupported { .. }),
-        "{file}: {e}"
+    c["latent_moe_use_norm"] = true.into();
+    let s = parse_config(&c.to_string()).unwrap();
+    let (h, r, moe_layers, experts, width) = (2304u64, 1024u64, 26u64, 256u64, 1024u64);
+    let latent = moe_layers * (r * h + r + h * r);
+    let narrower = moe_layers * experts * 3 * width * (h - r);
+    let a_log = 20 * (128 - 32);
+    assert_eq!(
+        s.params_total + narrower,
+        base.params_total + latent + a_log
     );
-    assert!(e.to_string().contains(model_type), "{file}: {e}");
-    assert!(parse_config_approximate(&text).is_err(), "{file}");
+    assert_eq!(s.moe.as_ref().unwrap().latent, Some(r));
 }
 
 #[test]

@@ -140,6 +140,26 @@ pub(crate) struct Shape {
     /// How the multi-token-prediction layers are stored (with
     /// `mtp_layers`).
     pub mtp: Option<MtpLayout>,
+    /// Kimi-K3's parts beyond Kimi-Linear's.
+    pub kimi_k3: Option<KimiK3Parts>,
+}
+
+/// Kimi-K3's text-model parts beyond Kimi-Linear's, each from its config
+/// key (SGLang `models/kimi_k3.py`; see `arch/kimi.rs`). The latent experts'
+/// width is the MoE's `latent` (`routed_expert_hidden_size`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KimiK3Parts {
+    /// `attn_res_block_size` set: attention residuals, two norms and two
+    /// `1 × H` score projections per layer and one of each at the output.
+    pub attn_residuals: bool,
+    /// `mla_use_output_gate`: a `g_proj` of `H_q·d_v × H` in the MLA layers.
+    pub mla_output_gate: bool,
+    /// `linear_attn_config.use_full_rank_gate`: the KDA output gate is one
+    /// `g_proj` of `h·d × H` instead of `g_a_proj`/`g_b_proj`.
+    pub full_rank_gate: bool,
+    /// `latent_moe_use_norm`: an RMSNorm of the latent width between the
+    /// experts and the up projection.
+    pub latent_norm: bool,
 }
 
 /// DeepSeek sparse attention's lightning indexer (`index_n_heads`,
@@ -326,6 +346,7 @@ pub(crate) fn read_with(
         compressed: None,
         per_layer_input: None,
         mtp: None,
+        kimi_k3: None,
     })
 }
 

@@ -55,9 +55,14 @@ pub(crate) fn coverage_markdown() -> String {
     out.push_str("| wrapper model_type | text config key | default text model_type | source |\n");
     out.push_str("|---|---|---|---|\n");
     for w in &WRAPPERS {
+        // A bare class name is transformers'; a longer source says whose.
+        let source = match w.source.contains(' ') {
+            true => w.source.to_string(),
+            false => format!("transformers `{}`", w.source),
+        };
         out.push_str(&format!(
-            "| `{}` | `{}` | `{}` | transformers `{}` |\n",
-            w.outer, w.key, w.text, w.source
+            "| `{}` | `{}` | `{}` | {source} |\n",
+            w.outer, w.key, w.text
         ));
     }
     out.push_str(
@@ -72,10 +77,12 @@ pub(crate) fn coverage_markdown() -> String {
          (`inner_hidden_size`), DBRX with a tied head, Nemotron-NAS blocks with `sparsify` or \
          other unknown settings.\n",
     );
-    out.push_str(
-        "\nModel types known but refused with their reason (`unsupported`), so that no \
-         approximate reading applies to them:\n\n",
-    );
+    if !REFUSED_TYPES.is_empty() {
+        out.push_str(
+            "\nModel types known but refused with their reason (`unsupported`), so that no \
+             approximate reading applies to them:\n\n",
+        );
+    }
     for (model_type, why) in &REFUSED_TYPES {
         out.push_str(&format!("- `{model_type}`: {}.\n", one_line(why)));
     }

@@ -5,8 +5,9 @@
 //! The checkpoint ships its own code (`configuration_kimi.py`,
 //! `modeling_kimi.py`; `transformers` has no `kimi_linear`); vLLM's
 //! `models/kimi_linear.py` loads it. Kimi-K3's text model shares the
-//! `model_type` but adds attention residuals, a gated MLA output, latent
-//! experts and the SiTU activation: a config with those keys is refused.
+//! `model_type` and adds attention residuals, a gated MLA output, a
+//! full-rank KDA output gate and latent experts ([`KimiK3Parts`]), read
+//! from SGLang's `models/kimi_k3.py`.
 
 use super::super::error::ConfigError;
 use super::super::family::{Family, Rules};
@@ -14,22 +15,84 @@ use super::super::json::{as_uint, Reader};
 use super::super::layers::{Block, Mixer, Sizes, Slot};
 use super::super::mixer::LinearMixer;
 use super::super::moe::{self, MoeKeys, Select, Shared};
-use super::super::shape::{Keys, MAX_DIM, MAX_HEADS};
+use super::super::shape::{Keys, KimiK3Parts, MAX_DIM, MAX_HEADS, MAX_LAYERS};
 use super::llama::shape;
 use super::{finish, Architecture, Blueprint};
 use serde_json::Value;
 
 pub(super) const ALL: &[&Architecture] = &[&KIMI_LINEAR];
 
-/// Keys of Kimi-K3's text model that change its tensors (a
-/// `kimi_linear` config with any of them is not Kimi-Linear's layout).
-const K3_KEYS: [&str; 5] = [
+/// Keys of Kimi-K3's text model (SGLang `KimiLinearConfig`, defaults
+/// `None`/`False`): a `kimi_linear` config with any of them is read with
+/// Kimi-K3's parts ([`k3_parts`]). The SiTU activation's two constants
+/// change no tensor.
+const K3_KEYS: [&str; 6] = [
     "routed_expert_hidden_size",
     "attn_res_block_size",
     "mla_use_output_gate",
     "latent_moe_use_norm",
     "activation_situ_beta",
+    "activation_situ_linear_beta",
 ];
+
+/// Kimi-K3's parts, where the config has any of its keys.
+///
+/// # Formula
+///
+/// Per layer and model-wide, beyond Kimi-Linear's tensors:
+///
+/// ```text
+/// every layer     4H                         attention residuals (attn_res_block_size set)
+/// MLA layer       H_q·d_v·H                  output gate g_proj (mla_use_output_gate)
+/// KDA layer       h·d·H − (d·H + h·d·d)      g_proj for g_a, g_b (use_full_rank_gate)
+///                 + d − h                    A_log stored as [d]
+/// MoE layer       experts in r: E·3·I_e·(r − H), + 2·r·H (+ r with latent_moe_use_norm)
+/// model           2H                         output_attn_res_norm, output_attn_res_proj
+/// ```
+///
+/// Symbols: `H` `hidden_size`, `H_q` `num_attention_heads`, `d_v`
+/// `v_head_dim`, `h`/`d` `linear_attn_config.num_heads`/`head_dim`, `E`
+/// `num_experts`, `I_e` `moe_intermediate_size`, `r`
+/// `routed_expert_hidden_size`. The KV cache is Kimi-Linear's: `r_kv +
+/// d_rope` per token in each MLA layer, a fixed state per sequence in each
+/// KDA layer (`h·d·d + 3·h·d·(K − 1)`; SGLang `KimiLinearStateShape`);
+/// the attention residuals keep no cache (the block bank lives for one
+/// forward pass).
+///
+/// Source: SGLang `python/sglang/srt/models/kimi_k3.py` @ 0000e9b4
+/// (`KimiK3MLP`, `KimiK3MoE`, `KimiK3DeltaAttention`, `KimiK3MLAAttention`,
+/// `KimiK3DecoderLayer`, `KimiK3LinearModel`), `configs/kimi_linear.py` @
+/// 008b79d2 (the keys' defaults).
+///
+/// Worked example (moonshotai/Kimi-K3: `H` 7168, 93 layers of which 24 MLA
+/// and 69 KDA, 92 MoE layers of 896 experts, `r` 3584): a KDA layer
+/// 443,740,416, an MLA layer 232,196,096, a MoE block 29,784,936,832; the
+/// text model 2,779,484,478,208 parameters, 105,364,019,968 active per
+/// token; KV 2 · 24 · 576 = 27,648 bytes per token at bf16.
+fn k3_parts(r: &Reader) -> Result<Option<KimiK3Parts>, ConfigError> {
+    let full_rank_gate = match r.object("linear_attn_config")? {
+        Some(c) => match c.get("use_full_rank_gate") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                return Err(ConfigError::wrong_type(
+                    "linear_attn_config.use_full_rank_gate",
+                    "boolean",
+                ))
+            }
+        },
+        None => false,
+    };
+    if !full_rank_gate && !K3_KEYS.iter().any(|k| r.get(k).is_some()) {
+        return Ok(None);
+    }
+    Ok(Some(KimiK3Parts {
+        attn_residuals: r.dim(&["attn_res_block_size"], MAX_LAYERS)?.is_some(),
+        mla_output_gate: r.flag("mla_use_output_gate")?.unwrap_or(false),
+        full_rank_gate,
+        latent_norm: r.flag("latent_moe_use_norm")?.unwrap_or(false),
+    }))
+}
 
 /// The KDA sizes and the 1-based layer lists of `linear_attn_config`.
 fn kda(r: &Reader, n: u64) -> Result<Option<(LinearMixer, Vec<Block>)>, ConfigError> {
@@ -96,20 +159,16 @@ fn kda(r: &Reader, n: u64) -> Result<Option<(LinearMixer, Vec<Block>)>, ConfigEr
 }
 
 fn kimi_linear(r: &Reader) -> Result<Blueprint, ConfigError> {
-    if let Some(key) = K3_KEYS.iter().find(|k| r.get(k).is_some()) {
-        return Err(ConfigError::unsupported(format!(
-            "a kimi_linear config with `{key}` is Kimi-K3's text model (attention residuals, \
-             gated latent attention, latent experts), which vramfit does not read"
-        )));
-    }
+    let k3 = k3_parts(r)?;
     let keys = Keys {
         head_dim: &[],
         ..Keys::STANDARD
     };
-    let s = shape(r, Family::KimiLinear, &keys, Rules::LLAMA)?;
-    if s.mla.is_none() {
+    let mut s = shape(r, Family::KimiLinear, &keys, Rules::LLAMA)?;
+    let Some(mla) = s.mla else {
         return Err(ConfigError::missing(vec!["kv_lora_rank".to_string()]));
-    }
+    };
+    s.kimi_k3 = k3;
     let moe_keys = MoeKeys {
         experts: &["num_experts"],
         top_k: &["num_experts_per_token"],
@@ -124,8 +183,28 @@ fn kimi_linear(r: &Reader) -> Result<Blueprint, ConfigError> {
     // in the checkpoint).
     if let Some(m) = moe.as_mut() {
         m.score_bias = true;
+        // Kimi-K3's routed experts work in `routed_expert_hidden_size`
+        // (SGLang `KimiK3MoE`: `moe_hidden_size`).
+        if k3.is_some() {
+            m.latent = r.dim(&["routed_expert_hidden_size"], MAX_DIM)?;
+        }
     }
-    let (mixer, blocks, key) = match kda(r, s.layers)? {
+    let delta = kda(r, s.layers)?;
+    if let (Some(_), Some((LinearMixer::KimiDelta { head_dim, .. }, _))) = (k3, &delta) {
+        // SGLang's fused K3 projection sizes v as `h·d`, its unfused one
+        // as `h·v_head_dim`: the code agrees with itself only when equal.
+        if mla.v_head_dim != *head_dim {
+            return Err(ConfigError::contradictory(
+                &["v_head_dim", "linear_attn_config.head_dim"],
+                format!(
+                    "Kimi-K3's delta-attention values are {head_dim} wide in one SGLang path \
+                     and v_head_dim = {} in the other; vramfit reads only configs where they agree",
+                    mla.v_head_dim
+                ),
+            ));
+        }
+    }
+    let (mixer, blocks, key) = match delta {
         Some((mixer, blocks)) => (Some(mixer), blocks, "linear_attn_config"),
         None => (
             None,
@@ -141,12 +220,17 @@ pub(super) const KIMI_LINEAR: Architecture = Architecture {
     model_types: &["kimi_linear"],
     classes: &["KimiLinearForCausalLM"],
     source: "moonshotai/Kimi-Linear-48B-A3B checkpoint code (KimiLinearConfig); vLLM \
-             models/kimi_linear.py (KimiDeltaAttention, KimiMLAAttention, KimiMoE)",
+             models/kimi_linear.py (KimiDeltaAttention, KimiMLAAttention, KimiMoE); Kimi-K3's \
+             parts: SGLang models/kimi_k3.py @ 0000e9b4 (KimiK3DeltaAttention, \
+             KimiK3MLAAttention, KimiK3MoE, KimiK3DecoderLayer)",
     counts: "Kimi Delta Attention layers (q/k/v with short convolutions, low-rank forget and \
              output gates, b, A_log, dt_bias, o_norm, o) on linear_attn_config.kda_layers, \
              latent attention (q or q_a/q_b, kv_a, kv_b, o) on full_attn_layers, dense MLP \
              before first_k_dense_replace, experts with fused shared experts and a score bias \
-             after; a config with Kimi-K3's keys is refused",
+             after; with Kimi-K3's keys also attention residuals (two norms and two 1×H score \
+             projections per layer, one of each at the output), the MLA output gate g_proj, the \
+             full-rank KDA gate g_proj, A_log of head_dim, and latent experts in \
+             routed_expert_hidden_size (down/up projections, latent_moe_use_norm)",
     defaults: &[
         ("hidden_size", 4096),
         ("intermediate_size", 11008),

@@ -19,7 +19,7 @@ pub(crate) struct Wrapper {
 }
 
 /// Multimodal wrappers whose language model is one of the readers'.
-pub(crate) const WRAPPERS: [Wrapper; 24] = [
+pub(crate) const WRAPPERS: [Wrapper; 25] = [
     wrap("gemma3", "text_config", "gemma3_text", "Gemma3Config"),
     wrap("gemma3n", "text_config", "gemma3n_text", "Gemma3nConfig"),
     wrap("gemma4", "text_config", "gemma4_text", "Gemma4Config"),
@@ -33,6 +33,12 @@ pub(crate) const WRAPPERS: [Wrapper; 24] = [
         "LlavaOnevisionConfig",
     ),
     wrap("kimi_vl", "text_config", "deepseek_v3", "KimiVLConfig"),
+    wrap(
+        "kimi_k3",
+        "text_config",
+        "kimi_linear",
+        "SGLang configs/kimi_k3.py KimiK3Config",
+    ),
     wrap(
         "kimi_k25",
         "text_config",
@@ -83,19 +89,9 @@ pub(crate) const WRAPPERS: [Wrapper; 24] = [
 
 /// Model types vramfit knows of but does not read, and why: a Llama-style
 /// (or any other) reading of their keys would be wrong, so they are
-/// refused with the reason rather than as unknown.
-pub(crate) const REFUSED_TYPES: [(&str, &str); 1] = [(
-    "kimi_k3",
-    "Kimi-K3's text model is a kimi_linear model with parts vramfit does not size yet: \
-         attention residuals over blocks of attn_res_block_size layers (SGLang \
-         sglang/srt/layers/attn_residual.py, AttnResidual), a gated latent-attention output \
-         (mla_use_output_gate), latent experts working in routed_expert_hidden_size with their \
-         own down/up projections and norm (latent_moe_use_norm; SGLang KimiK3MoE) and full-rank \
-         KDA output gates (use_full_rank_gate: g_proj in place of g_a_proj/g_b_proj); its \
-         vision tower is MoonViT3d (SGLang sglang/srt/models/kimi_k3_vl.py, KimiK3VisionTower, \
-         KimiK3MultiModalProjector), not sized either; no published count to check a reading \
-         against (Kimi-Linear itself, without these parts, is read)",
-)];
+/// refused with the reason rather than as unknown. None at present
+/// (Kimi-K3, the last, is read since SGLang published its modelling code).
+pub(crate) const REFUSED_TYPES: [(&str, &str); 0] = [];
 
 /// Whether `name` is a multimodal wrapper's outer `model_type`.
 pub(crate) fn is_wrapper(name: &str) -> bool {

@@ -34,6 +34,9 @@ pub(super) fn layer(
     }
     sink.bias(rules.layer_scalar, Group::Norms, "layer_scalar", 1);
     let h = arch.shape.hidden;
+    if arch.shape.kimi_k3.is_some_and(|k| k.attn_residuals) {
+        attention_residuals(sink, h);
+    }
     if let Some(parts) = arch.shape.compressed {
         super::compressed::hyper_connections(arch, parts, sink);
     }
@@ -211,14 +214,45 @@ fn gemma3n_layer(arch: &Arch, g: super::super::shape::Gemma3nParts, sink: &mut S
     sink.vector(Group::Norms, "post_per_layer_input_norm", h);
 }
 
+/// Kimi-K3's attention residuals in one layer: before the attention and
+/// before the MLP, an RMSNorm of `H` and a `1 × H` score projection over
+/// the earlier blocks' outputs.
+///
+/// # Formula
+///
+/// ```text
+/// self_attention_res_norm H + mlp_res_norm H
+/// + self_attention_res_proj 1×H + mlp_res_proj 1×H   = 4H
+/// ```
+///
+/// Symbols: `H` `hidden_size`. The projections are built unquantized
+/// (`ReplicatedLinear(..., quant_config=None)`), so they are listed as
+/// plain tensors, never converted by a checkpoint's quantization. Source:
+/// SGLang `python/sglang/srt/models/kimi_k3.py` @ 0000e9b4
+/// (`KimiK3DecoderLayer.__init__`). Worked example (Kimi-K3, `H` 7168):
+/// 28,672 per layer, 2,666,496 over its 93 layers.
+fn attention_residuals(sink: &mut Sink, h: u64) {
+    sink.vector(Group::Norms, "self_attention_res_norm", h);
+    sink.vector(Group::Norms, "mlp_res_norm", h);
+    sink.emit(Group::Attention, "self_attention_res_proj", 1, h, 1, false);
+    sink.emit(Group::Attention, "mlp_res_proj", 1, h, 1, false);
+}
+
 /// Multi-head latent attention (DeepSeek-V2/V3), `d_q = d_nope + d_rope`:
 /// ```text
 /// q_a: r_q×H, q_a_norm: r_q, q_b: H_q·d_q×r_q   (or q: H_q·d_q×H when r_q is null)
 /// kv_a: (r_kv + d_rope)×H, kv_a_norm: r_kv, kv_b: H_q·(d_nope + d_v)×r_kv
 /// o: H×H_q·d_v
 /// ```
-/// with biases on q_a, kv_a and o when the rules have attention biases.
-/// Source: `transformers` `DeepseekV3Attention`.
+/// with biases on q_a, kv_a and o when the rules have attention biases,
+/// and Kimi-K3's output gate `g: H_q·d_v×H` (`mla_use_output_gate`:
+/// `sigmoid(g(x))` scales the attention output before `o`).
+/// Sources: `transformers` `DeepseekV3Attention`; SGLang
+/// `python/sglang/srt/models/kimi_k3.py` @ 0000e9b4 (`KimiK3MLAAttention`).
+/// Worked example (a Kimi-K3 MLA layer: `H` 7168, `H_q` 96, `r_q` 1536,
+/// `r_kv` 512, `d_nope` = `d_v` 128, `d_rope` 64): 11,010,048 + 1,536 +
+/// 28,311,552 + 4,128,768 + 512 + 12,582,912 + 88,080,384 + 88,080,384
+/// (gate) = 232,196,096.
 fn latent_attention(arch: &Arch, mla: MlaSpec, indexed: bool, sink: &mut Sink) {
     let s = arch.shape;
     let attn = Group::Attention;
@@ -242,6 +276,9 @@ fn latent_attention(arch: &Arch, mla: MlaSpec, indexed: bool, sink: &mut Sink) {
     let v_width = mul(&[s.heads, mla.v_head_dim]);
     sink.linear(attn, "self_attn.o_proj", s.hidden, v_width);
     sink.bias(s.rules.o_bias, attn, "self_attn.o_proj.bias", s.hidden);
+    if s.kimi_k3.is_some_and(|k| k.mla_output_gate) {
+        sink.linear(attn, "self_attn.g_proj", v_width, s.hidden);
+    }
     if let (Some(index), Some(rank), true) = (s.indexer, mla.q_lora_rank, indexed) {
         // DeepSeek-V3.2 indexer: wq_b n·d×r_q, wk d×H, k_norm (LayerNorm,
         // weight and bias) 2d, weights_proj n×H. Source: transformers
@@ -320,7 +357,9 @@ fn mixture_of_experts(arch: &Arch, moe: &MoeSpec, sink: &mut Sink) {
         sink.vector(Group::Router, "router.per_expert_scale", e);
     }
     experts(arch, moe, sink);
-    if let Some(latent) = moe.latent {
+    if let (Some(latent), Some(k3)) = (moe.latent, s.kimi_k3) {
+        kimi_k3_latent(s.hidden, latent, k3.latent_norm, sink);
+    } else if let Some(latent) = moe.latent {
         sink.linear(
             Group::SharedExperts,
             "mlp.fc1_latent_proj",
@@ -337,6 +376,34 @@ fn mixture_of_experts(arch: &Arch, moe: &MoeSpec, sink: &mut Sink) {
     if moe.shared_intermediate > 0 {
         mlp_shared(arch, moe.shared_intermediate, sink);
     }
+}
+
+/// Kimi-K3's latent experts: every routed expert works in the latent
+/// width `r`, reached through a down projection and left through an up
+/// projection shared by all experts (always active).
+///
+/// # Formula
+///
+/// ```text
+/// routed_expert_down_proj r×H + routed_expert_norm r (latent_moe_use_norm)
+/// + routed_expert_up_proj H×r
+/// ```
+///
+/// Symbols: `H` `hidden_size`, `r` `routed_expert_hidden_size`. The router
+/// still reads `H` (`MoEGate`: `E×H`), the shared experts too. Both
+/// projections are built unquantized (`ReplicatedLinear(...,
+/// quant_config=None)`; the checkpoint quantizes only the routed experts),
+/// so they are listed as plain tensors. Source: SGLang
+/// `python/sglang/srt/models/kimi_k3.py` @ 0000e9b4 (`KimiK3MoE.__init__`).
+/// Worked example (Kimi-K3: `H` 7168, `r` 3584, norm on): 25,690,112 +
+/// 3,584 + 25,690,112 = 51,383,808 per MoE layer.
+fn kimi_k3_latent(h: u64, r: u64, norm: bool, sink: &mut Sink) {
+    let group = Group::SharedExperts;
+    sink.emit(group, "mlp.routed_expert_down_proj", r, h, 1, false);
+    if norm {
+        sink.vector(Group::Norms, "mlp.routed_expert_norm", r);
+    }
+    sink.emit(group, "mlp.routed_expert_up_proj", h, r, 1, false);
 }
 
 fn experts(arch: &Arch, moe: &MoeSpec, sink: &mut Sink) {

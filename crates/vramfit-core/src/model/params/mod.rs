@@ -311,6 +311,19 @@ fn model_wide(arch: &Arch, sink: &mut Sink) {
     if r.final_norm {
         norm(arch, sink, "model.norm");
     }
+    if s.kimi_k3.is_some_and(|k| k.attn_residuals) {
+        // Kimi-K3's output-side attention residual: an RMSNorm of H and a
+        // 1×H score projection (unquantized), SGLang `KimiK3LinearModel`.
+        sink.vector(Group::Norms, "model.output_attn_res_norm", s.hidden);
+        sink.emit(
+            Group::Attention,
+            "model.output_attn_res_proj",
+            1,
+            s.hidden,
+            1,
+            false,
+        );
+    }
     if !s.tied {
         sink.linear(Group::LmHead, "lm_head", s.vocab, e);
     }

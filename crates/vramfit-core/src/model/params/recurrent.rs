@@ -20,13 +20,21 @@ use super::{Arch, Group, Sink};
 /// Kimi delta:     q, k, v h·d×H each, convs 3·h·d·K, f_a d×H, f_b h·d×d,
 ///                 b h×H, g_a d×H, g_b h·d×d, A_log h, dt_bias h·d,
 ///                 o_norm d, o H×h·d
+///   (Kimi-K3:     g h·d×H in place of g_a, g_b (`use_full_rank_gate`);
+///                 A_log d)
 /// ```
 /// Sources: `transformers` `Qwen3NextGatedDeltaNet`,
 /// `NemotronHMamba2Mixer`, `FalconH1Mixer`, `MambaMixer`,
 /// `JambaMambaMixer`, `Lfm2ShortConv`, `MiniMaxLightningAttention`; vLLM
 /// `models/kimi_linear.py` (`KimiDeltaAttention`), whose tensors a
 /// Kimi-Linear-48B checkpoint lists (`A_log` `[1, 1, h, 1]`, `dt_bias`
-/// `[h·d]`, `q_conv1d` `[h·d, 1, K]`, `o_norm` `[d]`).
+/// `[h·d]`, `q_conv1d` `[h·d, 1, K]`, `o_norm` `[d]`), and SGLang
+/// `python/sglang/srt/models/kimi_k3.py` @ 0000e9b4
+/// (`KimiK3DeltaAttention`: the full-rank `g_proj`, and "K3 checkpoint
+/// stores A_log as [head_dim]"). Worked example (a Kimi-K3 KDA layer: `H`
+/// 7168, `h` 96, `d` 128, `K` 4): 264,241,152 (q, k, v) + 147,456 (convs)
+/// + 917,504 + 1,572,864 + 688,128 + 88,080,384 (g) + 128 + 12,288 + 128
+/// + 88,080,384 = 443,740,416.
 pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
     let h = arch.shape.hidden;
     match mixer {
@@ -114,9 +122,20 @@ pub(super) fn linear_mixer(arch: &Arch, mixer: LinearMixer, sink: &mut Sink) {
             sink.linear(attn, "self_attn.f_a_proj", head_dim, h);
             sink.linear(attn, "self_attn.f_b_proj", width, head_dim);
             sink.linear(attn, "self_attn.b_proj", heads, h);
-            sink.linear(attn, "self_attn.g_a_proj", head_dim, h);
-            sink.linear(attn, "self_attn.g_b_proj", width, head_dim);
-            sink.vector(attn, "self_attn.A_log", heads);
+            let k3 = arch.shape.kimi_k3;
+            if k3.is_some_and(|k| k.full_rank_gate) {
+                sink.linear(attn, "self_attn.g_proj", width, h);
+            } else {
+                sink.linear(attn, "self_attn.g_a_proj", head_dim, h);
+                sink.linear(attn, "self_attn.g_b_proj", width, head_dim);
+            }
+            // Kimi-K3's checkpoint stores `A_log` as `[d]` (the loader
+            // keeps its first `h` values); Kimi-Linear's as `[1, 1, h, 1]`.
+            let a_log = match k3 {
+                Some(_) => head_dim,
+                None => heads,
+            };
+            sink.vector(attn, "self_attn.A_log", a_log);
             sink.vector(attn, "self_attn.dt_bias", width);
             sink.vector(Group::Norms, "self_attn.o_norm", head_dim);
             sink.linear(attn, "self_attn.o_proj", h, width);

@@ -41,6 +41,9 @@ pub enum VisionKind {
     Qwen3Vl,
     /// MoonViT (Kimi-VL).
     MoonVit,
+    /// MoonViT3d (Kimi-K3): RMSNorm blocks with a wider attention
+    /// (`qkv_hidden_size`) and the bias-free patch-merger projector.
+    MoonVit3d,
     /// Idefics3 / SmolVLM SigLIP-style encoder and connector.
     Idefics3,
     /// Llama 4 vision encoder and pixel-shuffle adapter.

@@ -5,6 +5,7 @@
 
 mod encoders;
 mod gemma4;
+mod kimi;
 mod minimax;
 mod native;
 mod phi3v;
@@ -163,6 +164,7 @@ pub(crate) fn build(
         "qwen3_vl" | "qwen3_vl_moe" => qwen::qwen3_vl(cfg)?,
         "qwen3_5" | "qwen3_5_moe" => qwen::qwen3_5(cfg)?,
         "kimi_vl" => native::kimi_vl(cfg, text)?,
+        "kimi_k3" => kimi::kimi_k3(cfg, text)?,
         "idefics3" | "smolvlm" => native::idefics3(cfg, text)?,
         "llama4" => native::llama4(cfg, text)?,
         "internvl" => native::internvl(cfg, text)?,
