@@ -153,6 +153,33 @@ fn a_scenario_without_a_release_runs_the_newest_at_its_defaults() {
     );
 }
 
+/// vLLM 0.27 on counts everything consumed since start-up against the KV
+/// cache (`KvBudget::FreeMemoryConsumed`); the estimate counts as 0.26
+/// does and says so. Llama-3.1-8B-Instruct on an H100 80GB: 0.26.0 and
+/// 0.33.0 share every other fact an H100 reads (0.92, (8192, 1024), the
+/// graph estimate set aside), so their figures are the same bytes, and
+/// only the newer release carries the note.
+#[test]
+fn from_0_27_the_estimate_says_it_counts_as_0_26_does() {
+    let at = |release: VllmRelease| {
+        let input = on("meta-llama/Llama-3.1-8B-Instruct", |i| {
+            i.set_capacity_gib(79.19);
+            i.context = 8192;
+            i.engine.vllm_version = Some(release);
+        });
+        vllm_report(&run(MethodId::Vllm, &input).unwrap()).clone()
+    };
+    let (old, new) = (at(VllmRelease::new(0, 26, 0)), at(VllmRelease::NEWEST));
+    let note = EngineNote::VllmConsumedMemoryNotModelled;
+    assert!(!old.notes.contains(&note), "{:?}", old.notes);
+    assert!(new.notes.contains(&note), "{:?}", new.notes);
+    assert!(at(VllmRelease::new(0, 27, 0)).notes.contains(&note));
+    assert_eq!(new.kv_cache_bytes, old.kv_cache_bytes);
+    assert_eq!(new.non_torch_bytes, old.non_torch_bytes);
+    assert_eq!(new.activation_peak_bytes, old.activation_peak_bytes);
+    assert!(new.kv_cache_bytes > 50 * GIB, "{}", new.kv_cache_bytes);
+}
+
 #[test]
 fn vllm_says_when_it_would_not_start() {
     // Qwen2.5-72B on one 48 GB card: the weights alone do not fit.
@@ -188,7 +215,8 @@ fn vllm_takes_the_gpu_from_the_catalog() {
     let r = run(MethodId::Vllm, &input).unwrap();
     let v = vllm_report(&r);
     assert_eq!(v.gpu_total_bytes, 85_029_158_912);
-    assert!(v.notes.is_empty(), "{:?}", v.notes);
+    // The newest release's accounting is the only thing it notes.
+    assert_eq!(v.notes, [EngineNote::VllmConsumedMemoryNotModelled]);
     let a10 = on("Qwen/Qwen2.5-7B-Instruct", |i| i.set_gpu("A10"));
     let v10 = run(MethodId::Vllm, &a10).unwrap();
     // Not Hopper: the smaller cuBLAS workspace; and smaller batch defaults.

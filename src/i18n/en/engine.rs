@@ -196,6 +196,7 @@ fn note(n: &EngineNote) -> String {
         ),
         EngineNote::RaiseGttLimit { pages_limit, gttsize_mb } => format!("It fits the memory once GTT is raised: boot with the kernel options ttm.pages_limit={pages_limit} amdgpu.gttsize={gttsize_mb}."),
         EngineNote::UnifiedTotalUsed => "Unified memory: CUDA reports the whole system memory as the GPU's, and all of it is used.".into(),
+        EngineNote::VllmConsumedMemoryNotModelled => "vLLM 0.27 and later count everything consumed since start-up against the KV cache, PyTorch’s cached blocks included; vramfit counts as 0.26 does, without the model runner’s buffers and the blocks the profile run leaves cached, so vLLM’s KV cache may be somewhat smaller (the one log of this accounting checked is within 0.02 GiB).".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: the GPU's default share of the unified memory is used.".into(),
     }
 }

@@ -196,6 +196,7 @@ fn note(n: &EngineNote) -> String {
         ),
         EngineNote::RaiseGttLimit { pages_limit, gttsize_mb } => format!("Cabe en la memoria si se sube el GTT: arranca con las opciones del kernel ttm.pages_limit={pages_limit} amdgpu.gttsize={gttsize_mb}."),
         EngineNote::UnifiedTotalUsed => "Memoria unificada: CUDA da toda la memoria del sistema como de la GPU, y se usa entera.".into(),
+        EngineNote::VllmConsumedMemoryNotModelled => "vLLM 0.27 y posteriores descuentan de la caché KV toda la memoria consumida desde el arranque, incluidos los bloques que PyTorch guarda en caché; vramfit cuenta como 0.26, sin los búferes del model runner ni los bloques que la pasada de perfilado deja en caché, así que la caché KV de vLLM puede ser algo menor (el único registro con esta contabilidad comprobado queda a 0,02 GiB).".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: se usa la parte de la memoria unificada que la GPU puede usar por defecto.".into(),
     }
 }

@@ -196,6 +196,7 @@ fn note(n: &EngineNote) -> String {
         ),
         EngineNote::RaiseGttLimit { pages_limit, gttsize_mb } => format!("Het past in het geheugen als de GTT omhoog gaat: start met de kerneloptie ttm.pages_limit={pages_limit} amdgpu.gttsize={gttsize_mb}."),
         EngineNote::UnifiedTotalUsed => "Gedeeld geheugen: CUDA meldt al het systeemgeheugen als dat van de GPU, en alles wordt gebruikt.".into(),
+        EngineNote::VllmConsumedMemoryNotModelled => "vLLM 0.27 en later rekenen al het geheugen dat sinds het opstarten is verbruikt af van de KV-cache, ook de blokken die PyTorch in zijn cache houdt; vramfit rekent zoals 0.26, zonder de buffers van de model runner en de blokken die de profileerrun in de cache laat, dus de KV-cache van vLLM kan iets kleiner zijn (het enige gecontroleerde log met deze boekhouding zit er 0,02 GiB naast).".into(),
         EngineNote::WiredLimitUsed => "Apple silicon: het deel van het gedeelde geheugen dat de GPU standaard mag gebruiken, wordt gebruikt.".into(),
     }
 }

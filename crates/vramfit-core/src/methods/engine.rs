@@ -248,6 +248,12 @@ pub enum EngineNote {
     /// Unified memory that CUDA reports whole (DGX Spark): all of it is
     /// used.
     UnifiedTotalUsed,
+    /// vLLM 0.27 on counts everything consumed since start-up against the
+    /// KV cache (PyTorch's cached blocks included); the estimate counts as
+    /// 0.26 does ([`crate::methods::vllm::KvBudget::FreeMemoryConsumed`]:
+    /// the runner's buffers and the blocks the profile run leaves cached
+    /// are not modelled).
+    VllmConsumedMemoryNotModelled,
 }
 
 /// A GiB as a float, for notes.
@@ -370,6 +376,13 @@ impl std::fmt::Display for EngineNote {
             ),
             EngineNote::UnifiedTotalUsed => f.write_str(
                 "unified memory: CUDA reports the whole system memory as the GPU's, which is used",
+            ),
+            EngineNote::VllmConsumedMemoryNotModelled => f.write_str(
+                "vLLM 0.27 and later count everything consumed since start-up against the KV \
+                 cache, PyTorch's cached blocks included; vramfit counts as 0.26 does, without \
+                 the model runner's buffers and the blocks the profile run leaves cached, so \
+                 vLLM's KV cache may be somewhat smaller (the one log of this accounting \
+                 checked is within 0.02 GiB)",
             ),
         }
     }

@@ -244,6 +244,9 @@ pub fn run(s: &Scenario) -> Result<VllmRun, Refusal> {
         other_memory_bytes: e.other_memory_bytes,
         mxfp4_padding: super::Mxfp4Padding::for_gpu(gpu.compute_capability.map_or(9, |c| c.major)),
     };
+    if facts.kv_budget.value == super::KvBudget::FreeMemoryConsumed {
+        notes.push(EngineNote::VllmConsumedMemoryNotModelled);
+    }
     let est = estimate(&model, gpu.total_bytes, &inputs).map_err(refusal)?;
     if kv_cache_dtype == KvCacheDtype::Auto
         && est.resolved.kv_bytes.saturating_mul(8_000) != s.kv_milli_bits
