@@ -137,7 +137,51 @@ pub enum KvBudget {
     GrowthSinceStart,
     /// `KV = ⌈M_total · u⌉ − (free memory consumed since the start-up
     /// snapshot + torch peak above what stays allocated)`: PyTorch's
-    /// cached blocks count (0.27 on).
+    /// cached blocks count (0.27 on). Read, not modelled: the estimate
+    /// applies [`KvBudget::GrowthSinceStart`] and says so
+    /// (`EngineNote::VllmConsumedMemoryNotModelled`).
+    ///
+    /// # Formula
+    ///
+    /// ```text
+    /// non-KV(0.26) = W + (P − A₁) + (N₂ − N₀)
+    /// non-KV(0.27) = (F₀ − F₂) + (P − A₂)
+    ///              = non-KV(0.26) + Δ
+    /// Δ            = B + (R₂ − A₂) − (R₀ − A₀),   B = A₁ − A₀ − W
+    /// ```
+    ///
+    /// Symbols, at the start-up snapshot (0), the start of the profile (1)
+    /// and after it (2): `F` free memory (`mem_get_info`), `A` PyTorch's
+    /// allocated bytes, `R` its reserved bytes, `N = (M_total − F) − R`
+    /// memory outside PyTorch, `P` the allocated peak of the profile run,
+    /// `W` the weights ("Model loading took"). `B` is the tensors made
+    /// after the snapshot outside model loading (the model runner's
+    /// persistent buffers, the workspace manager); `R₂ − A₂` the free
+    /// blocks PyTorch cannot give back after the profile run, because
+    /// their segment holds a live block (`gc.collect()` and
+    /// `empty_cache()` run before the measure); `R₀ − A₀` the same at the
+    /// snapshot.
+    ///
+    /// Source: vLLM 0.27.0 `vllm/utils/mem_utils.py:303-306` (collect,
+    /// empty the cache, measure), `:317-326` (consumed, headroom, sum),
+    /// `vllm/v1/worker/gpu_worker.py:395` (the snapshot, before the
+    /// workspace manager `:406` and the runner `:415-423`), `:500` (the
+    /// profile), `:544` (the KV budget); the same at 0.33.0
+    /// (`mem_utils.py:298-321`, `gpu_worker.py:686`, `:753`). From 0.31
+    /// the profile run is under `max_split_size_mb=20` (`gpu_worker.py:624`
+    /// at 0.31.0): blocks of 20 MiB or more are no longer split, so a
+    /// segment a live block pins is at most 20 MiB; before, a small
+    /// tensor carved from a freed multi-GiB activation pins all of it.
+    /// `R₂ − A₂` follows the allocation order of the whole profile run
+    /// (compiled kernels, libraries' workspaces), which vLLM's source does
+    /// not give: Δ is not derived.
+    ///
+    /// Worked example: row 10 of `vllm-logs.csv` (Qwen3-Coder-30B-A3B on
+    /// an A100 80GB, a 0.26.1 development build that prints 0.27's "consumed
+    /// memory (weights + non-torch)"): `⌈79.25 · 0.9⌉ = 71.33` GiB, consumed
+    /// 57.26, headroom 0.08 (its "peak activation" 0.23 less the graph
+    /// estimate 0.15), KV 71.33 − 57.26 − 0.08 − 0.15 = 13.84 GiB as
+    /// printed; the 0.26 accounting of the estimate gives 13.82.
     FreeMemoryConsumed,
 }
 
