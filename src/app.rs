@@ -279,7 +279,7 @@ pub fn App() -> impl IntoView {
                         </p>
                     })}
                     <Deferred name="advanced" load=advanced />
-                    <MethodSettings input method />
+                    <MethodSettings input method report />
                 </section>
                 <section class="vf-step-card" aria-labelledby="vf-step-2">
                     <h2 id="vf-step-2" class="vf-step"><span class="vf-step__n">"02"</span>{move || t().step_input}</h2>
@@ -351,6 +351,8 @@ fn MethodSettings(
     /// The selected method.
     #[prop(into)]
     method: Signal<MethodId>,
+    /// The report on screen (what the engines' empty knobs ran at).
+    report: Memo<Option<Report>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let parts = parts::use_parts();
@@ -360,7 +362,7 @@ fn MethodSettings(
     // The engines' knobs come with the details chunk.
     let engine_knobs = StoredValue::new(parts::loader(move || async move {
         parts.fetch_engine().await.ok_or(parts::ChunkUnavailable)?;
-        split_call!(details::engine_knobs(input, method))
+        split_call!(details::engine_knobs(input, method, report))
     }));
     // So do the allocator's (the first result never needs them).
     let training_knobs = StoredValue::new(parts::loader(move || async move {

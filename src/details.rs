@@ -145,8 +145,9 @@ pub fn gguf_picker(
 pub fn engine_knobs(
     input: RwSignal<Request>,
     method: Signal<MethodId>,
+    report: Memo<Option<Report>>,
 ) -> Result<AnyView, ChunkUnavailable> {
-    Ok(view! { <EngineKnobsPanel input method /> }.into_any())
+    Ok(view! { <EngineKnobsPanel input method report /> }.into_any())
 }
 
 /// Above the stale figures: why, and the ways out

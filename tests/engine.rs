@@ -178,11 +178,19 @@ async fn engine_knobs_are_checked_as_typed() {
         |_| {},
     ));
     let method = RwSignal::new(MethodId::Llamacpp);
+    let report = Memo::new(move |_| input.with(|i| vramfit_core::report::build(i).ok()));
     leptos::mount::mount_to(root.clone(), move || {
-        view! { <EngineKnobsPanel input method /> }
+        view! { <EngineKnobsPanel input method report /> }
     })
     .forget();
     settle().await;
+    // Empty, -ngl says what llama.cpp ran at: every layer and the output.
+    let placeholder = |key: &str| {
+        find(&root, key)
+            .get_attribute("placeholder")
+            .unwrap_or_default()
+    };
+    assert_eq!(placeholder("engine-n_gpu_layers"), "auto (33)");
     type_into(&root, "engine-n_gpu_layers", "20");
     settle().await;
     assert_eq!(
@@ -212,9 +220,14 @@ async fn engine_knobs_are_checked_as_typed() {
         input.with_untracked(|i| i.scenario.engine.cache_type_k),
         Some(GgmlType::Q8_0)
     );
-    // vLLM's knobs replace llama.cpp's.
+    // vLLM's knobs replace llama.cpp's; empty ones say what vLLM ran at
+    // (the newest release's 0.92, the batch limits of a GPU under 70 GiB).
+    input.update(|i| i.method = MethodId::Vllm);
     method.set(MethodId::Vllm);
     settle().await;
+    assert_eq!(placeholder("engine-gpu_memory_utilization"), "auto (0,92)");
+    assert_eq!(placeholder("engine-max_num_seqs"), "auto (256)");
+    assert_eq!(placeholder("engine-max_num_batched_tokens"), "auto (2048)");
     assert!(exists(&root, "engine-gpu_memory_utilization"));
     assert!(!exists(&root, "engine-n_gpu_layers"));
     type_into(&root, "engine-block_size", "24");

@@ -54,6 +54,11 @@ test('vllm: the release is a knob, the default stated beside it', async () => {
   );
   const after = integer(await tokens.innerText());
   assert.ok(after < before, `${before} → ${after}`);
+  // The empty field says what vLLM ran at; an A100 keeps the small batch
+  // limits whatever its memory.
+  const placeholder = (key) => page.getByTestId(`engine-${key}`).getAttribute('placeholder');
+  assert.equal(await placeholder('gpu_memory_utilization'), 'auto (0,9)');
+  assert.equal(await placeholder('max_num_seqs'), 'auto (256)');
   const { doc } = await exportJson(page);
   assert.equal(doc.inputs.engine.gpu_memory_utilization, undefined);
   assert.equal(doc.estimate.engine.gpu_memory_utilization, 0.9);

@@ -5,6 +5,7 @@ use crate::i18n::{format, use_lang, Lang};
 use leptos::prelude::*;
 use vramfit_core::gguf::{GgmlType, CACHE_TYPES};
 use vramfit_core::methods::MethodId;
+use vramfit_core::report::Report;
 use vramfit_core::request::Request;
 use vramfit_core::scenario::{EngineError, EngineField};
 
@@ -16,14 +17,19 @@ pub fn EngineKnobsPanel(
     /// The selected method.
     #[prop(into)]
     method: Signal<MethodId>,
+    /// The report on screen: what an empty knob ran at.
+    report: Memo<Option<Report>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let e = move || lang.get().engine();
+    let as_run = move |field: EngineField| {
+        Signal::derive(move || report.with(|r| r.as_ref()?.estimate.engine.as_ref()?.as_run(field)))
+    };
     move || {
         match method.get() {
         MethodId::Vllm => view! {
             <div class="vf-fields" data-testid="engine-knobs" data-engine="vllm">
-                {EngineField::VLLM.into_iter().map(|field| view! { <EngineNumber field input /> }).collect_view()}
+                {EngineField::VLLM.into_iter().map(|field| view! { <EngineNumber field input as_run=as_run(field) /> }).collect_view()}
             </div>
             <label class="vf-check">
                 <input
@@ -42,7 +48,7 @@ pub fn EngineKnobsPanel(
         .into_any(),
         MethodId::Llamacpp => view! {
             <div class="vf-fields" data-testid="engine-knobs" data-engine="llamacpp">
-                {EngineField::LLAMACPP.into_iter().map(|field| view! { <EngineNumber field input /> }).collect_view()}
+                {EngineField::LLAMACPP.into_iter().map(|field| view! { <EngineNumber field input as_run=as_run(field) /> }).collect_view()}
                 <CacheType input v=false />
                 <CacheType input v=true />
             </div>
@@ -73,6 +79,10 @@ pub fn EngineNumber(
     field: EngineField,
     /// The scenario it writes into.
     input: RwSignal<Request>,
+    /// What the engine ran at while the knob is empty (its placeholder
+    /// says so: "auto (0,92)").
+    #[prop(optional, into)]
+    as_run: Option<Signal<Option<f64>>>,
 ) -> impl IntoView {
     let lang = use_lang();
     let key = field.key();
@@ -118,7 +128,14 @@ pub fn EngineNumber(
                     inputmode=if field.integer() { "numeric" } else { "decimal" }
                     autocomplete="off"
                     spellcheck="false"
-                    placeholder=move || field.optional().then(|| lang.get().engine().auto)
+                    placeholder=move || field.optional().then(|| {
+                        let lang = lang.get();
+                        let auto = lang.engine().auto;
+                        match as_run.and_then(|v| v.get()) {
+                            Some(v) => format!("{auto} ({})", format::input_value(&lang.t().number, v)),
+                            None => auto.to_string(),
+                        }
+                    })
                     data-testid=format!("engine-{key}")
                     aria-describedby=hint_id.clone()
                     aria-invalid=move || error.get().is_some().to_string()

@@ -20,6 +20,50 @@ pub enum EngineReport {
     Llamacpp(LlamacppReport),
 }
 
+impl EngineReport {
+    /// The value a knob left empty ran at: the engine's own default as
+    /// resolved for this scenario (the release, the GPU, the model), for a
+    /// page to show beside "auto"; `None` where the report does not say.
+    ///
+    /// ```
+    /// use vramfit_core::methods::{run, MethodId};
+    /// use vramfit_core::scenario::{EngineField, ModelRef, ScenarioInput};
+    /// let mut input = ScenarioInput {
+    ///     model: Some(ModelRef::Catalog("meta-llama/Llama-3.1-8B-Instruct".into())),
+    ///     ..ScenarioInput::default()
+    /// };
+    /// input.set_gpu("H100 SXM");
+    /// let r = run(MethodId::Vllm, &input.validate().unwrap()).unwrap();
+    /// let e = r.engine.unwrap();
+    /// assert_eq!(e.as_run(EngineField::GpuMemoryUtilization), Some(0.92));
+    /// assert_eq!(e.as_run(EngineField::MaxNumSeqs), Some(1024.0));
+    /// assert_eq!(e.as_run(EngineField::NGpuLayers), None);
+    /// ```
+    pub fn as_run(&self, field: crate::scenario::EngineField) -> Option<f64> {
+        use crate::scenario::EngineField as F;
+        match (self, field) {
+            (EngineReport::Vllm(v), F::GpuMemoryUtilization) => Some(v.gpu_memory_utilization),
+            (EngineReport::Vllm(v), F::MaxNumBatchedTokens) => {
+                Some(v.max_num_batched_tokens as f64)
+            }
+            (EngineReport::Vllm(v), F::MaxNumSeqs) => Some(v.max_num_seqs as f64),
+            (EngineReport::Llamacpp(l), F::NGpuLayers) => Some(l.gpu_layers as f64),
+            (
+                _,
+                F::GpuMemoryUtilization
+                | F::MaxNumBatchedTokens
+                | F::MaxNumSeqs
+                | F::BlockSize
+                | F::NGpuLayers
+                | F::NCpuMoe
+                | F::Ubatch
+                | F::OtherMemoryGib
+                | F::BiosVramGib,
+            ) => None,
+        }
+    }
+}
+
 /// What `vllm serve` reports at start-up (bytes are the limiting worker's).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VllmReport {
@@ -55,6 +99,11 @@ pub struct VllmReport {
     /// `--gpu-memory-utilization` as run: the one typed, else the
     /// release's default (0.9 to 0.19, 0.92 from 0.20).
     pub gpu_memory_utilization: f64,
+    /// `--max-num-batched-tokens` as run: the one typed, else the
+    /// release's default for the GPU ([`crate::methods::vllm::batch_defaults`]).
+    pub max_num_batched_tokens: u64,
+    /// `--max-num-seqs` as run, likewise.
+    pub max_num_seqs: u64,
     /// "Estimated CUDA graph memory" set aside before the KV cache (0.20
     /// on; 0 before and with `--enforce-eager`).
     pub graph_reserve_bytes: u64,

@@ -84,6 +84,8 @@ pub fn estimate_scenario(s: &Scenario) -> Result<MethodResult, Refusal> {
         notes: run.notes.clone(),
         vllm_version: run.inputs.release,
         gpu_memory_utilization: f64::from(run.inputs.gpu_memory_utilization.0) / 10_000.0,
+        max_num_batched_tokens: est.resolved.max_num_batched_tokens,
+        max_num_seqs: est.resolved.max_num_seqs,
         graph_reserve_bytes: worker.graph_reserve_bytes,
         runtime: run.runtime,
         speed: crate::methods::speed::scenario::vllm(s, &run),
