@@ -80,6 +80,12 @@ pub(crate) struct Placement<'a> {
     /// The scheduler's copies of each input (`n_copies`: 4 =
     /// `GGML_SCHED_MAX_COPIES` with pipeline parallelism, else 1).
     pub n_copies: u64,
+    /// The build writes the cache at row indices (`ggml_set_rows`,
+    /// [`super::build::Change::KvSetRows`]): see [`set_rows_inputs`].
+    pub set_rows: bool,
+    /// MLA keeps no V buffer (V is a view of K,
+    /// [`super::build::MlaCache::Latent`]): no V is written.
+    pub v_less: bool,
     /// The build has a BLAS backend (`GGML_BLAS`: on by default on macOS,
     /// Accelerate; `-DGGML_BLAS=ON` elsewhere), placed between the GPUs and
     /// the CPU backend: see [`BLAS_MIN`].
@@ -379,6 +385,12 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
     let out_ids = b.input(4 * t);
     let mask_full = b.input(act(F32, t, n_full));
     let mask_swa = has_swa.then(|| b.input(act(F32, t, n_swa)));
+    // The cache writes' row indices, one set per cache.
+    let rows_full = set_rows_inputs(&mut b, l);
+    let rows_swa = match has_swa {
+        true => set_rows_inputs(&mut b, l),
+        false => Vec::new(),
+    };
     // Flash attention reads an f16 cast of each mask, made where first used.
     let mut cast: HashMap<(usize, usize), usize> = HashMap::new();
     // The embedding lookup runs where token_embd is: the host.
@@ -403,9 +415,17 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
         b.phase = Phase::Attention;
         let residual = x;
         let xn = b.norm(&name("attn_norm"), x, ew_dev);
-        let (cells, mask_in) = match layer.cache {
-            LayerCache::Sliding { .. } if has_swa => (n_swa, mask_swa.unwrap_or(mask_full)),
-            _ => (n_full, mask_full),
+        let (cells, mask_in, rows) = match layer.cache {
+            LayerCache::Sliding { .. } if has_swa => {
+                (n_swa, mask_swa.unwrap_or(mask_full), &rows_swa)
+            }
+            _ => (n_full, mask_full, &rows_full),
+        };
+        // The cache writes: K and V stored (views), reading the indices.
+        let store = |b: &mut Builder, kv: [usize; 2]| {
+            let mut srcs = kv.to_vec();
+            srcs.extend_from_slice(rows);
+            b.op(dev, 0, &srcs, false)
         };
         let mask = match p.flash_attn {
             true => *cast
@@ -442,7 +462,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
                 let k_pe = b.op(dev, act(F32, t, rope), &[kv_a], false);
                 let qs = b.op(dev, act(F32, t, nh * (nope + rope)), &[q, q_pe], false);
                 let ks = b.op(dev, act(F32, t, nh * (nope + rope)), &[kv, k_pe], false);
-                let stored = b.op(dev, 0, &[ks, v], false);
+                let stored = store(&mut b, [ks, v]);
                 attention(&mut b, dev, [qs, mask, stored], nh, cells, m.v_head_dim)
             }
             Some(m) => {
@@ -477,7 +497,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
                     false,
                 );
                 // K and V stored into the cache (views).
-                let stored = b.op(dev, 0, &[kcat, kv_n], false);
+                let stored = store(&mut b, [kcat, kv_n]);
                 let att = attention(&mut b, dev, [qcat, mask, stored], nh, cells, r);
                 let vb = b
                     .mm(&name("attn_v_b"), att, nh * m.v_head_dim, &[])
@@ -502,7 +522,7 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
                 };
                 let q = b.ew(q, &[]);
                 let k = b.ew(k, &[]);
-                let stored = b.op(dev, 0, &[k, v], false);
+                let stored = store(&mut b, [k, v]);
                 attention(&mut b, dev, [q, mask, stored], nh, cells, d)
             }
         };
@@ -577,6 +597,55 @@ pub(crate) fn reserve(l: &Layout, ctx: &ContextSize, swa_cells: u64, p: &Placeme
     }
     let n_backends = host + 1 + usize::from(p.blas);
     allocate(split(b.nodes, host), p.n_gpu, n_backends, p.n_copies)
+}
+
+/// The graph inputs one cache's writes read where the build writes the
+/// cache at row indices (`ggml_set_rows`; none before,
+/// [`Placement::set_rows`]): K's destination cells, and V's — one per value
+/// where V is stored transposed (no flash attention), each value's row of
+/// one element.
+///
+/// # Formula
+///
+/// ```text
+/// k_idxs = 8 · T                         bytes (i64)
+/// v_idxs = 8 · T · n_embd_v_gqa_max      V transposed (no flash attention)
+///        = 8 · T                         flash attention
+///        = none                          MLA without a V buffer
+/// n_embd_v_gqa_max = n_head_kv · d_v     (MLA with a V buffer: kv_lora_rank)
+/// ```
+///
+/// Each is a graph input on the host, copied to every GPU whose layers
+/// write that cache; the copies live until that cache's last layer.
+///
+/// Source: llama.cpp `src/llama-kv-cache-unified.cpp` at e54d41bef
+/// (`build_input_k_idxs`, `build_input_v_idxs`, `cpy_k`, `cpy_v`), the same
+/// in `src/llama-kv-cache.cpp` of later builds; `src/llama-graph.cpp`
+/// (`build_attn_inp_kv_unified_iswa`: one set per cache).
+///
+/// Worked example (load log U1, gpt-oss-120b, flash attention off, `T` =
+/// 512, 8 KV heads of 64): `v_idxs` = 8 · 512 · 512 = 2 MiB and `k_idxs` =
+/// 4 KiB, for the full and the sliding cache: 4 MiB + 8 KiB, which takes
+/// the host buffer from 21.63 to the 25.64 MiB printed.
+fn set_rows_inputs(b: &mut Builder, l: &Layout) -> Vec<usize> {
+    if !b.p.set_rows {
+        return Vec::new();
+    }
+    let t = b.t;
+    let v_width = match (l.mla, b.p.v_less) {
+        (Some(_), true) => None,
+        (Some(m), false) => Some(m.kv_lora_rank),
+        (None, _) => Some(l.n_head_kv * l.head_dim),
+    };
+    let mut ids = vec![b.input(act(8, t, 1))];
+    if let Some(w) = v_width {
+        let values = match b.p.flash_attn {
+            true => 1,
+            false => w,
+        };
+        ids.push(b.input(act(8, t, values)));
+    }
+    ids
 }
 
 /// The attention core over the cache: flash attention, or the scores,
