@@ -1,7 +1,9 @@
 //! English.
 
 mod engine;
+mod errors;
 pub mod gguf;
+mod interpretation;
 mod lesson;
 mod notebook;
 mod picker;
@@ -12,20 +14,19 @@ pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
-use super::{method_name, FieldText, Interpretation, Texts};
+use super::{FieldText, Texts};
 use crate::import::ImportError;
 use crate::net::HubOutcome;
-use vramfit_core::advice::{Change, Cost};
-use vramfit_core::catalog::NotFound;
-use vramfit_core::methods::planner::NoSpeed;
-use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
-use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
-use vramfit_core::request::RequestError;
-use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
+use errors::{
+    config_error, gpu_not_found, input_error, layout_error, no_speed, out_of_scope, request_error,
+    run_error, scenario_error,
 };
+use interpretation::interpretation;
+use vramfit_core::advice::{Change, Cost};
+use vramfit_core::methods::MethodId;
+use vramfit_core::model::AttentionKind;
+use vramfit_core::scenario::{Field, Mode};
 use vramfit_core::term::Term;
-use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::FitStatus;
 
 /// Decimal point, comma between thousands.
@@ -350,123 +351,6 @@ fn field(field: Field) -> FieldText {
     FieldText { label, unit, hint }
 }
 
-fn input_error(e: &InputError) -> String {
-    match e.problem {
-        InputProblem::Empty => "Type a number.".into(),
-        InputProblem::NotANumber => "Not a number.".into(),
-        InputProblem::NotAnInteger => "Must be a whole number.".into(),
-        InputProblem::TooSmall | InputProblem::TooLarge => {
-            format!("Must be between {} and {}.", num(e.min), num(e.max))
-        }
-    }
-}
-
-fn gpu_not_found(miss: &NotFound) -> String {
-    if miss.suggestions.is_empty() {
-        format!("No GPU “{}” in the catalog.", miss.query)
-    } else {
-        format!(
-            "No GPU “{}” in the catalog. Did you mean {}?",
-            miss.query,
-            miss.suggestions.join(", ")
-        )
-    }
-}
-
-fn scenario_error(e: &ScenarioError) -> String {
-    match e {
-        ScenarioError::Field(f) => format!("{}: {}", field(f.field).label, input_error(f)),
-        ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
-            format!("No model “{}” in the catalog.", miss.query)
-        }
-        ScenarioError::UnknownModel(miss) => format!(
-            "No model “{}” in the catalog. Did you mean {}?",
-            miss.query,
-            miss.suggestions.join(", ")
-        ),
-        ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
-        ScenarioError::Config(e) => format!("config.json cannot be used: {}", config_error(e)),
-        ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
-        ScenarioError::Speed(e) => format!(
-            "A speed setting is out of its range: {} = {} ({}–{}).",
-            e.field,
-            num(e.value),
-            num(e.min),
-            num(e.max)
-        ),
-        ScenarioError::Engine(e) => match super::engine_texts(super::Lang::En) {
-            Some(t) => (t.knob_error)(e),
-            // Before the engine's tables have come (see engine_texts).
-            None => "This engine setting is out of its range.".into(),
-        },
-        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
-        ScenarioError::NeedsModel(_) => {
-            "The “as published” format needs a real model (catalog or config.json).".into()
-        }
-    }
-}
-
-fn run_error(e: &RunError) -> String {
-    match e.reason {
-        Refusal::Mode(mode) => format!(
-            "The {} method does not estimate {}.",
-            method_name(e.method),
-            (TEXTS.mode_name)(mode)
-        ),
-        reason => format!(
-            "The {} method cannot estimate this: {}.",
-            method_name(e.method),
-            out_of_scope(&reason)
-        ),
-    }
-}
-
-fn request_error(e: &RequestError) -> String {
-    match e {
-        RequestError::Invalid(errors) => errors
-            .iter()
-            .map(scenario_error)
-            .collect::<Vec<_>>()
-            .join(" "),
-        RequestError::Refused(e) => run_error(e),
-    }
-}
-
-fn config_error(e: &ConfigError) -> String {
-    match &e.kind {
-        ConfigErrorKind::InvalidJson { line, column, .. } => {
-            format!("it is not valid JSON (line {line}, column {column}).")
-        }
-        ConfigErrorKind::NotAnObject => "it is not a JSON object ({ … }).".into(),
-        ConfigErrorKind::MissingKeys { keys } => format!("missing keys: {}.", keys.join(", ")),
-        ConfigErrorKind::WrongType { key, expected } => {
-            format!("{key} should be of type {expected}.")
-        }
-        ConfigErrorKind::Contradictory { keys, reason } => {
-            format!("keys {} contradict each other ({reason}).", keys.join(", "))
-        }
-        ConfigErrorKind::Unsupported { reason } => {
-            format!("it describes something vramfit does not model ({reason}).")
-        }
-        ConfigErrorKind::OutOfRange { key, value } => format!("{key} = {value} is out of range."),
-        ConfigErrorKind::UnknownModelType {
-            model_type,
-            architecture,
-        } => match (model_type, architecture) {
-            (Some(t), _) => format!(
-                "model type “{t}” is not one vramfit reads exactly, so it is not estimated."
-            ),
-            (None, Some(a)) => format!(
-                "it has no model_type and architecture “{a}” is not one vramfit reads exactly."
-            ),
-            (None, None) => "it names no model_type, so its layout is unknown.".into(),
-        },
-        ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "key {key} describes layers in a way the reader of model type “{model_type}” does not know, so it is not estimated."
-        ),
-    }
-}
-
 fn method_summary(method: MethodId) -> &'static str {
     match method {
         MethodId::Quick => "Weights + KV cache + overhead in % (decimal GB).",
@@ -523,77 +407,6 @@ fn attention_kind(kind: &AttentionKind) -> String {
     }
 }
 
-fn out_of_scope(reason: &Refusal) -> String {
-    match reason {
-        Refusal::Mode(mode) => format!("it does not estimate {}", (TEXTS.mode_name)(*mode)),
-        Refusal::NeedsModel => {
-            "it needs a real model (from the catalog or a config.json), not typed numbers".into()
-        }
-        Refusal::Family(family) => format!(
-            "{} models are outside its scope (dense Llama, Mistral, Qwen2, Qwen3, Gemma, Gemma 2)",
-            trust::family_name(*family)
-        ),
-        Refusal::Feature(feature) => {
-            let what = match feature {
-                Feature::Experts => "a mixture of experts",
-                Feature::LatentAttention => "latent attention (MLA)",
-                Feature::LinearLayers => "linear or state-space layers",
-                Feature::QuantizedCheckpoint => "a quantized checkpoint",
-                Feature::NoDenseMlp => "no dense MLP (intermediate_size)",
-                Feature::CompressedAttention => "compressed attention (DeepSeek-V4)",
-                Feature::SparseIndexer => "a sparse-attention indexer (MiniMax-M3)",
-                Feature::MixedAttentionWidths => "attention head widths that differ per layer",
-                Feature::VisionTower => "a vision tower (its activations are not derived)",
-            };
-            format!("the model has {what}, which this method does not model")
-        }
-        Refusal::QuantizedWeights => {
-            "it covers fp32, bf16 and fp16 weights only; quantized formats are outside it".into()
-        }
-        Refusal::TooManyGpus { max } => format!("it spreads a model over at most {max} GPUs"),
-        Refusal::SingleGpu { tp, pp } => format!(
-            "it estimates one GPU holding the whole model, not one copy spread over TP {tp} × PP {pp}; set TP = PP = 1 for one copy per GPU, or pick range or planner"
-        ),
-        Refusal::Optimizer(optimizer) => format!(
-            "it states AdamW's training states only, not {}'s",
-            trust::optimizer_name(*optimizer)
-        ),
-        Refusal::Knob(e) => planner_error(e),
-        Refusal::Engine(e) => match super::engine_texts(super::Lang::En) {
-            Some(t) => (t.refusal)(e),
-            None => "The engine does not take this scenario.".into(),
-        },
-    }
-}
-
-fn layout_error(e: &LayoutError) -> String {
-    match *e {
-        LayoutError::NotDivisible { gpus, tp, pp } => format!(
-            "TP {tp} × PP {pp} = {} per copy of the model does not divide {}",
-            vramfit_core::scenario::gpu_count(tp.saturating_mul(pp)),
-            vramfit_core::scenario::gpu_count(gpus)
-        ),
-        LayoutError::Heads {
-            tp,
-            attention: Some(h),
-            kv,
-        } => {
-            format!("TP {tp} does not split the model's {h} attention heads and {kv} KV heads")
-        }
-        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} does not split {kv} KV heads"),
-        LayoutError::Stages { pp, layers } => {
-            format!("PP {pp} is more pipeline stages than the model's {layers} layers")
-        }
-        LayoutError::NoSpread { gpus } => {
-            format!("no TP × PP spreads this model over {gpus} GPUs; try another GPU count")
-        }
-        LayoutError::OneDevice { gpus } => format!(
-            "a Mac has one GPU: {gpus} would be a cluster of Macs over the network, \
-             which vramfit does not model"
-        ),
-    }
-}
-
 fn hub_outcome(outcome: &HubOutcome) -> String {
     match outcome {
         HubOutcome::Loaded { id, side: false } => format!("Loaded config.json of {id}."),
@@ -637,145 +450,4 @@ fn import_error(e: &ImportError) -> String {
             request_error(e)
         ),
     }
-}
-
-fn interpretation(method: MethodId) -> Interpretation {
-    match method {
-        MethodId::Quick => Interpretation {
-            summary: "Memory to serve the model on one GPU: weights + KV cache + a percentage of overhead (after the “Before downloading a model or renting a GPU” calculator).",
-            assumptions: &[
-                "Weights = parameters × bits per weight / 8: ideal storage, with no quantization metadata beyond what the chosen format includes.",
-                "Dense KV cache: 2 × layers × KV heads × head dimension × context × sequences × bytes; every layer is treated as full attention.",
-                "Overhead is a flat percentage of weights + KV (10–20 % is reasonable): activations, CUDA context and buffers.",
-                "It fits when the total does not exceed the GPU's nominal memory.",
-            ],
-            units: "Decimal GB (10⁹ bytes), as GPUs are marketed. The exported JSON carries the exact bytes.",
-            leaves_out: &[
-                "Training (use lesson or allocator).",
-                "Sliding windows and latent attention: the cache is counted in full.",
-                "Kernels, the allocator and measured peaks; several GPUs.",
-            ],
-        },
-        MethodId::Lesson => Interpretation {
-            summary: "A one-device estimate after the GPU memory estimator's lesson: weights and KV cache, or 18 bytes per parameter when training, plus your reserves and a margin.",
-            assumptions: &[
-                "Inference uses ideal weight storage and a dense KV cache.",
-                "Full training uses 18 bytes/parameter: 2 working-weight + 4 master-weight + 4 gradient + 8 Adam-moment bytes (mixed-precision AdamW), and no KV cache.",
-                "The runtime and activation reserves count in both modes; the margin multiplies the subtotal with reserves.",
-            ],
-            units: "GiB = 2³⁰ bytes. States = parameters × 18 bytes. KV = 2 × layers × KV heads × dimension × sequence × batch × bytes.",
-            leaves_out: &[
-                "Quantization metadata, kernels, real activations and allocators: the reserves stand in for them.",
-                "LoRA, sharding, offload and measured peaks.",
-                "The 18 bytes are one dtype layout, not a constant of every framework.",
-            ],
-        },
-        MethodId::Allocator => Interpretation {
-            summary: "PyTorch's peak (torch.cuda.max_memory_allocated) for one step of a dense model under transformers, derived from the tensors kept alive (vramcalc 0.1.0).",
-            assumptions: &[
-                "Total = weights + KV cache + gradients + optimizer + max(activations + autocast copies, step workspace).",
-                "It fits when total + 0.75 GB of overhead ≤ 97 % of nominal memory.",
-                "A steady-state step: optimizer states already exist; LoRA on q/k/v/o_proj.",
-            ],
-            units: "Exact bytes; shown in GB (10⁹) or GiB (2³⁰) as the switch says.",
-            leaves_out: &[
-                "Mixture of experts, latent attention, linear layers and quantized checkpoints.",
-                "Allocator fragmentation (memory_reserved) and memory outside PyTorch, beyond the fixed overhead.",
-                "Other serving frameworks (vLLM, llama.cpp).",
-            ],
-        },
-        MethodId::Range => Interpretation {
-            summary: "A low and a high estimate per GPU for serving or fine-tuning a real model (after the VRAM and model size calculator).",
-            assumptions: &[
-                "Serving: low = weights/n + KV cache/n + 1 GB; high = 1.2 × weights/n + KV cache/n + 1 GB (the 20 % covers activations, buffers and fragmentation, after EleutherAI's rule of thumb).",
-                "8- and 4-bit formats keep the embeddings and the output head at 16 bits; the cache counts each layer by its kind (full, sliding window, MLA, linear).",
-                "Fine-tuning: 16 bytes/parameter (full) or rank-r LoRA/QLoRA adapters at 16 bytes, activations under full gradient checkpointing and FP32 logits.",
-                "Weights and cache split evenly over up to 8 GPUs of one server; the runtime counts on every GPU.",
-            ],
-            units: "Decimal GB (10⁹ bytes), for the most loaded GPU. The source's verdict: comfortable when the high end uses ≤ 90 % of memory; tight when the low end fits.",
-            leaves_out: &[
-                "More than 8 GPUs or several machines.",
-                "Speed and user queues.",
-                "Measured peaks and each engine's behaviour.",
-            ],
-        },
-        MethodId::Planner => Interpretation {
-            summary: "A per-GPU planning budget (after the memory methodology v0.3) for serving or training over tensor and pipeline parallelism, replicas and concurrent sequences.",
-            assumptions: &[
-                "Total = weights + adapters + KV cache + activations + logits + attention scores + gradients + optimizer + master weights + communication + offload staging, plus a margin (15 %) and the engine context (1 GiB per GPU).",
-                "Usable = nominal memory × (1 − 10 % reserve).",
-                "Paged KV cache in blocks of 16 tokens, with shared prefix and windows; quantization metadata of 5 %.",
-                "Speed is a roofline of bandwidth and compute, from conservative (35 % / 20 %) to favourable (70 % / 45 %).",
-            ],
-            units: "Decimal GB (10⁹ bytes) for the most loaded GPU; speed in tokens/s per user and seconds of prefill.",
-            leaves_out: &[
-                "Speed when training, with MoE, MLA, sliding windows, TP/PP > 1 or offload.",
-                "Real measurements: it is a planning figure.",
-                "Kernels and fragmentation beyond the margin and the reserve.",
-            ],
-        },
-        MethodId::Vllm => super::engine_texts(super::Lang::En)
-            .map_or(super::Interpretation::NOT_LOADED, |t| t.vllm_interpretation),
-        MethodId::Llamacpp => super::engine_texts(super::Lang::En)
-            .map_or(super::Interpretation::NOT_LOADED, |t| t.llamacpp_interpretation),
-    }
-}
-
-fn no_speed(reason: &NoSpeed) -> String {
-    match reason {
-        NoSpeed::Training => "training has no speed figure".into(),
-        NoSpeed::CustomModel => "models typed by hand have no speed figure".into(),
-        NoSpeed::Moe => "mixture-of-experts models have no speed figure".into(),
-        NoSpeed::Mla => "latent attention (MLA) has no speed figure".into(),
-        NoSpeed::SlidingWindow => "sliding-window attention has no speed figure".into(),
-        NoSpeed::SpecialDimensions => {
-            "attention wider or narrower than the hidden size has no speed figure".into()
-        }
-        NoSpeed::Parallelism => "TP or PP above 1 has no calibrated speed figure".into(),
-        NoSpeed::Offload => "weights offloaded to the CPU have no speed figure".into(),
-        NoSpeed::NoEfficientAttention => {
-            "speed assumes efficient attention (a fused kernel)".into()
-        }
-        NoSpeed::NoGpu => "speed needs a catalog GPU".into(),
-        NoSpeed::NoGpuFigures => "the GPU has no dense BF16 figure in the catalog".into(),
-        NoSpeed::RackScaleGpu => "the GB300 NVL72 has no speed figure".into(),
-        NoSpeed::DoesNotFit => "speed is only given when the model fits without offload".into(),
-        NoSpeed::OutOfScope(r) => format!("no estimate: {}", out_of_scope(r)),
-    }
-}
-
-fn planner_error(e: &PlannerError) -> String {
-    let gb = |bytes: Bytes| format::decimal(&NUMBER, bytes.in_unit(DisplayUnit::Gb), 3);
-    let problem = match e.problem {
-        KnobProblem::NotANumber => "is not a number".to_string(),
-        KnobProblem::OutOfRange { min, max } => {
-            format!("must be between {} and {}", num(min), num(max))
-        }
-        KnobProblem::NotTwoOrFour => "must be 2 (BF16) or 4 (FP32)".to_string(),
-        KnobProblem::AboveContext { context } => format!(
-            "must be at most the context ({} tokens)",
-            format::integer(&NUMBER, context)
-        ),
-        KnobProblem::AboveParams { params } => format!(
-            "must be at most the model's {} parameters",
-            format::integer(&NUMBER, params)
-        ),
-        KnobProblem::AboveUnquantized { unquantized } => format!(
-            "must be at most the {} unquantized parameters",
-            format::integer(&NUMBER, unquantized)
-        ),
-        KnobProblem::AboveBodyWeights { max_bytes } => format!(
-            "must be at most the quantized weights on one GPU ({} GB)",
-            gb(max_bytes)
-        ),
-        KnobProblem::AboveHostRam { max_bytes } => format!(
-            "over all GPUs of a machine must be at most 80 % of its RAM ({} GB per GPU)",
-            gb(max_bytes)
-        ),
-    };
-    format!(
-        "{} (planner.{}) {problem}",
-        trust::knob_name(e.knob),
-        e.knob.key()
-    )
 }

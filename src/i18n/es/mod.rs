@@ -1,7 +1,9 @@
 //! Spanish: the seeds' language and the default.
 
 mod engine;
+mod errors;
 pub mod gguf;
+mod interpretation;
 mod lesson;
 mod notebook;
 mod picker;
@@ -12,20 +14,19 @@ pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
-use super::{method_name, FieldText, Interpretation, Texts};
+use super::{FieldText, Texts};
 use crate::import::ImportError;
 use crate::net::HubOutcome;
-use vramfit_core::advice::{Change, Cost};
-use vramfit_core::catalog::NotFound;
-use vramfit_core::methods::planner::NoSpeed;
-use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
-use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
-use vramfit_core::request::RequestError;
-use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
+use errors::{
+    config_error, gpu_not_found, input_error, layout_error, no_speed, out_of_scope, request_error,
+    run_error, scenario_error,
 };
+use interpretation::interpretation;
+use vramfit_core::advice::{Change, Cost};
+use vramfit_core::methods::MethodId;
+use vramfit_core::model::AttentionKind;
+use vramfit_core::scenario::{Field, Mode};
 use vramfit_core::term::Term;
-use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::FitStatus;
 
 /// Decimal comma; a narrow space between thousands from five digits on.
@@ -360,127 +361,6 @@ fn field(field: Field) -> FieldText {
     FieldText { label, unit, hint }
 }
 
-fn input_error(e: &InputError) -> String {
-    match e.problem {
-        InputProblem::Empty => "Escribe un número.".into(),
-        InputProblem::NotANumber => "No es un número.".into(),
-        InputProblem::NotAnInteger => "Debe ser un número entero.".into(),
-        InputProblem::TooSmall | InputProblem::TooLarge => {
-            format!("Debe estar entre {} y {}.", num(e.min), num(e.max))
-        }
-    }
-}
-
-fn gpu_not_found(miss: &NotFound) -> String {
-    if miss.suggestions.is_empty() {
-        format!("No hay ninguna GPU «{}» en el catálogo.", miss.query)
-    } else {
-        format!(
-            "No hay ninguna GPU «{}» en el catálogo. ¿Quizá {}?",
-            miss.query,
-            miss.suggestions.join(", ")
-        )
-    }
-}
-
-fn scenario_error(e: &ScenarioError) -> String {
-    match e {
-        ScenarioError::Field(f) => format!("{}: {}", field(f.field).label, input_error(f)),
-        ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
-            format!("No hay ningún modelo «{}» en el catálogo.", miss.query)
-        }
-        ScenarioError::UnknownModel(miss) => format!(
-            "No hay ningún modelo «{}» en el catálogo. ¿Quizá {}?",
-            miss.query,
-            miss.suggestions.join(", ")
-        ),
-        ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
-        ScenarioError::Config(e) => format!("config.json no se puede usar: {}", config_error(e)),
-        ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
-        ScenarioError::Speed(e) => format!(
-            "Un ajuste de velocidad está fuera de su rango: {} = {} ({}–{}).",
-            e.field,
-            num(e.value),
-            num(e.min),
-            num(e.max)
-        ),
-        ScenarioError::Engine(e) => match super::engine_texts(super::Lang::Es) {
-            Some(t) => (t.knob_error)(e),
-            // Before the engine's tables have come (see engine_texts).
-            None => "Este ajuste del motor está fuera de su rango.".into(),
-        },
-        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
-        ScenarioError::NeedsModel(_) => {
-            "El formato «como se publicó» necesita un modelo real (catálogo o config.json).".into()
-        }
-    }
-}
-
-fn run_error(e: &RunError) -> String {
-    match e.reason {
-        Refusal::Mode(mode) => format!(
-            "El método {} no estima el modo {}.",
-            method_name(e.method),
-            (TEXTS.mode_name)(mode)
-        ),
-        reason => format!(
-            "El método {} no puede estimar esto: {}.",
-            method_name(e.method),
-            out_of_scope(&reason)
-        ),
-    }
-}
-
-fn request_error(e: &RequestError) -> String {
-    match e {
-        RequestError::Invalid(errors) => errors
-            .iter()
-            .map(scenario_error)
-            .collect::<Vec<_>>()
-            .join(" "),
-        RequestError::Refused(e) => run_error(e),
-    }
-}
-
-fn config_error(e: &ConfigError) -> String {
-    match &e.kind {
-        ConfigErrorKind::InvalidJson { line, column, .. } => {
-            format!("no es JSON válido (línea {line}, columna {column}).")
-        }
-        ConfigErrorKind::NotAnObject => "no es un objeto JSON ({ … }).".into(),
-        ConfigErrorKind::MissingKeys { keys } => {
-            format!("faltan claves: {}.", keys.join(", "))
-        }
-        ConfigErrorKind::WrongType { key, expected } => {
-            format!("la clave {key} debería ser de tipo {expected}.")
-        }
-        ConfigErrorKind::Contradictory { keys, reason } => {
-            format!("las claves {} se contradicen ({reason}).", keys.join(", "))
-        }
-        ConfigErrorKind::Unsupported { reason } => {
-            format!("describe algo que vramfit no modela ({reason}).")
-        }
-        ConfigErrorKind::OutOfRange { key, value } => {
-            format!("{key} = {value} está fuera de rango.")
-        }
-        ConfigErrorKind::UnknownModelType {
-            model_type,
-            architecture,
-        } => match (model_type, architecture) {
-            (Some(t), _) => format!(
-                "vramfit no lee exactamente el tipo de modelo «{t}», así que no lo estima."
-            ),
-            (None, Some(a)) => format!(
-                "no tiene model_type y vramfit no lee exactamente la arquitectura «{a}»."
-            ),
-            (None, None) => "no indica model_type, así que su estructura es desconocida.".into(),
-        },
-        ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "la clave {key} describe las capas de una forma que el lector del tipo de modelo «{model_type}» no conoce, así que no se estima."
-        ),
-    }
-}
-
 fn method_summary(method: MethodId) -> &'static str {
     match method {
         MethodId::Quick => "Pesos + caché KV + sobrecarga en % (GB decimales).",
@@ -541,74 +421,6 @@ fn attention_kind(kind: &AttentionKind) -> String {
     }
 }
 
-fn out_of_scope(reason: &Refusal) -> String {
-    match reason {
-        Refusal::Mode(mode) => format!("no estima el modo {}", (TEXTS.mode_name)(*mode)),
-        Refusal::NeedsModel => {
-            "necesita un modelo real (del catálogo o un config.json), no números a mano".into()
-        }
-        Refusal::Family(family) => format!(
-            "los modelos {} quedan fuera de su alcance (Llama, Mistral, Qwen2, Qwen3, Gemma y Gemma 2 densos)",
-            trust::family_name(*family)
-        ),
-        Refusal::Feature(feature) => {
-            let what = match feature {
-                Feature::Experts => "mezcla de expertos",
-                Feature::LatentAttention => "atención latente (MLA)",
-                Feature::LinearLayers => "capas lineales o de estado",
-                Feature::QuantizedCheckpoint => "un checkpoint cuantizado",
-                Feature::NoDenseMlp => "ninguna MLP densa (intermediate_size)",
-                Feature::CompressedAttention => "atención comprimida (DeepSeek-V4)",
-                Feature::SparseIndexer => "un indexador de atención dispersa (MiniMax-M3)",
-                Feature::MixedAttentionWidths => "anchos de cabeza de atención distintos por capa",
-                Feature::VisionTower => "una torre de visión (sus activaciones no se derivan)",
-            };
-            format!("el modelo tiene {what}, que este método no modela")
-        }
-        Refusal::QuantizedWeights => {
-            "solo cubre pesos fp32, bf16 y fp16; los formatos cuantizados quedan fuera".into()
-        }
-        Refusal::TooManyGpus { max } => format!("reparte un modelo entre {max} GPU como máximo"),
-        Refusal::SingleGpu { tp, pp } => format!(
-            "estima una GPU con el modelo entero, no una copia repartida en TP {tp} × PP {pp}; pon TP = PP = 1 para una copia por GPU, o elige range o planner"
-        ),
-        Refusal::Optimizer(optimizer) => format!(
-            "solo da los estados de entrenamiento de AdamW, no los de {}",
-            trust::optimizer_name(*optimizer)
-        ),
-        Refusal::Knob(e) => planner_error(e),
-        Refusal::Engine(e) => match super::engine_texts(super::Lang::Es) {
-            Some(t) => (t.refusal)(e),
-            None => "El motor no acepta este escenario.".into(),
-        },
-    }
-}
-
-fn layout_error(e: &LayoutError) -> String {
-    match *e {
-        LayoutError::NotDivisible { gpus, tp, pp } => format!(
-            "TP {tp} × PP {pp} = {} GPU por copia del modelo no divide {gpus} GPU",
-            tp.saturating_mul(pp)
-        ),
-        LayoutError::Heads {
-            tp,
-            attention: Some(h),
-            kv,
-        } => format!("TP {tp} no reparte las {h} cabezas de atención y {kv} cabezas KV del modelo"),
-        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} no reparte {kv} cabezas KV"),
-        LayoutError::Stages { pp, layers } => {
-            format!("PP {pp} son más etapas que las {layers} capas del modelo")
-        }
-        LayoutError::NoSpread { gpus } => format!(
-            "ningún TP × PP reparte este modelo entre {gpus} GPU; prueba otro número de GPU"
-        ),
-        LayoutError::OneDevice { gpus } => format!(
-            "un Mac tiene una sola GPU: {gpus} serían un clúster de Macs en red, \
-             que vramfit no modela"
-        ),
-    }
-}
-
 fn hub_outcome(outcome: &HubOutcome) -> String {
     match outcome {
         HubOutcome::Loaded { id, side: false } => format!("config.json de {id} cargado."),
@@ -652,150 +464,4 @@ fn import_error(e: &ImportError) -> String {
             request_error(e)
         ),
     }
-}
-
-fn interpretation(method: MethodId) -> Interpretation {
-    match method {
-        MethodId::Quick => Interpretation {
-            summary: "Memoria para servir el modelo en una GPU: pesos + caché KV + un porcentaje de sobrecarga (según la calculadora «Antes de descargar un modelo o alquilar una GPU»).",
-            assumptions: &[
-                "Pesos = parámetros × bits por peso / 8: almacenamiento ideal, sin metadatos de cuantización salvo los que incluye el formato elegido.",
-                "Caché KV densa: 2 × capas × cabezas KV × dimensión × contexto × secuencias × bytes; todas las capas se tratan como atención completa.",
-                "La sobrecarga es un porcentaje fijo de pesos + KV (10–20 % es razonable): activaciones, contexto CUDA y búferes.",
-                "Cabe cuando el total no supera la memoria nominal de la GPU.",
-            ],
-            units: "GB decimales (10⁹ bytes), como se anuncian las GPU. El JSON exportado lleva los bytes exactos.",
-            leaves_out: &[
-                "Entrenamiento (usa lesson o allocator).",
-                "Ventanas deslizantes y atención latente: la caché se cuenta completa.",
-                "Kernels, asignador y picos medidos; varias GPU.",
-            ],
-        },
-        MethodId::Lesson => Interpretation {
-            summary: "Estimación de un dispositivo según la lección del estimador de memoria GPU: pesos y caché KV, o 18 bytes por parámetro al entrenar, más tus reservas y un margen.",
-            assumptions: &[
-                "La inferencia usa almacenamiento ideal de pesos y caché KV densa.",
-                "El entrenamiento completo usa 18 bytes/parámetro: 2 de pesos de trabajo + 4 de pesos maestros + 4 de gradientes + 8 de momentos de Adam (AdamW de precisión mixta), sin caché KV.",
-                "Las reservas de runtime y de activaciones cuentan en ambos modos; el margen multiplica el subtotal con reservas.",
-            ],
-            units: "GiB = 2³⁰ bytes. Estados = parámetros × 18 bytes. KV = 2 × capas × cabezas KV × dimensión × secuencia × lote × bytes.",
-            leaves_out: &[
-                "Metadatos de cuantización, kernels, activaciones y asignadores reales: las reservas los aproximan.",
-                "LoRA, particionado, offload y picos medidos.",
-                "Los 18 bytes son una disposición de tipos, no una constante de todos los frameworks.",
-            ],
-        },
-        MethodId::Allocator => Interpretation {
-            summary: "El pico de PyTorch (torch.cuda.max_memory_allocated) en un paso de un modelo denso con transformers, derivado de los tensores vivos (vramcalc 0.1.0).",
-            assumptions: &[
-                "Total = pesos + caché KV + gradientes + optimizador + máx(activaciones + copias de autocast, búfer del paso).",
-                "Cabe si total + 0,75 GB de sobrecarga ≤ 97 % de la memoria nominal.",
-                "Paso estable: los estados del optimizador ya existen; LoRA sobre q/k/v/o_proj.",
-            ],
-            units: "Bytes exactos; se muestran en GB (10⁹) o GiB (2³⁰) según el interruptor.",
-            leaves_out: &[
-                "Mezcla de expertos, atención latente, capas lineales y checkpoints cuantizados.",
-                "Fragmentación del asignador (memory_reserved) y lo que no pasa por PyTorch, salvo la sobrecarga fija.",
-                "Otros frameworks de servicio (vLLM, llama.cpp).",
-            ],
-        },
-        MethodId::Range => Interpretation {
-            summary: "Una estimación baja y otra alta por GPU para servir o ajustar un modelo real (según la calculadora de VRAM y tamaño de modelo).",
-            assumptions: &[
-                "Servir: baja = pesos/n + caché KV/n + 1 GB; alta = 1,2 × pesos/n + caché KV/n + 1 GB (el 20 % cubre activaciones, búferes y fragmentación, regla de EleutherAI).",
-                "Los formatos de 8 y 4 bits mantienen embeddings y cabeza de salida a 16 bits; la caché cuenta cada capa según su tipo (completa, ventana deslizante, MLA, lineal).",
-                "Ajuste: 16 bytes/parámetro (completo) o adaptadores LoRA/QLoRA de rango r a 16 bytes, activaciones con gradient checkpointing completo y logits FP32.",
-                "Pesos y caché se reparten por igual entre hasta 8 GPU de un servidor; el runtime cuenta en cada GPU.",
-            ],
-            units: "GB decimales (10⁹ bytes), para la GPU más cargada. Veredicto de la fuente: holgado si la alta usa ≤ 90 % de la memoria; justo si la baja cabe.",
-            leaves_out: &[
-                "Más de 8 GPU o varias máquinas.",
-                "Velocidad y colas de usuarios.",
-                "Picos medidos y el comportamiento de cada motor.",
-            ],
-        },
-        MethodId::Planner => Interpretation {
-            summary: "Un presupuesto de planificación por GPU (según la metodología de memoria v0.3) para servir o entrenar con paralelismo tensorial y de tubería, réplicas y secuencias simultáneas.",
-            assumptions: &[
-                "Total = pesos + adaptadores + caché KV + activaciones + logits + matriz de atención + gradientes + optimizador + pesos maestros + comunicación + staging de offload, más un margen (15 %) y el contexto del motor (1 GiB por GPU).",
-                "Utilizable = memoria nominal × (1 − reserva del 10 %).",
-                "Caché KV paginada en bloques de 16 tokens, con prefijo compartido y ventanas; metadatos de cuantización del 5 %.",
-                "La velocidad es un roofline de ancho de banda y cómputo, de conservador (35 % / 20 %) a favorable (70 % / 45 %).",
-            ],
-            units: "GB decimales (10⁹ bytes) para la GPU más cargada; velocidad en tokens/s por usuario y segundos de prefill.",
-            leaves_out: &[
-                "Velocidad al entrenar, con MoE, MLA, ventanas deslizantes, TP/PP > 1 u offload.",
-                "Mediciones reales: es una cifra para planificar.",
-                "Kernels y fragmentación más allá del margen y la reserva.",
-            ],
-        },
-        MethodId::Vllm => super::engine_texts(super::Lang::Es)
-            .map_or(super::Interpretation::NOT_LOADED, |t| t.vllm_interpretation),
-        MethodId::Llamacpp => super::engine_texts(super::Lang::Es)
-            .map_or(super::Interpretation::NOT_LOADED, |t| t.llamacpp_interpretation),
-    }
-}
-
-fn no_speed(reason: &NoSpeed) -> String {
-    match reason {
-        NoSpeed::Training => "el entrenamiento no tiene cifra de velocidad".into(),
-        NoSpeed::CustomModel => "los modelos a mano no tienen cifra de velocidad".into(),
-        NoSpeed::Moe => "los modelos de mezcla de expertos no tienen cifra de velocidad".into(),
-        NoSpeed::Mla => "la atención latente (MLA) no tiene cifra de velocidad".into(),
-        NoSpeed::SlidingWindow => {
-            "la atención de ventana deslizante no tiene cifra de velocidad".into()
-        }
-        NoSpeed::SpecialDimensions => {
-            "una atención más ancha o más estrecha que el tamaño oculto no tiene cifra de velocidad"
-                .into()
-        }
-        NoSpeed::Parallelism => {
-            "TP o PP mayores que 1 no tienen una cifra de velocidad calibrada".into()
-        }
-        NoSpeed::Offload => "los pesos descargados a la CPU no tienen cifra de velocidad".into(),
-        NoSpeed::NoEfficientAttention => {
-            "la velocidad supone atención eficiente (un kernel fusionado)".into()
-        }
-        NoSpeed::NoGpu => "la velocidad necesita una GPU del catálogo".into(),
-        NoSpeed::NoGpuFigures => "la GPU no tiene cifra BF16 densa en el catálogo".into(),
-        NoSpeed::RackScaleGpu => "el GB300 NVL72 no tiene cifra de velocidad".into(),
-        NoSpeed::DoesNotFit => "solo se da velocidad cuando el modelo cabe sin offload".into(),
-        NoSpeed::OutOfScope(r) => format!("no hay estimación: {}", out_of_scope(r)),
-    }
-}
-
-fn planner_error(e: &PlannerError) -> String {
-    let gb = |bytes: Bytes| format::decimal(&NUMBER, bytes.in_unit(DisplayUnit::Gb), 3);
-    let problem = match e.problem {
-        KnobProblem::NotANumber => "no es un número".to_string(),
-        KnobProblem::OutOfRange { min, max } => {
-            format!("debe estar entre {} y {}", num(min), num(max))
-        }
-        KnobProblem::NotTwoOrFour => "debe ser 2 (BF16) o 4 (FP32)".to_string(),
-        KnobProblem::AboveContext { context } => format!(
-            "no puede superar el contexto ({} tokens)",
-            format::integer(&NUMBER, context)
-        ),
-        KnobProblem::AboveParams { params } => format!(
-            "no puede superar los {} parámetros del modelo",
-            format::integer(&NUMBER, params)
-        ),
-        KnobProblem::AboveUnquantized { unquantized } => format!(
-            "no puede superar los {} parámetros sin cuantizar",
-            format::integer(&NUMBER, unquantized)
-        ),
-        KnobProblem::AboveBodyWeights { max_bytes } => format!(
-            "no puede superar los pesos cuantizados de una GPU ({} GB)",
-            gb(max_bytes)
-        ),
-        KnobProblem::AboveHostRam { max_bytes } => format!(
-            "sumado en todas las GPU de una máquina no puede superar el 80 % de su RAM ({} GB por GPU)",
-            gb(max_bytes)
-        ),
-    };
-    format!(
-        "{} (planner.{}) {problem}",
-        trust::knob_name(e.knob),
-        e.knob.key()
-    )
 }

@@ -1,7 +1,9 @@
 //! Dutch.
 
 mod engine;
+mod errors;
 pub mod gguf;
+mod interpretation;
 mod lesson;
 mod notebook;
 mod picker;
@@ -12,20 +14,19 @@ pub use lesson::{LESSON, LLAMACPP, VLLM};
 pub use notebook::NOTEBOOK;
 
 use super::format::{self, NumberStyle};
-use super::{method_name, FieldText, Interpretation, Texts};
+use super::{FieldText, Texts};
 use crate::import::ImportError;
 use crate::net::HubOutcome;
-use vramfit_core::advice::{Change, Cost};
-use vramfit_core::catalog::NotFound;
-use vramfit_core::methods::planner::NoSpeed;
-use vramfit_core::methods::{Feature, MethodId, Refusal, RunError};
-use vramfit_core::model::{AttentionKind, ConfigError, ConfigErrorKind};
-use vramfit_core::request::RequestError;
-use vramfit_core::scenario::{
-    Field, InputError, InputProblem, KnobProblem, LayoutError, Mode, PlannerError, ScenarioError,
+use errors::{
+    config_error, gpu_not_found, input_error, layout_error, no_speed, out_of_scope, request_error,
+    run_error, scenario_error,
 };
+use interpretation::interpretation;
+use vramfit_core::advice::{Change, Cost};
+use vramfit_core::methods::MethodId;
+use vramfit_core::model::AttentionKind;
+use vramfit_core::scenario::{Field, Mode};
 use vramfit_core::term::Term;
-use vramfit_core::units::{Bytes, DisplayUnit};
 use vramfit_core::verdict::FitStatus;
 
 /// Decimal comma, point between thousands.
@@ -356,125 +357,6 @@ fn field(field: Field) -> FieldText {
     FieldText { label, unit, hint }
 }
 
-fn input_error(e: &InputError) -> String {
-    match e.problem {
-        InputProblem::Empty => "Typ een getal.".into(),
-        InputProblem::NotANumber => "Dat is geen getal.".into(),
-        InputProblem::NotAnInteger => "Moet een geheel getal zijn.".into(),
-        InputProblem::TooSmall | InputProblem::TooLarge => {
-            format!("Moet tussen {} en {} liggen.", num(e.min), num(e.max))
-        }
-    }
-}
-
-fn gpu_not_found(miss: &NotFound) -> String {
-    if miss.suggestions.is_empty() {
-        format!("Geen GPU ‘{}’ in de catalogus.", miss.query)
-    } else {
-        format!(
-            "Geen GPU ‘{}’ in de catalogus. Bedoel je {}?",
-            miss.query,
-            miss.suggestions.join(", ")
-        )
-    }
-}
-
-fn scenario_error(e: &ScenarioError) -> String {
-    match e {
-        ScenarioError::Field(f) => format!("{}: {}", field(f.field).label, input_error(f)),
-        ScenarioError::UnknownModel(miss) if miss.suggestions.is_empty() => {
-            format!("Geen model ‘{}’ in de catalogus.", miss.query)
-        }
-        ScenarioError::UnknownModel(miss) => format!(
-            "Geen model ‘{}’ in de catalogus. Bedoel je {}?",
-            miss.query,
-            miss.suggestions.join(", ")
-        ),
-        ScenarioError::UnknownGpu(miss) => gpu_not_found(miss),
-        ScenarioError::Config(e) => format!("config.json is niet bruikbaar: {}", config_error(e)),
-        ScenarioError::Planner(e) => format!("{}.", planner_error(e)),
-        ScenarioError::Speed(e) => format!("Een snelheidsinstelling valt buiten het bereik: {} = {} ({}–{}).", e.field, num(e.value), num(e.min), num(e.max)),
-        ScenarioError::Engine(e) => match super::engine_texts(super::Lang::Nl) {
-            Some(t) => (t.knob_error)(e),
-            // Before the engine's tables have come (see engine_texts).
-            None => "Deze motorinstelling valt buiten haar bereik.".into(),
-        },
-        ScenarioError::Layout(e) => format!("{}.", layout_error(e)),
-        ScenarioError::NeedsModel(_) => {
-            "Het formaat ‘zoals gepubliceerd’ heeft een echt model nodig (catalogus of config.json)."
-                .into()
-        }
-    }
-}
-
-fn run_error(e: &RunError) -> String {
-    match e.reason {
-        Refusal::Mode(mode) => format!(
-            "De methode {} schat {} niet.",
-            method_name(e.method),
-            (TEXTS.mode_name)(mode)
-        ),
-        reason => format!(
-            "De methode {} kan dit niet schatten: {}.",
-            method_name(e.method),
-            out_of_scope(&reason)
-        ),
-    }
-}
-
-fn request_error(e: &RequestError) -> String {
-    match e {
-        RequestError::Invalid(errors) => errors
-            .iter()
-            .map(scenario_error)
-            .collect::<Vec<_>>()
-            .join(" "),
-        RequestError::Refused(e) => run_error(e),
-    }
-}
-
-fn config_error(e: &ConfigError) -> String {
-    match &e.kind {
-        ConfigErrorKind::InvalidJson { line, column, .. } => {
-            format!("het is geen geldige JSON (regel {line}, kolom {column}).")
-        }
-        ConfigErrorKind::NotAnObject => "het is geen JSON-object ({ … }).".into(),
-        ConfigErrorKind::MissingKeys { keys } => {
-            format!("ontbrekende sleutels: {}.", keys.join(", "))
-        }
-        ConfigErrorKind::WrongType { key, expected } => {
-            format!("{key} zou van het type {expected} moeten zijn.")
-        }
-        ConfigErrorKind::Contradictory { keys, reason } => {
-            format!(
-                "de sleutels {} spreken elkaar tegen ({reason}).",
-                keys.join(", ")
-            )
-        }
-        ConfigErrorKind::Unsupported { reason } => {
-            format!("het beschrijft iets wat vramfit niet modelleert ({reason}).")
-        }
-        ConfigErrorKind::OutOfRange { key, value } => {
-            format!("{key} = {value} valt buiten het bereik.")
-        }
-        ConfigErrorKind::UnknownModelType {
-            model_type,
-            architecture,
-        } => match (model_type, architecture) {
-            (Some(t), _) => format!(
-                "vramfit leest modeltype “{t}” niet exact, dus het wordt niet geschat."
-            ),
-            (None, Some(a)) => format!(
-                "het heeft geen model_type en vramfit leest architectuur “{a}” niet exact."
-            ),
-            (None, None) => "het noemt geen model_type, dus de opbouw is onbekend.".into(),
-        },
-        ConfigErrorKind::UnknownLayerPattern { key, model_type } => format!(
-            "sleutel {key} beschrijft de lagen op een manier die de lezer van modeltype ‘{model_type}’ niet kent, dus het wordt niet geschat."
-        ),
-    }
-}
-
 fn method_summary(method: MethodId) -> &'static str {
     match method {
         MethodId::Quick => "Gewichten + KV-cache + overhead in % (decimale GB).",
@@ -533,76 +415,6 @@ fn attention_kind(kind: &AttentionKind) -> String {
     }
 }
 
-fn out_of_scope(reason: &Refusal) -> String {
-    match reason {
-        Refusal::Mode(mode) => format!("het schat {} niet", (TEXTS.mode_name)(*mode)),
-        Refusal::NeedsModel => {
-            "ze heeft een echt model nodig (uit de catalogus of een config.json), geen getypte getallen".into()
-        }
-        Refusal::Family(family) => format!(
-            "{}-modellen vallen buiten haar bereik (dichte Llama, Mistral, Qwen2, Qwen3, Gemma, Gemma 2)",
-            trust::family_name(*family)
-        ),
-        Refusal::Feature(feature) => {
-            let what = match feature {
-                Feature::Experts => "een mixture of experts",
-                Feature::LatentAttention => "latente attention (MLA)",
-                Feature::LinearLayers => "lineaire of state-space-lagen",
-                Feature::QuantizedCheckpoint => "een gekwantiseerd checkpoint",
-                Feature::NoDenseMlp => "geen dichte MLP (intermediate_size)",
-                Feature::CompressedAttention => "gecomprimeerde attention (DeepSeek-V4)",
-                Feature::SparseIndexer => "een indexer voor sparse attention (MiniMax-M3)",
-                Feature::MixedAttentionWidths => "attention-kopbreedtes die per laag verschillen",
-                Feature::VisionTower => "een vision-toren (de activaties ervan worden niet afgeleid)",
-            };
-            format!("het model heeft {what}, wat deze methode niet modelleert")
-        }
-        Refusal::QuantizedWeights => {
-            "ze dekt alleen fp32-, bf16- en fp16-gewichten; gekwantiseerde formaten vallen erbuiten".into()
-        }
-        Refusal::TooManyGpus { max } => {
-            format!("ze verdeelt een model over hoogstens {max} GPU's")
-        }
-        Refusal::SingleGpu { tp, pp } => format!(
-            "ze schat één GPU met het hele model, niet één kopie verdeeld over TP {tp} × PP {pp}; zet TP = PP = 1 voor één kopie per GPU, of kies range of planner"
-        ),
-        Refusal::Optimizer(optimizer) => format!(
-            "ze geeft alleen de trainingstoestanden van AdamW, niet die van {}",
-            trust::optimizer_name(*optimizer)
-        ),
-        Refusal::Knob(e) => planner_error(e),
-        Refusal::Engine(e) => match super::engine_texts(super::Lang::Nl) {
-            Some(t) => (t.refusal)(e),
-            None => "De engine neemt dit scenario niet aan.".into(),
-        },
-    }
-}
-
-fn layout_error(e: &LayoutError) -> String {
-    match *e {
-        LayoutError::NotDivisible { gpus, tp, pp } => format!(
-            "TP {tp} × PP {pp} = {} GPU's per kopie van het model deelt {gpus} GPU's niet",
-            tp.saturating_mul(pp)
-        ),
-        LayoutError::Heads {
-            tp,
-            attention: Some(h),
-            kv,
-        } => format!("TP {tp} verdeelt de {h} attention-heads en {kv} KV-heads van het model niet"),
-        LayoutError::Heads { tp, kv, .. } => format!("TP {tp} verdeelt {kv} KV-heads niet"),
-        LayoutError::Stages { pp, layers } => {
-            format!("PP {pp} is meer fasen dan de {layers} lagen van het model")
-        }
-        LayoutError::NoSpread { gpus } => {
-            format!("geen TP × PP verdeelt dit model over {gpus} GPU's; probeer een ander aantal")
-        }
-        LayoutError::OneDevice { gpus } => format!(
-            "een Mac heeft één GPU: {gpus} zouden een cluster van Macs via het netwerk zijn, \
-             dat vramfit niet modelleert"
-        ),
-    }
-}
-
 fn hub_outcome(outcome: &HubOutcome) -> String {
     match outcome {
         HubOutcome::Loaded { id, side: false } => format!("config.json van {id} geladen."),
@@ -648,151 +460,4 @@ fn import_error(e: &ImportError) -> String {
             request_error(e)
         ),
     }
-}
-
-fn interpretation(method: MethodId) -> Interpretation {
-    match method {
-        MethodId::Quick => Interpretation {
-            summary: "Geheugen om het model op één GPU te bedienen: gewichten + KV-cache + een percentage overhead (naar de calculator ‘Voordat je een model downloadt of een GPU huurt’).",
-            assumptions: &[
-                "Gewichten = parameters × bits per gewicht / 8: ideale opslag, zonder kwantisatiemetadata buiten wat het gekozen formaat bevat.",
-                "Dichte KV-cache: 2 × lagen × KV-heads × headdimensie × context × sequenties × bytes; elke laag telt als volledige attention.",
-                "De overhead is een vast percentage van gewichten + KV (10–20 % is redelijk): activaties, CUDA-context en buffers.",
-                "Het past als het totaal het nominale GPU-geheugen niet overschrijdt.",
-            ],
-            units: "Decimale GB (10⁹ bytes), zoals GPU's worden verkocht. De geëxporteerde JSON bevat de exacte bytes.",
-            leaves_out: &[
-                "Training (gebruik lesson of allocator).",
-                "Glijdende vensters en latente attention: de cache telt volledig.",
-                "Kernels, de allocator en gemeten pieken; meerdere GPU's.",
-            ],
-        },
-        MethodId::Lesson => Interpretation {
-            summary: "Een schatting voor één apparaat volgens de les van de GPU-geheugenschatter: gewichten en KV-cache, of 18 bytes per parameter bij training, plus je reserves en een marge.",
-            assumptions: &[
-                "Inferentie gebruikt ideale opslag van gewichten en een dichte KV-cache.",
-                "Volledige training gebruikt 18 bytes/parameter: 2 werkgewicht + 4 mastergewicht + 4 gradiënt + 8 Adam-momenten (AdamW met gemengde precisie), zonder KV-cache.",
-                "De runtime- en activatiereserve tellen in beide modi; de marge vermenigvuldigt het subtotaal met reserves.",
-            ],
-            units: "GiB = 2³⁰ bytes. Toestanden = parameters × 18 bytes. KV = 2 × lagen × KV-heads × dimensie × sequentie × batch × bytes.",
-            leaves_out: &[
-                "Kwantisatiemetadata, kernels, echte activaties en allocators: de reserves benaderen ze.",
-                "LoRA, sharding, offload en gemeten pieken.",
-                "De 18 bytes zijn één indeling van datatypes, geen constante van elk framework.",
-            ],
-        },
-        MethodId::Allocator => Interpretation {
-            summary: "De piek van PyTorch (torch.cuda.max_memory_allocated) voor één stap van een dicht model onder transformers, afgeleid uit de levende tensoren (vramcalc 0.1.0).",
-            assumptions: &[
-                "Totaal = gewichten + KV-cache + gradiënten + optimizer + max(activaties + autocast-kopieën, werkbuffer van de stap).",
-                "Het past als totaal + 0,75 GB overhead ≤ 97 % van het nominale geheugen.",
-                "Een stabiele stap: de optimizertoestanden bestaan al; LoRA op q/k/v/o_proj.",
-            ],
-            units: "Exacte bytes; getoond in GB (10⁹) of GiB (2³⁰) volgens de schakelaar.",
-            leaves_out: &[
-                "Mixture of experts, latente attention, lineaire lagen en gekwantiseerde checkpoints.",
-                "Fragmentatie van de allocator (memory_reserved) en geheugen buiten PyTorch, afgezien van de vaste overhead.",
-                "Andere serveerframeworks (vLLM, llama.cpp).",
-            ],
-        },
-        MethodId::Range => Interpretation {
-            summary: "Een lage en een hoge schatting per GPU om een echt model te bedienen of te fine-tunen (naar de calculator voor VRAM en modelgrootte).",
-            assumptions: &[
-                "Bedienen: laag = gewichten/n + KV-cache/n + 1 GB; hoog = 1,2 × gewichten/n + KV-cache/n + 1 GB (de 20 % dekt activaties, buffers en fragmentatie, volgens de vuistregel van EleutherAI).",
-                "8- en 4-bit formaten houden de embeddings en de output-head op 16 bits; de cache telt elke laag naar haar soort (volledig, glijdend venster, MLA, lineair).",
-                "Fine-tunen: 16 bytes/parameter (volledig) of LoRA/QLoRA-adapters van rang r op 16 bytes, activaties met volledige gradient checkpointing en FP32-logits.",
-                "Gewichten en cache worden gelijk verdeeld over hoogstens 8 GPU's van één server; de runtime telt op elke GPU.",
-            ],
-            units: "Decimale GB (10⁹ bytes), voor de zwaarst belaste GPU. Oordeel van de bron: past ruim als de hoge schatting ≤ 90 % van het geheugen gebruikt; krap als de lage past.",
-            leaves_out: &[
-                "Meer dan 8 GPU's of meerdere machines.",
-                "Snelheid en wachtrijen van gebruikers.",
-                "Gemeten pieken en het gedrag van elke engine.",
-            ],
-        },
-        MethodId::Planner => Interpretation {
-            summary: "Een planningsbudget per GPU (naar de geheugenmethodologie v0.3) om te bedienen of te trainen met tensor- en pipelineparallellisme, replica's en gelijktijdige sequenties.",
-            assumptions: &[
-                "Totaal = gewichten + adapters + KV-cache + activaties + logits + attentionscores + gradiënten + optimizer + mastergewichten + communicatie + offload-staging, plus een marge (15 %) en de enginecontext (1 GiB per GPU).",
-                "Bruikbaar = nominaal geheugen × (1 − 10 % reserve).",
-                "Gepagineerde KV-cache in blokken van 16 tokens, met gedeelde prefix en vensters; kwantisatiemetadata van 5 %.",
-                "De snelheid is een roofline van bandbreedte en rekenkracht, van conservatief (35 % / 20 %) tot gunstig (70 % / 45 %).",
-            ],
-            units: "Decimale GB (10⁹ bytes) voor de zwaarst belaste GPU; snelheid in tokens/s per gebruiker en seconden prefill.",
-            leaves_out: &[
-                "Snelheid bij training, met MoE, MLA, glijdende vensters, TP/PP > 1 of offload.",
-                "Echte metingen: het is een planningscijfer.",
-                "Kernels en fragmentatie buiten de marge en de reserve.",
-            ],
-        },
-        MethodId::Vllm => super::engine_texts(super::Lang::Nl)
-            .map_or(super::Interpretation::NOT_LOADED, |t| t.vllm_interpretation),
-        MethodId::Llamacpp => super::engine_texts(super::Lang::Nl)
-            .map_or(super::Interpretation::NOT_LOADED, |t| t.llamacpp_interpretation),
-    }
-}
-
-fn no_speed(reason: &NoSpeed) -> String {
-    match reason {
-        NoSpeed::Training => "training heeft geen snelheidscijfer".into(),
-        NoSpeed::CustomModel => "modellen met de hand hebben geen snelheidscijfer".into(),
-        NoSpeed::Moe => "mixture-of-experts-modellen hebben geen snelheidscijfer".into(),
-        NoSpeed::Mla => "latente attention (MLA) heeft geen snelheidscijfer".into(),
-        NoSpeed::SlidingWindow => {
-            "attention met een glijdend venster heeft geen snelheidscijfer".into()
-        }
-        NoSpeed::SpecialDimensions => {
-            "attention breder of smaller dan de verborgen grootte heeft geen snelheidscijfer".into()
-        }
-        NoSpeed::Parallelism => "TP of PP boven 1 heeft geen gekalibreerd snelheidscijfer".into(),
-        NoSpeed::Offload => {
-            "gewichten die naar de CPU zijn verplaatst hebben geen snelheidscijfer".into()
-        }
-        NoSpeed::NoEfficientAttention => {
-            "de snelheid veronderstelt efficiënte attention (een gefuseerde kernel)".into()
-        }
-        NoSpeed::NoGpu => "de snelheid vraagt een GPU uit de catalogus".into(),
-        NoSpeed::NoGpuFigures => "de GPU heeft geen dicht BF16-cijfer in de catalogus".into(),
-        NoSpeed::RackScaleGpu => "de GB300 NVL72 heeft geen snelheidscijfer".into(),
-        NoSpeed::DoesNotFit => {
-            "snelheid wordt alleen gegeven als het model past zonder offload".into()
-        }
-        NoSpeed::OutOfScope(r) => format!("geen schatting: {}", out_of_scope(r)),
-    }
-}
-
-fn planner_error(e: &PlannerError) -> String {
-    let gb = |bytes: Bytes| format::decimal(&NUMBER, bytes.in_unit(DisplayUnit::Gb), 3);
-    let problem = match e.problem {
-        KnobProblem::NotANumber => "is geen getal".to_string(),
-        KnobProblem::OutOfRange { min, max } => {
-            format!("moet tussen {} en {} liggen", num(min), num(max))
-        }
-        KnobProblem::NotTwoOrFour => "moet 2 (BF16) of 4 (FP32) zijn".to_string(),
-        KnobProblem::AboveContext { context } => format!(
-            "mag de context niet overschrijden ({} tokens)",
-            format::integer(&NUMBER, context)
-        ),
-        KnobProblem::AboveParams { params } => format!(
-            "mag de {} parameters van het model niet overschrijden",
-            format::integer(&NUMBER, params)
-        ),
-        KnobProblem::AboveUnquantized { unquantized } => format!(
-            "mag de {} ongekwantiseerde parameters niet overschrijden",
-            format::integer(&NUMBER, unquantized)
-        ),
-        KnobProblem::AboveBodyWeights { max_bytes } => format!(
-            "mag de gekwantiseerde gewichten op één GPU niet overschrijden ({} GB)",
-            gb(max_bytes)
-        ),
-        KnobProblem::AboveHostRam { max_bytes } => format!(
-            "mag over alle GPU's van een machine samen niet boven 80 % van haar RAM komen ({} GB per GPU)",
-            gb(max_bytes)
-        ),
-    };
-    format!(
-        "{} (planner.{}) {problem}",
-        trust::knob_name(e.knob),
-        e.knob.key()
-    )
 }

@@ -1,5 +1,6 @@
 //! The parser's unit tests.
 use super::*;
+use vramfit_core::scenario::{Mode, ScenarioInput, WeightFormat};
 
 fn args(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()

@@ -151,6 +151,36 @@ fn gpt_oss_20b_on_metal_and_lm_studio_full_swa_are_predicted() {
 }
 
 #[test]
+fn the_cache_writes_row_indices_fill_the_host_compute_buffer() {
+    let rows = crate::methods::llamacpp::logs::compare().unwrap();
+    let host = |id: &str| {
+        rows.iter()
+            .find(|r| r.log.id == id)
+            .and_then(|r| r.host_compute)
+            .unwrap()
+    };
+    let within = |p: crate::methods::llamacpp::logs::Pair| {
+        p.predicted.abs_diff(p.printed) <= Printer::Llamacpp.half_digit(p.printed)
+    };
+    // [U1]: flash attention off, V stored transposed: per cache (full and
+    // sliding) V's indices are 512 tokens × 512 values × 8 B = 2 MiB and
+    // K's 4 KiB, graph inputs on the host: 22,681,600 B (21.63 MiB, the
+    // replay without them) + 2 × (2,097,152 + 4,096) = 25.64 MiB.
+    let u1 = host("U1");
+    assert_eq!(u1.printed, Mib(2_564).bytes());
+    assert_eq!(u1.predicted, 22_681_600 + 2 * (2_097_152 + 4_096));
+    assert!(within(u1), "{u1:?}");
+    // [I3]: Gemma 3 12B, 8 KV heads of 256: 2 × 8 MiB of V indices,
+    // 52.51 + 16.00 + 0.01 = 68.51 MiB as printed.
+    let i3 = host("I3");
+    assert_eq!(i3.printed, Mib(6_851).bytes());
+    assert!(within(i3), "{i3:?}");
+    // [A7]: b5781 copies into a view (before PR #14959): no index inputs,
+    // the host buffer as printed.
+    assert!(within(host("A7")));
+}
+
+#[test]
 fn a_runner_s_prefixes_before_the_lines_are_skipped() {
     // Each line as a runner relays it: a time stamp, a level, a tag.
     let (text, _) = excerpt("A7");

@@ -57,6 +57,9 @@ pub enum Change {
     MlaVLess,
     /// Sliding-window layers keep a window-sized cache.
     SwaCache,
+    /// The cache is written at row indices (`ggml_set_rows`), each cache
+    /// with its index inputs.
+    KvSetRows,
 }
 
 impl Change {
@@ -66,10 +69,16 @@ impl Change {
             Change::MlaLatentCache => "mla_latent_cache",
             Change::MlaVLess => "mla_v_less",
             Change::SwaCache => "swa_cache",
+            Change::KvSetRows => "kv_set_rows",
         }
     }
 
-    const ALL: [Change; 3] = [Change::MlaLatentCache, Change::MlaVLess, Change::SwaCache];
+    const ALL: [Change; 4] = [
+        Change::MlaLatentCache,
+        Change::MlaVLess,
+        Change::SwaCache,
+        Change::KvSetRows,
+    ];
 }
 
 /// One row of the table.
@@ -132,6 +141,8 @@ pub struct Layouts {
     pub mla: MlaCache,
     /// Sliding-window layers get their own, smaller cache.
     pub swa_cache: bool,
+    /// The cache writes take row-index graph inputs (`ggml_set_rows`).
+    pub set_rows: bool,
     /// The changes this build lies between the bounds of (taken as old).
     pub unsure: Vec<Change>,
 }
@@ -141,6 +152,7 @@ impl Layouts {
     pub const NEWEST: Layouts = Layouts {
         mla: MlaCache::Latent,
         swa_cache: true,
+        set_rows: true,
         unsure: Vec::new(),
     };
 }
@@ -173,7 +185,11 @@ pub fn layouts(build: Option<Build>) -> Result<Layouts, String> {
                 out.mla = MlaCache::LatentWithV
             }
             (Change::SwaCache, false) => out.swa_cache = false,
-            (Change::MlaLatentCache | Change::MlaVLess | Change::SwaCache, _) => {}
+            (Change::KvSetRows, false) => out.set_rows = false,
+            (
+                Change::MlaLatentCache | Change::MlaVLess | Change::SwaCache | Change::KvSetRows,
+                _,
+            ) => {}
         }
     }
     Ok(out)
@@ -186,7 +202,7 @@ mod tests {
     #[test]
     fn the_table_reads_and_orders_its_bounds() {
         let facts = facts().unwrap();
-        assert_eq!(facts.len(), 3);
+        assert_eq!(facts.len(), 4);
         for f in &facts {
             assert!(f.new_from.is_none_or(|n| n > f.old_through), "{f:?}");
             assert!(f.source.contains("PR #"), "{f:?}");
@@ -199,9 +215,12 @@ mod tests {
         assert_eq!(l.mla, MlaCache::PerHead);
         assert!(!l.swa_cache);
         assert!(l.unsure.contains(&Change::MlaLatentCache));
+        assert!(!l.set_rows);
         let l = layouts(Some(Build(8164))).unwrap();
         assert_eq!(l.mla, MlaCache::LatentWithV);
-        assert!(l.swa_cache);
+        assert!(l.swa_cache && l.set_rows);
         assert_eq!(l.unsure, vec![Change::MlaVLess]);
+        let l = layouts(Some(Build(6000))).unwrap();
+        assert!(!l.set_rows && l.unsure.contains(&Change::KvSetRows));
     }
 }

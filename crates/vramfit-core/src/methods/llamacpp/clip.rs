@@ -189,6 +189,9 @@ pub fn compute(p: &Projector, flash_attn: bool) -> Result<ClipCompute, ClipRefus
         n_copies: 1,
         // clip.cpp's own scheduler: the GPU and the CPU backend only.
         blas: false,
+        // The encoder has no KV cache.
+        set_rows: false,
+        v_less: false,
     };
     let mut g = Graph {
         b: Builder::new(&placement, side * side),

@@ -300,6 +300,8 @@ pub(crate) fn plan(
             mla_per_head: p.layouts.mla == super::build::MlaCache::PerHead,
             n_copies: pipeline_copies(d, &layer_dev, inputs.n_cpu_moe),
             blas: inputs.blas,
+            set_rows: p.layouts.set_rows,
+            v_less: p.layouts.mla == super::build::MlaCache::Latent,
         },
         inputs.calibration.as_ref(),
     );

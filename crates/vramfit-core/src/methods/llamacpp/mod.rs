@@ -460,6 +460,8 @@ pub(crate) fn footprint(
             mla_per_head: p.layouts.mla == build::MlaCache::PerHead,
             n_copies: 1,
             blas: inputs.blas,
+            set_rows: p.layouts.set_rows,
+            v_less: p.layouts.mla == build::MlaCache::Latent,
         },
         inputs.calibration.as_ref(),
     );

@@ -479,6 +479,8 @@ fn build_note(build: Option<super::build::Build>, spec: &crate::model::ModelSpec
     let touches = |c: &Change| match c {
         Change::MlaLatentCache | Change::MlaVLess => mla,
         Change::SwaCache => sliding,
+        // Every cache is written; the inputs size the compute buffers.
+        Change::KvSetRows => true,
     };
     let unsure = super::build::layouts(build)
         .map(|l| {
