@@ -79,7 +79,7 @@ pub(super) fn kimi_k3(cfg: &Keys, text: u64) -> Result<Tower, ConfigError> {
         layers: cfg.or(&["vt_num_hidden_layers", "num_hidden_layers"], 27)?,
         channels: 3,
     };
-    let (h, i) = (v.hidden, v.intermediate);
+    let h = v.hidden;
     let qkv = cfg.or(&["qkv_hidden_size"], 1536)?;
     let patch = cfg.or(&["patch_size"], 14)?;
     let pos_h = cfg.or(&["init_pos_emb_height"], 64)?;
@@ -106,12 +106,51 @@ pub(super) fn kimi_k3(cfg: &Keys, text: u64) -> Result<Tower, ConfigError> {
         ));
     }
     let mut b = Builder::new();
+    let biases = MoonVitBiases {
+        patch: patch_bias,
+        norm: norm_bias,
+        attn: attn_bias,
+        linear: linear_bias,
+    };
+    moonvit_encoder(&mut b, &v, qkv, (patch, pos_h, pos_w), biases);
+    b.projector = true;
+    let wide = mul(&[mm, kernel]);
+    b.linear("mm_projector.proj.0", wide, wide, false);
+    b.linear("mm_projector.proj.2", out, wide, false);
+    b.norm("mm_projector.post_norm", out, false);
+    Ok(tower(VisionKind::MoonVit3d, &v, b, None))
+}
+
+/// Which of MoonViT's tensors carry a bias: the patch convolution, the
+/// norms (a LayerNorm's; an RMSNorm has none), `wqkv`/`wo`, `mlp.fc0`/`fc1`.
+pub(super) struct MoonVitBiases {
+    pub patch: bool,
+    pub norm: bool,
+    pub attn: bool,
+    pub linear: bool,
+}
+
+/// MoonViT's encoder under `vision_tower.`, shared by Kimi-VL (MoonViT,
+/// every bias) and Kimi-K3 (MoonViT3d): the patch convolution over
+/// `p × p` patches, the learned `P_h × P_w` position grid, `L` blocks of
+/// two norms, `wqkv` (`3Q × H`), `wo` (`H × Q`), `mlp.fc0`/`fc1`, and the
+/// final norm. `(p, P_h, P_w)` is `grid`. Sources: vLLM
+/// `models/moonvit.py`; SGLang `models/kimi_k3_vl.py` @ 0c829834.
+pub(super) fn moonvit_encoder(
+    b: &mut Builder,
+    v: &Vit,
+    qkv: u64,
+    grid: (u64, u64, u64),
+    bias: MoonVitBiases,
+) {
+    let (h, i) = (v.hidden, v.intermediate);
+    let (patch, pos_h, pos_w) = grid;
     b.conv(
         "vision_tower.patch_embed.proj",
         h,
         v.channels,
         mul(&[patch, patch]),
-        patch_bias,
+        bias.patch,
     );
     b.param(
         "vision_tower.patch_embed.pos_emb.weight",
@@ -120,18 +159,12 @@ pub(super) fn kimi_k3(cfg: &Keys, text: u64) -> Result<Tower, ConfigError> {
     );
     for l in 0..v.layers {
         let p = format!("vision_tower.encoder.blocks.{l}");
-        b.norm(&format!("{p}.norm0"), h, norm_bias);
-        b.norm(&format!("{p}.norm1"), h, norm_bias);
-        b.linear(&format!("{p}.wqkv"), mul(&[3, qkv]), h, attn_bias);
-        b.linear(&format!("{p}.wo"), h, qkv, attn_bias);
-        b.linear(&format!("{p}.mlp.fc0"), i, h, linear_bias);
-        b.linear(&format!("{p}.mlp.fc1"), h, i, linear_bias);
+        b.norm(&format!("{p}.norm0"), h, bias.norm);
+        b.norm(&format!("{p}.norm1"), h, bias.norm);
+        b.linear(&format!("{p}.wqkv"), mul(&[3, qkv]), h, bias.attn);
+        b.linear(&format!("{p}.wo"), h, qkv, bias.attn);
+        b.linear(&format!("{p}.mlp.fc0"), i, h, bias.linear);
+        b.linear(&format!("{p}.mlp.fc1"), h, i, bias.linear);
     }
-    b.norm("vision_tower.encoder.final_layernorm", h, norm_bias);
-    b.projector = true;
-    let wide = mul(&[mm, kernel]);
-    b.linear("mm_projector.proj.0", wide, wide, false);
-    b.linear("mm_projector.proj.2", out, wide, false);
-    b.norm("mm_projector.post_norm", out, false);
-    Ok(tower(VisionKind::MoonVit3d, &v, b, None))
+    b.norm("vision_tower.encoder.final_layernorm", h, bias.norm);
 }

@@ -17,7 +17,7 @@ use serde_json::Value;
 pub(super) fn kimi_vl(cfg: &Keys, text: u64) -> Result<Tower, ConfigError> {
     let mut b = Builder::new();
     let v = vit(cfg)?;
-    let (h, i) = (v.hidden, v.intermediate);
+    let h = v.hidden;
     let patch = cfg.need(&["patch_size"])?;
     let pos_h = cfg.need(&["init_pos_emb_height"])?;
     let pos_w = cfg.need(&["init_pos_emb_width"])?;
@@ -31,28 +31,13 @@ pub(super) fn kimi_vl(cfg: &Keys, text: u64) -> Result<Tower, ConfigError> {
         }
         None => cfg.need(&["merge_kernel_size"])?,
     };
-    b.conv(
-        "vision_tower.patch_embed.proj",
-        h,
-        v.channels,
-        patch * patch,
-        true,
-    );
-    b.param(
-        "vision_tower.patch_embed.pos_emb.weight",
-        mul(&[pos_h, pos_w]),
-        h,
-    );
-    for l in 0..v.layers {
-        let p = format!("vision_tower.encoder.blocks.{l}");
-        b.norm(&format!("{p}.norm0"), h, true);
-        b.norm(&format!("{p}.norm1"), h, true);
-        b.linear(&format!("{p}.wqkv"), 3 * h, h, true);
-        b.linear(&format!("{p}.wo"), h, h, true);
-        b.linear(&format!("{p}.mlp.fc0"), i, h, true);
-        b.linear(&format!("{p}.mlp.fc1"), h, i, true);
-    }
-    b.norm("vision_tower.encoder.final_layernorm", h, true);
+    let every = super::kimi::MoonVitBiases {
+        patch: true,
+        norm: true,
+        attn: true,
+        linear: true,
+    };
+    super::kimi::moonvit_encoder(&mut b, &v, h, (patch, pos_h, pos_w), every);
     b.projector = true;
     let wide = mul(&[h, kernel]);
     b.norm("multi_modal_projector.pre_norm", h, true);
