@@ -87,16 +87,7 @@ pub(super) fn kimi_k3(cfg: &Keys, text: u64) -> Result<Tower, ConfigError> {
     let attn_bias = cfg.flag("attn_bias", false)?;
     let linear_bias = cfg.flag("linear_bias", false)?;
     let patch_bias = cfg.flag("patch_embed_proj_bias", false)?;
-    let kernel = match cfg.list("merge_kernel_size")? {
-        Some(k) if k.len() == 2 && k.iter().all(|x| *x > 0) => mul(&k),
-        Some(k) => {
-            return Err(ConfigError::out_of_range(
-                "vision_config.merge_kernel_size",
-                format!("{k:?}"),
-            ))
-        }
-        None => 4,
-    };
+    let kernel = merge_kernel(cfg)?.unwrap_or(4);
     let mm = cfg.or(&["mm_hidden_size"], h)?;
     let out = cfg.or(&["text_hidden_size"], 7168)?;
     if out != text {
@@ -167,4 +158,17 @@ pub(super) fn moonvit_encoder(
         b.linear(&format!("{p}.mlp.fc1"), h, i, bias.linear);
     }
     b.norm("vision_tower.encoder.final_layernorm", h, bias.norm);
+}
+
+/// MoonViT's `merge_kernel_size`, patches merged into one projector input:
+/// the product of a `[h, w]` pair; `None` when the config gives no list.
+pub(super) fn merge_kernel(cfg: &Keys) -> Result<Option<u64>, ConfigError> {
+    match cfg.list("merge_kernel_size")? {
+        Some(k) if k.len() == 2 && k.iter().all(|x| *x > 0) => Ok(Some(mul(&k))),
+        Some(k) => Err(ConfigError::out_of_range(
+            "vision_config.merge_kernel_size",
+            format!("{k:?}"),
+        )),
+        None => Ok(None),
+    }
 }

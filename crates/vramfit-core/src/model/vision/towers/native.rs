@@ -21,14 +21,8 @@ pub(super) fn kimi_vl(cfg: &Keys, text: u64) -> Result<Tower, ConfigError> {
     let patch = cfg.need(&["patch_size"])?;
     let pos_h = cfg.need(&["init_pos_emb_height"])?;
     let pos_w = cfg.need(&["init_pos_emb_width"])?;
-    let kernel = match cfg.list("merge_kernel_size")? {
-        Some(k) if k.len() == 2 && k.iter().all(|x| *x > 0) => mul(&k),
-        Some(k) => {
-            return Err(ConfigError::out_of_range(
-                "vision_config.merge_kernel_size",
-                format!("{k:?}"),
-            ))
-        }
+    let kernel = match super::kimi::merge_kernel(cfg)? {
+        Some(k) => k,
         None => cfg.need(&["merge_kernel_size"])?,
     };
     let every = super::kimi::MoonVitBiases {
